@@ -1,0 +1,89 @@
+"""gqlir: a multi-dialect graph query compiler.
+
+Public API (stable):
+
+    gqlir.parse(text, dialect="neo4j")        -> ir.Query        (raises ParseError)
+    gqlir.emit(query, dialect="iso-gql")      -> str             (raises UnsupportedError)
+    gqlir.transpile(text, read=..., write=...) -> str
+    gqlir.validate(text, dialect=...)         -> ValidationResult
+
+Submodules are imported lazily so that ``import gqlir`` stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import (
+    DialectError,
+    EngineError,
+    GqlirError,
+    ParseError,
+    SchemaError,
+    SemanticError,
+    UnsupportedError,
+)
+
+if TYPE_CHECKING:
+    from . import ir
+    from .api import ValidationResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DialectError",
+    "EngineError",
+    "GqlirError",
+    "ParseError",
+    "SchemaError",
+    "SemanticError",
+    "UnsupportedError",
+    "ValidationResult",
+    "emit",
+    "get_dialect",
+    "parse",
+    "transpile",
+    "validate",
+]
+
+
+def parse(text: str, dialect: str = "neo4j") -> "ir.Query":
+    """Parse query text of ``dialect`` into the Graph-IR."""
+    from .api import parse as _parse
+
+    return _parse(text, dialect)
+
+
+def emit(query: "ir.Node", dialect: str = "neo4j") -> str:
+    """Render a Graph-IR query as text of ``dialect``."""
+    from .api import emit as _emit
+
+    return _emit(query, dialect)
+
+
+def transpile(text: str, read: str = "neo4j", write: str = "neo4j") -> str:
+    """Translate query text from dialect ``read`` to dialect ``write``."""
+    from .api import transpile as _transpile
+
+    return _transpile(text, read, write)
+
+
+def validate(text: str, dialect: str = "neo4j") -> "ValidationResult":
+    """Check that ``text`` is a valid query of ``dialect``; never raises for bad queries."""
+    from .api import validate as _validate
+
+    return _validate(text, dialect)
+
+
+def get_dialect(name: str) -> Any:
+    from .dialect import get_dialect as _get
+
+    return _get(name)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ValidationResult":
+        from .api import ValidationResult
+
+        return ValidationResult
+    raise AttributeError(f"module 'gqlir' has no attribute {name!r}")

@@ -1,0 +1,58 @@
+"""The library entry points behind ``gqlir.parse`` / ``emit`` / ``transpile`` / ``validate``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ir
+from .dialect import get_dialect
+from .errors import GqlirError
+
+
+def parse(text: str, dialect: str = "neo4j") -> ir.Query:
+    from .parse import parse as _parse
+
+    return _parse(text, get_dialect(dialect))
+
+
+def emit(query: ir.Node, dialect: str = "neo4j") -> str:
+    from .emit import emit as _emit
+
+    return _emit(query, get_dialect(dialect))
+
+
+def transpile(text: str, read: str = "neo4j", write: str = "neo4j") -> str:
+    query = parse(text, read)
+    try:
+        return emit(query, write)
+    except GqlirError as exc:
+        if exc.text is None:
+            exc.text = text
+        raise
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    """Whether a query is valid in a dialect, and the first error if it is not."""
+
+    valid: bool
+    dialect: str
+    error: GqlirError | None = None
+
+    def __bool__(self) -> bool:
+        return self.valid
+
+    def to_dict(self) -> dict:
+        out: dict = {"valid": self.valid, "dialect": self.dialect}
+        if self.error is not None:
+            out["error"] = self.error.to_dict()
+        return out
+
+
+def validate(text: str, dialect: str = "neo4j") -> ValidationResult:
+    d = get_dialect(dialect)
+    try:
+        parse(text, d.name)
+    except GqlirError as exc:
+        return ValidationResult(False, d.name, exc)
+    return ValidationResult(True, d.name)

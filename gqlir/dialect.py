@@ -1,0 +1,291 @@
+"""Dialects are data: ``dialects/*.toml`` specs, loaded into :class:`Dialect` objects.
+
+A spec names its family (cypher, gql, sql), what it inherits, its grammar variant, its
+capabilities, its function renames and reserved words, and cites the documentation each fact
+comes from. Emitters and passes read capabilities; they never test a dialect's name.
+
+``sql`` takes sqlglot's dialect after a colon (``sql:sqlite``, ``sql:postgres``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import Any
+
+from .errors import DialectError
+from .resources import data_dir
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a dialect can express. Defaults describe Neo4j 5 / Cypher 25."""
+
+    # composition and clauses
+    call_subquery: bool = True
+    call_scope: bool = True  # CALL (x) { }
+    optional_call: bool = True
+    call_in_transactions: bool = True
+    exists_subquery: bool = True
+    count_subquery: bool = True
+    collect_subquery: bool = True
+    value_subquery: bool = False  # GQL VALUE { }
+    filter_step: bool = True
+    let_step: bool = True
+    next_composition: bool = True
+    finish: bool = True
+    use_graph: bool = True
+    merge: bool = True
+    foreach: bool = True
+    load_csv: bool = True
+    union_distinct: bool = True
+    union_all: bool = True
+    except_intersect: bool = False
+    otherwise: bool = False
+    create_keyword: str = "CREATE"  # CREATE | INSERT
+    standalone_order_by: bool = True
+    procedure_calls: bool = True
+    graph_prefix_required: bool = False  # the query must start with GRAPH g (Spanner)
+    graph_writes: bool = True  # graph DML in the query language (CREATE/INSERT, SET, DELETE ...)
+    remove_clause: bool = True  # REMOVE n.p / REMOVE n:L
+    set_map: bool = True  # SET n = {…} and SET n += {…}
+    set_labels: bool = True  # SET n:L
+    implicit_grouping: bool = True  # aggregates group by the other projected items
+    group_by: str = ""  # "" (no GROUP BY), "variables" (ISO GQL), "expressions" (GoogleSQL, SQL)
+    # patterns
+    quantified_paths: bool = True  # ((a)-->(b)){1,3}
+    quantified_edge_syntax: str = "star"  # star: -[*1..3]->, braces: -[]->{1,3}
+    unbounded_quantifiers: bool = True
+    shortest_prefix: bool = True  # ANY SHORTEST, SHORTEST k ...
+    shortest_function: bool = True  # shortestPath(), allShortestPaths()
+    label_expressions: str = "full"  # full (& | ! %), colon (:A:B, [:R1|R2]), single
+    max_node_labels: int = 0  # 0: unlimited
+    inline_where: bool = True  # (n WHERE …)
+    match_modes: bool = True  # REPEATABLE ELEMENTS / DIFFERENT RELATIONSHIPS
+    path_modes: tuple[str, ...] = ()  # WALK, TRAIL, SIMPLE, ACYCLIC as a path prefix
+    default_match_mode: str = "DIFFERENT_EDGES"
+    undirected_edges: bool = False  # GQL ~[]~
+    path_union: bool = False
+    anonymous_edge_shorthand: bool = True  # (a)-->(b) without brackets
+    colon_labels: str = "and"  # meaning of (n:A:B): "and" (Cypher) or "or" (Kuzu)
+    shortest_in_quantifier: bool = False  # Kuzu -[* SHORTEST 1..n]-> / -[* ALL SHORTEST 1..n]->
+    quantifier_path_modes: tuple[str, ...] = ()  # modes inside a var-length edge: -[* TRAIL 1..3]->
+    # expressions
+    type_predicates: bool = True  # IS :: T
+    is_labeled: bool = False  # n IS LABELED A
+    string_predicates: bool = True  # STARTS WITH / ENDS WITH / CONTAINS
+    regex_match: bool = True  # =~
+    list_membership: bool = True  # IN
+    list_comprehension: bool = True
+    pattern_comprehension: bool = True
+    map_projection: bool = True
+    reduce: bool = True
+    list_predicates: bool = True  # all/any/none/single(x IN l WHERE p)
+    subscript: bool = True
+    slicing: bool = True
+    concat_operator: bool = True  # ||
+    plus_concatenates: bool = True  # + on strings and lists
+    cast: bool = False
+    temporal_literals: str = "function"  # function: date('…'); typed: DATE '…'
+    null_ordering_syntax: bool = False  # NULLS FIRST | NULLS LAST
+    nulls_sort_high: bool = True  # nulls are larger than any value (ASC puts them last)
+    return_graph_elements: bool = True
+    label_predicate: bool = True  # n:A as a boolean expression
+    dynamic_property: bool = True  # n[key] with a computed key
+    membership_unnest: bool = False  # membership is written x IN UNNEST(list) (GoogleSQL)
+    string_predicate_functions: bool = False  # STARTS_WITH(s, p) / ENDS_WITH(s, p) (GoogleSQL)
+    # "..": [a..b] 0-based, end exclusive (Cypher); ":": [a:b] counted from list_index_base, end
+    # inclusive (Kuzu)
+    slice_syntax: str = ".."
+    integer_division: str = "truncate"  # int / int: "truncate" (Cypher) or "float" (GoogleSQL)
+    # False: the default null placement is not what nulls_sort_high says (implementation-defined,
+    # or always last): emitters must spell NULLS FIRST / NULLS LAST on every sort key
+    null_order_fixed: bool = True
+    # canonical functions with no same-meaning spelling here; a call written with that name in
+    # this dialect's text does not have the canonical meaning
+    unsupported_functions: tuple[str, ...] = ()
+    # lexical
+    param_sigil: str = "$"
+    list_index_base: int = 0
+    string_quote: str = "'"
+    identifier_quote: str = "`"
+    keyword_case: str = "upper"
+
+
+@dataclass(frozen=True, eq=False)
+class Dialect:
+    name: str
+    family: str  # cypher | gql | sql
+    grammar: str  # grammar variant file stem, e.g. "cypher"
+    description: str
+    capabilities: Capabilities
+    functions: dict[str, str] = field(default_factory=dict)  # canonical -> surface name
+    function_aliases: dict[str, str] = field(default_factory=dict)  # surface (lower) -> canonical
+    reserved_words: frozenset[str] = frozenset()
+    aliases: tuple[str, ...] = ()
+    sources: dict[str, str] = field(default_factory=dict)
+    sql_dialect: str | None = None  # for family "sql": the sqlglot dialect
+
+    def function_name(self, canonical: str) -> str:
+        """The surface spelling of a canonical function name in this dialect."""
+        return self.functions.get(canonical, canonical)
+
+    def canonical_function(self, written: str) -> str:
+        """The canonical name of a function as written in this dialect's text."""
+        low = written.lower()
+        return self.function_aliases.get(low, low)
+
+    @property
+    def caps(self) -> Capabilities:
+        return self.capabilities
+
+
+_CAP_FIELDS = {f.name: f for f in fields(Capabilities)}
+
+
+def _merge_spec(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in child.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = {**out[key], **value}
+        else:
+            out[key] = value
+    return out
+
+
+@cache
+def _raw_specs() -> dict[str, dict[str, Any]]:
+    specs: dict[str, dict[str, Any]] = {}
+    for path in sorted((data_dir() / "dialects").glob("*.toml")):
+        with path.open("rb") as fh:
+            try:
+                spec = tomllib.load(fh)
+            except tomllib.TOMLDecodeError as exc:
+                raise DialectError(f"malformed dialect file {path.name}: {exc}") from None
+        specs[spec.get("name", path.stem)] = spec
+    return specs
+
+
+def _resolved(name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    specs = _raw_specs()
+    spec = specs[name]
+    parent = spec.get("inherits")
+    if parent:
+        if parent in seen:
+            raise DialectError(f"dialect inheritance cycle: {' -> '.join(seen + (parent,))}")
+        if parent not in specs:
+            raise DialectError(f"dialect {name!r} inherits unknown dialect {parent!r}")
+        base = _resolved(parent, seen + (name,))
+        base = {k: v for k, v in base.items() if k not in ("aliases", "description", "name")}
+        return _merge_spec(base, spec)
+    return spec
+
+
+def _build(name: str) -> Dialect:
+    spec = _resolved(name)
+    caps_in = dict(spec.get("capabilities", {}))
+    unknown = set(caps_in) - set(_CAP_FIELDS)
+    if unknown:
+        raise DialectError(f"dialect {name!r}: unknown capabilities {sorted(unknown)}")
+    for key, value in caps_in.items():
+        if isinstance(value, list):
+            caps_in[key] = tuple(value)
+    functions = {k.lower(): v for k, v in spec.get("functions", {}).items()}
+    aliases = {v.lower(): k for k, v in functions.items()}
+    aliases.update({k.lower(): v.lower() for k, v in spec.get("function_aliases", {}).items()})
+    return Dialect(
+        name=spec.get("name", name),
+        family=spec["family"],
+        grammar=spec.get("grammar", spec["family"]),
+        description=spec.get("description", ""),
+        capabilities=Capabilities(**caps_in),
+        functions=functions,
+        function_aliases=aliases,
+        reserved_words=frozenset(w.upper() for w in spec.get("reserved_words", [])),
+        aliases=tuple(spec.get("aliases", [])),
+        sources=dict(spec.get("sources", {})),
+    )
+
+
+@cache
+def _registry() -> dict[str, str]:
+    """Every accepted name (and alias) -> the dialect's own name."""
+    names: dict[str, str] = {}
+    for name, spec in _raw_specs().items():
+        names[name] = name
+        for alias in spec.get("aliases", []):
+            names[alias] = name
+    return names
+
+
+@cache
+def _get(name: str) -> Dialect:
+    return _build(name)
+
+
+def get_dialect(name: str | Dialect) -> Dialect:
+    """Look up a dialect by name or alias; ``sql:<sqlglot dialect>`` selects a SQL flavour."""
+    if isinstance(name, Dialect):
+        return name
+    base, _, flavour = name.partition(":")
+    registry = _registry()
+    key = registry.get(base.lower())
+    if key is None:
+        known = ", ".join(sorted(registry))
+        raise DialectError(f"unknown dialect {name!r}; known dialects: {known}")
+    dialect = _get(key)
+    if flavour:
+        if dialect.family != "sql":
+            raise DialectError(f"dialect {base!r} takes no ':{flavour}' variant")
+        dialect = _with_sql_flavour(dialect, flavour)
+    return dialect
+
+
+@cache
+def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
+    """The SQL dialect bound to one sqlglot dialect.
+
+    The default null placement differs between SQL engines (SQLite: nulls smallest, PostgreSQL:
+    largest, DuckDB: always last), so the flavour's own rule, as sqlglot records it, replaces
+    the family's. Without sqlglot installed the flavour name is taken as given.
+    """
+    from dataclasses import replace
+
+    flavour = flavour.lower()
+    caps = dialect.capabilities
+    sources = dict(dialect.sources)
+    ordering = _sqlglot_null_ordering(flavour)
+    if ordering is not None:
+        fixed = ordering in ("nulls_are_small", "nulls_are_large")
+        caps = replace(
+            caps,
+            nulls_sort_high=ordering == "nulls_are_large" if fixed else caps.nulls_sort_high,
+            null_order_fixed=fixed,
+        )
+        note = f"sqlglot's NULL_ORDERING for {flavour!r} is {ordering!r}"
+        sources["nulls_sort_high"] = sources["null_order_fixed"] = note
+    return replace(
+        dialect,
+        name=f"{dialect.name}:{flavour}",
+        sql_dialect=flavour,
+        capabilities=caps,
+        sources=sources,
+    )
+
+
+def _sqlglot_null_ordering(flavour: str) -> str | None:
+    """sqlglot's default null ordering for a dialect name; DialectError if sqlglot has no such
+    dialect, None if sqlglot is not installed."""
+    try:
+        from sqlglot.dialects.dialect import Dialect as SqlglotDialect
+    except ImportError:
+        return None
+    try:
+        return str(SqlglotDialect.get_or_raise(flavour).NULL_ORDERING)
+    except ValueError as exc:
+        raise DialectError(f"unknown SQL dialect {flavour!r}: {exc}") from None
+
+
+def all_dialects() -> list[Dialect]:
+    return [_get(name) for name in sorted(_raw_specs())]

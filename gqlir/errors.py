@@ -1,0 +1,182 @@
+"""One exception hierarchy for everything gqlir reports.
+
+Every error is a value with a stable ``code`` (scripts may depend on it), an optional source
+position, and a caret snippet, so that the CLI can print it readably and ``--json`` can print it
+as data. Nothing outside this hierarchy should escape the public API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A place in a source text: 0-based offset, 1-based line and column."""
+
+    offset: int
+    line: int
+    column: int
+
+    @staticmethod
+    def at(text: str, offset: int) -> "Position":
+        offset = max(0, min(offset, len(text)))
+        line = text.count("\n", 0, offset) + 1
+        line_start = text.rfind("\n", 0, offset) + 1
+        return Position(offset, line, offset - line_start + 1)
+
+
+def caret_snippet(text: str, offset: int) -> str:
+    """The source line containing ``offset`` with a caret under the offending character."""
+    pos = Position.at(text, offset)
+    start = text.rfind("\n", 0, pos.offset) + 1
+    end = text.find("\n", pos.offset)
+    line = text[start : end if end >= 0 else len(text)]
+    pad = "".join("\t" if ch == "\t" else " " for ch in line[: pos.column - 1])
+    return f"{line}\n{pad}^"
+
+
+class GqlirError(Exception):
+    """Base of all gqlir errors."""
+
+    code = "GQLIR"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str | None = None,
+        offset: int | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.offset = offset
+        if code is not None:
+            self.code = code
+
+    @property
+    def position(self) -> Position | None:
+        if self.text is None or self.offset is None:
+            return None
+        return Position.at(self.text, self.offset)
+
+    @property
+    def line(self) -> int | None:
+        pos = self.position
+        return pos.line if pos else None
+
+    @property
+    def column(self) -> int | None:
+        pos = self.position
+        return pos.column if pos else None
+
+    def snippet(self) -> str | None:
+        if self.text is None or self.offset is None:
+            return None
+        return caret_snippet(self.text, self.offset)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+        }
+
+    def __str__(self) -> str:
+        pos = self.position
+        where = f" at line {pos.line}, column {pos.column}" if pos else ""
+        out = f"[{self.code}] {self.message}{where}"
+        snip = self.snippet()
+        return f"{out}\n{snip}" if snip else out
+
+
+class ParseError(GqlirError):
+    """The text is not valid in the dialect's grammar."""
+
+    code = "PARSE"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str | None = None,
+        offset: int | None = None,
+        expected: tuple[str, ...] = (),
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message, text=text, offset=offset, code=code)
+        self.expected = expected
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.expected:
+            out["expected"] = list(self.expected)
+        return out
+
+
+class UnsupportedError(GqlirError):
+    """A construct cannot be expressed in the target dialect with the same meaning.
+
+    ``construct`` names it (stable, for reports), ``dialect`` is the target, and ``rewrite``
+    suggests what the user could write instead, where there is such a thing.
+    """
+
+    code = "UNSUPPORTED"
+
+    def __init__(
+        self,
+        construct: str,
+        dialect: str,
+        message: str | None = None,
+        *,
+        rewrite: str | None = None,
+        text: str | None = None,
+        offset: int | None = None,
+    ) -> None:
+        msg = message or f"{construct} cannot be expressed in {dialect}"
+        if rewrite:
+            msg = f"{msg} (rewrite: {rewrite})"
+        super().__init__(msg, text=text, offset=offset)
+        self.construct = construct
+        self.dialect = dialect
+        self.rewrite = rewrite
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        out["construct"] = self.construct
+        out["dialect"] = self.dialect
+        if self.rewrite:
+            out["rewrite"] = self.rewrite
+        return out
+
+
+class SemanticError(GqlirError):
+    """The text parses but breaks a rule of the language (e.g. misplaced aggregate)."""
+
+    code = "SEMANTIC"
+
+
+class DialectError(GqlirError):
+    """Unknown dialect name or a malformed dialect specification."""
+
+    code = "DIALECT"
+
+
+class SchemaError(GqlirError):
+    """A schema is malformed or a query does not fit it."""
+
+    code = "SCHEMA"
+
+
+class EngineError(GqlirError):
+    """An engine refused or failed a query; ``engine_code`` is the engine's own code."""
+
+    code = "ENGINE"
+
+    def __init__(self, message: str, *, engine_code: str | None = None, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.engine_code = engine_code

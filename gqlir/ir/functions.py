@@ -1,0 +1,165 @@
+"""The catalogue of functions the IR knows by meaning.
+
+Canonical names are lower-case. A dialect spells them its own way (``upper`` is Neo4j's
+``toUpper`` and GQL's ``UPPER``): the renames live in the dialect files, not here. A function
+not listed here keeps the name it was written with (``apoc.text.join``) and is passed through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSpec:
+    name: str
+    min_args: int
+    max_args: int | None  # None: variadic
+    aggregate: bool = False
+
+
+def _spec(table: str, aggregate: bool = False) -> dict[str, FunctionSpec]:
+    out = {}
+    for line in table.strip().splitlines():
+        name, lo, hi = line.split()
+        out[name] = FunctionSpec(name, int(lo), None if hi == "*" else int(hi), aggregate)
+    return out
+
+
+AGGREGATES = _spec(
+    """
+    avg 1 1
+    collect 1 1
+    count 1 1
+    max 1 1
+    min 1 1
+    percentilecont 2 2
+    percentiledisc 2 2
+    stdev 1 1
+    stdevp 1 1
+    sum 1 1
+    """,
+    aggregate=True,
+)
+
+SCALARS = _spec(
+    """
+    abs 1 1
+    acos 1 1
+    asin 1 1
+    atan 1 1
+    atan2 2 2
+    btrim 1 2
+    ceil 1 1
+    char_length 1 1
+    coalesce 1 *
+    cos 1 1
+    cot 1 1
+    date 0 1
+    date.realtime 0 1
+    date.statement 0 1
+    date.transaction 0 1
+    date.truncate 2 3
+    datetime 0 1
+    datetime.fromepoch 2 2
+    datetime.fromepochmillis 1 1
+    datetime.realtime 0 1
+    datetime.statement 0 1
+    datetime.transaction 0 1
+    datetime.truncate 2 3
+    degrees 1 1
+    duration 1 1
+    duration.between 2 2
+    duration.indays 2 2
+    duration.inmonths 2 2
+    duration.inseconds 2 2
+    e 0 0
+    elementid 1 1
+    endnode 1 1
+    exp 1 1
+    floor 1 1
+    haversin 1 1
+    head 1 1
+    id 1 1
+    isempty 1 1
+    isnan 1 1
+    keys 1 1
+    labels 1 1
+    last 1 1
+    left 2 2
+    length 1 1
+    localdatetime 0 1
+    localdatetime.realtime 0 1
+    localdatetime.statement 0 1
+    localdatetime.transaction 0 1
+    localdatetime.truncate 2 3
+    localtime 0 1
+    localtime.realtime 0 1
+    localtime.statement 0 1
+    localtime.transaction 0 1
+    localtime.truncate 2 3
+    log 1 1
+    log10 1 1
+    lower 1 1
+    ltrim 1 2
+    nodes 1 1
+    normalize 1 2
+    nullif 2 2
+    pi 0 0
+    point 1 1
+    point.distance 2 2
+    properties 1 1
+    radians 1 1
+    rand 0 0
+    randomuuid 0 0
+    range 2 3
+    relationships 1 1
+    replace 3 3
+    reverse 1 1
+    right 2 2
+    round 1 3
+    rtrim 1 2
+    sign 1 1
+    sin 1 1
+    size 1 1
+    split 2 2
+    sqrt 1 1
+    startnode 1 1
+    substring 2 3
+    tail 1 1
+    tan 1 1
+    time 0 1
+    time.realtime 0 1
+    time.statement 0 1
+    time.transaction 0 1
+    time.truncate 2 3
+    timestamp 0 0
+    toboolean 1 1
+    tobooleanlist 1 1
+    tobooleanornull 1 1
+    tofloat 1 1
+    tofloatlist 1 1
+    tofloatornull 1 1
+    tointeger 1 1
+    tointegerlist 1 1
+    tointegerornull 1 1
+    tostring 1 1
+    tostringlist 1 1
+    tostringornull 1 1
+    trim 1 1
+    type 1 1
+    upper 1 1
+    valuetype 1 1
+    """
+)
+
+FUNCTIONS: dict[str, FunctionSpec] = {**SCALARS, **AGGREGATES}
+
+
+def lookup(canonical: str) -> FunctionSpec | None:
+    return FUNCTIONS.get(canonical)
+
+
+def is_aggregate(canonical: str) -> bool:
+    spec = FUNCTIONS.get(canonical)
+    return spec is not None and spec.aggregate

@@ -1,0 +1,195 @@
+"""The LALR driver: a state-aware lexer and a shift/reduce loop over :mod:`.tables`.
+
+Why not Lark's own parser: its per-token overhead (lexer objects, tree nodes, then a
+transformer pass) is several times the cost of everything else. Here a single compiled regex
+finds tokens, each reduction calls the builder directly, and no parse tree is ever built.
+
+The lexer consults the parser state in two places, which is what lets keywords double as names:
+a word is a keyword only if the current state accepts that keyword (or accepts no plain name),
+and a compound operator such as ``-->`` that the state cannot accept is split into shorter
+operators (``1--1`` is ``1 - -1``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from ..errors import ParseError
+from .tables import KEEP, SPLICE, Tables
+
+Token = tuple[str, str, int]  # (terminal, text, offset)
+
+# Friendly names for the regex terminals in "expected ..." messages.
+_TERMINAL_NAMES = {
+    "NAME": "identifier",
+    "ESCAPED_NAME": "identifier",
+    "PARAM": "parameter",
+    "INTEGER": "integer",
+    "FLOAT": "float",
+    "STRING": "string",
+    "$END": "end of input",
+}
+
+MAX_STACK = 3000
+
+
+class Parser:
+    """Parses text with one grammar's tables, calling ``builder`` methods on reductions."""
+
+    def __init__(self, tables: Tables, builder: object) -> None:
+        self.tables = tables
+        self.states = tables.states
+        self.regex = re.compile(tables.token_regex)
+        self.keywords = tables.keywords
+        self.operators = tables.operators
+        self.ignored = tables.ignored
+        self._op_text = {name: text for text, name in tables.operators.items()}
+        self._kw_text = {name: word for word, name in tables.keywords.items()}
+        # For each compound operator: the shorter operators it may split into, longest first.
+        ops = sorted(tables.operators, key=len, reverse=True)
+        self.splits = {
+            op: [(p, tables.operators[p]) for p in ops if len(p) < len(op) and op.startswith(p)]
+            for op in ops
+        }
+        self.reducers: list[tuple[str, int, tuple[int, ...], Callable | None, bool, bool]] = []
+        for rule in tables.rules:
+            fn = None
+            if not rule.inline:
+                fn = getattr(builder, rule.callback, None)
+                if fn is None:
+                    raise RuntimeError(f"builder has no method for grammar rule {rule.callback!r}")
+            simple = all(k == KEEP for k in rule.keep)
+            self.reducers.append((rule.lhs, rule.size, rule.keep, fn, rule.inline, rule.expand1 and not simple or rule.expand1, ))
+        self._simple = [all(k == KEEP for k in r.keep) for r in tables.rules]
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def _describe(self, terminal: str) -> str:
+        if terminal in self._kw_text:
+            return self._kw_text[terminal]
+        if terminal in self._op_text:
+            return repr(self._op_text[terminal])
+        return _TERMINAL_NAMES.get(terminal, terminal)
+
+    def _expected(self, state: int) -> tuple[str, ...]:
+        names = {self._describe(t) for t in self.states[state] if t.isupper() or t == "$END"}
+        return tuple(sorted(names))
+
+    def _unexpected(self, text: str, token: Token, state: int) -> ParseError:
+        kind, value, offset = token
+        if kind == "$END":
+            what = "unexpected end of input"
+        else:
+            what = f"unexpected {value!r}"
+        expected = self._expected(state)
+        shown = ", ".join(expected[:12]) + (", ..." if len(expected) > 12 else "")
+        return ParseError(
+            f"{what}; expected {shown}" if expected else what,
+            text=text,
+            offset=offset,
+            expected=expected,
+            code="PARSE_UNEXPECTED",
+        )
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def parse(self, text: str) -> Any:
+        states = self.states
+        reducers = self.reducers
+        simple = self._simple
+        match = self.regex.match
+        keywords = self.keywords
+        operators = self.operators
+        ignored = self.ignored
+        end_state = self.tables.end_state
+        sstack = [self.tables.start_state]
+        vstack: list[Any] = []
+        pstack: list[int] = []
+        pos = 0
+        length = len(text)
+        while True:
+            # ---- next token
+            if pos >= length:
+                kind, value, tpos = "$END", "", length
+            else:
+                m = match(text, pos)
+                if m is None:
+                    raise ParseError(
+                        f"unexpected character {text[pos]!r}",
+                        text=text,
+                        offset=pos,
+                        code="PARSE_CHARACTER",
+                    )
+                kind = m.lastgroup
+                end = m.end()
+                if kind in ignored:
+                    pos = end
+                    continue
+                value = m.group()
+                tpos = pos
+                pos = end
+                if kind == "NAME":
+                    kw = keywords.get(value.upper())
+                    if kw is not None:
+                        acts = states[sstack[-1]]
+                        if kw in acts or "NAME" not in acts:
+                            kind = kw
+                elif kind == "OP":
+                    kind = operators[value]
+                    acts = states[sstack[-1]]
+                    if kind not in acts:
+                        for short, short_kind in self.splits[value]:
+                            if short_kind in acts:
+                                value, kind = short, short_kind
+                                pos = tpos + len(short)
+                                break
+            # ---- feed it
+            while True:
+                act = states[sstack[-1]].get(kind)
+                if act is None:
+                    raise self._unexpected(text, (kind, value, tpos), sstack[-1])
+                if act >= 0:
+                    sstack.append(act)
+                    vstack.append((kind, value, tpos))
+                    pstack.append(tpos)
+                    if len(sstack) > MAX_STACK:
+                        raise ParseError(
+                            "query is nested too deeply",
+                            text=text,
+                            offset=tpos,
+                            code="PARSE_TOO_DEEP",
+                        )
+                    break
+                rule_id = ~act
+                lhs, size, keep, fn, inline, expand1 = reducers[rule_id]
+                if size:
+                    args = vstack[-size:]
+                    del vstack[-size:]
+                    del sstack[-size:]
+                    start = pstack[-size]
+                    del pstack[-size:]
+                else:
+                    args = []
+                    start = tpos
+                if simple[rule_id]:
+                    children = args
+                else:
+                    children = []
+                    for flag, arg in zip(keep, args):
+                        if flag == KEEP:
+                            children.append(arg)
+                        elif flag == SPLICE:
+                            children.extend(arg)
+                if inline:
+                    result = children
+                elif expand1 and len(children) == 1:
+                    result = children[0]
+                else:
+                    result = fn(children, start)
+                goto = states[sstack[-1]][lhs]
+                sstack.append(goto)
+                vstack.append(result)
+                pstack.append(start)
+                if kind == "$END" and goto == end_state:
+                    return result

@@ -1,0 +1,202 @@
+"""Compile a Lark grammar file into plain LALR tables, and cache them on disk.
+
+Lark does the grammar analysis (it is good at it); gqlir keeps only what its own driver needs:
+per-state action dicts, per-rule reduction specs, and the token definitions from which the
+lexer is built. The result is plain Python data, pickled under a key made of the grammar
+texts and the Lark version, so a warm process never imports Lark at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..resources import data_dir
+
+FORMAT_VERSION = 3
+
+# How a reduction treats one symbol of its right-hand side.
+DROP, KEEP, SPLICE = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    """What the driver does on reducing one grammar rule."""
+
+    lhs: str  # non-terminal pushed after the reduction
+    size: int  # symbols popped
+    callback: str  # builder method name (alias or rule name, namespace stripped)
+    keep: tuple[int, ...]  # per symbol: DROP, KEEP or SPLICE
+    inline: bool  # rule whose name starts with "_": its value is a list spliced into the parent
+    expand1: bool  # "?rule": a single kept child passes through unchanged
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    grammar: str
+    states: tuple[dict[str, int], ...]  # action >= 0: shift/goto state; < 0: reduce rule ~action
+    rules: tuple[RuleSpec, ...]
+    start_state: int
+    end_state: int
+    keywords: dict[str, str]  # upper-case word -> terminal name
+    operators: dict[str, str]  # operator text -> terminal name
+    token_regex: str  # master regex: one named group per regex terminal, then OP
+    ignored: frozenset[str]  # groups to skip (whitespace, comments)
+
+
+def grammar_path(name: str) -> Path:
+    return data_dir() / "grammars" / f"{name}.lark"
+
+
+def _grammar_sources(name: str) -> list[Path]:
+    """The grammar file and every local grammar it imports (for the cache key)."""
+    seen: list[Path] = []
+    todo = [grammar_path(name)]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.append(path)
+        for match in re.finditer(r"^%import\s+\.(\S+)", path.read_text(), re.M):
+            stem = match.group(1).split(".")[0]
+            todo.append(path.parent / f"{stem}.lark")
+    return seen
+
+
+def _cache_dir() -> Path:
+    env = os.environ.get("GQLIR_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gqlir"
+
+
+def _cache_key(name: str) -> str:
+    digest = hashlib.sha256(f"{FORMAT_VERSION}".encode())
+    try:
+        from importlib.metadata import version
+
+        digest.update(version("lark").encode())
+    except Exception:  # lark metadata unavailable: the grammar text still keys the cache
+        pass
+    for path in _grammar_sources(name):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def load_tables(name: str) -> Tables:
+    """Tables for grammar ``name``, from the cache or freshly compiled (and then cached)."""
+    key = _cache_key(name)
+    cache_file = _cache_dir() / f"{name}-{key}.pickle"
+    try:
+        with cache_file.open("rb") as fh:
+            tables = pickle.load(fh)
+        if isinstance(tables, Tables):
+            return tables
+    except (OSError, pickle.PickleError, EOFError, AttributeError, TypeError):
+        pass
+    tables = compile_tables(name)
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as fh:
+            pickle.dump(tables, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cache_file)
+    except OSError:
+        pass  # a read-only home: compile again next time
+    return tables
+
+
+def _strip_namespace(name: str) -> str:
+    """``cypher__match_clause`` -> ``match_clause`` (names imported from a base grammar)."""
+    if name.startswith("__"):
+        return name
+    head, sep, tail = name.rpartition("__")
+    return tail if sep and head and not head.startswith("_") else name
+
+
+def compile_tables(name: str) -> Tables:
+    """Run Lark's LALR analysis on ``grammars/<name>.lark`` and extract plain tables."""
+    from lark import Lark
+    from lark.grammar import NonTerminal, Terminal
+    from lark.parsers.lalr_analysis import Shift
+
+    path = grammar_path(name)
+    lark = Lark(
+        path.read_text(),
+        parser="lalr",
+        lexer="basic",
+        import_paths=[path.parent],
+        source_path=str(path),
+        maybe_placeholders=False,
+    )
+    table = lark.parser.parser.parser.parse_table
+    rule_index: dict[object, int] = {}
+    rules: list[RuleSpec] = []
+    for rule in lark.rules:
+        keep = []
+        for sym in rule.expansion:
+            if isinstance(sym, NonTerminal):
+                keep.append(SPLICE if sym.name.startswith("_") else KEEP)
+            elif isinstance(sym, Terminal):
+                dropped = sym.filter_out and not rule.options.keep_all_tokens
+                keep.append(DROP if dropped else KEEP)
+        origin = rule.origin.name
+        origin = origin if isinstance(origin, str) else origin.value
+        alias = rule.alias
+        rule_index[rule] = len(rules)
+        rules.append(
+            RuleSpec(
+                lhs=origin,
+                size=len(rule.expansion),
+                callback=_strip_namespace(alias or origin),
+                keep=tuple(keep),
+                inline=origin.startswith("_") and not alias,
+                expand1=bool(rule.options.expand1) and not alias,
+            )
+        )
+    states: list[dict[str, int]] = []
+    for state_id in range(len(table.states)):
+        actions = {}
+        for sym, (action, arg) in table.states[state_id].items():
+            actions[sym] = arg if action is Shift else ~rule_index[arg]
+        states.append(actions)
+    (start_state,) = table.start_states.values()
+    (end_state,) = table.end_states.values()
+
+    keywords: dict[str, str] = {}
+    operators: dict[str, str] = {}
+    regex_groups: list[tuple[str, str]] = []
+    ignore = set(lark.ignore_tokens)
+    for term in lark.terminals:
+        pattern = term.pattern
+        if pattern.type == "str":
+            if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", pattern.value):
+                keywords[pattern.value.upper()] = term.name
+            else:
+                operators[pattern.value] = term.name
+        else:
+            regex_groups.append((term.name, pattern.to_regexp()))
+    # Ignored tokens first, then the regex terminals in grammar order, then operators,
+    # longest first, so that ``-->`` wins over ``--`` and ``-``.
+    regex_groups.sort(key=lambda item: item[0] not in ignore)
+    parts = [f"(?P<{n}>{rx})" for n, rx in regex_groups]
+    ops = sorted(operators, key=len, reverse=True)
+    parts.append("(?P<OP>" + "|".join(re.escape(op) for op in ops) + ")")
+    return Tables(
+        grammar=name,
+        states=tuple(states),
+        rules=tuple(rules),
+        start_state=start_state,
+        end_state=end_state,
+        keywords=keywords,
+        operators=operators,
+        token_regex="|".join(parts),
+        ignored=frozenset(ignore),
+    )
+
