@@ -10,7 +10,7 @@ from .errors import GqlirError
 
 
 def parse(text: str, dialect: str = "neo4j") -> ir.Query:
-    from .parse import parse as _parse
+    from .parser import parse as _parse
 
     return _parse(text, get_dialect(dialect))
 

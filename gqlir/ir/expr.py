@@ -349,7 +349,7 @@ class ListComprehension(Expr):
     projection: Expr | None = None
 
 
-class Quantifier(enum.Enum):
+class ListQuantifier(enum.Enum):
     ALL = "all"
     ANY = "any"
     NONE = "none"
@@ -360,7 +360,7 @@ class Quantifier(enum.Enum):
 class ListPredicate(Expr):
     """``all|any|none|single(v IN source WHERE predicate)``."""
 
-    quantifier: Quantifier
+    quantifier: ListQuantifier
     variable: str
     source: Expr
     predicate: Expr | None

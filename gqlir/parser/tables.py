@@ -98,7 +98,7 @@ def load_tables(name: str) -> Tables:
             tables = pickle.load(fh)
         if isinstance(tables, Tables):
             return tables
-    except (OSError, pickle.PickleError, EOFError, AttributeError, TypeError):
+    except Exception:  # missing, stale or unreadable cache: rebuild it
         pass
     tables = compile_tables(name)
     try:
@@ -146,9 +146,8 @@ def compile_tables(name: str) -> Tables:
             elif isinstance(sym, Terminal):
                 dropped = sym.filter_out and not rule.options.keep_all_tokens
                 keep.append(DROP if dropped else KEEP)
-        origin = rule.origin.name
-        origin = origin if isinstance(origin, str) else origin.value
-        alias = rule.alias
+        origin = str(rule.origin.name)
+        alias = str(rule.alias) if rule.alias else None
         rule_index[rule] = len(rules)
         rules.append(
             RuleSpec(
@@ -164,7 +163,7 @@ def compile_tables(name: str) -> Tables:
     for state_id in range(len(table.states)):
         actions = {}
         for sym, (action, arg) in table.states[state_id].items():
-            actions[sym] = arg if action is Shift else ~rule_index[arg]
+            actions[str(sym)] = arg if action is Shift else ~rule_index[arg]
         states.append(actions)
     (start_state,) = table.start_states.values()
     (end_state,) = table.end_states.values()
@@ -172,16 +171,16 @@ def compile_tables(name: str) -> Tables:
     keywords: dict[str, str] = {}
     operators: dict[str, str] = {}
     regex_groups: list[tuple[str, str]] = []
-    ignore = set(lark.ignore_tokens)
+    ignore = {str(t) for t in lark.ignore_tokens}
     for term in lark.terminals:
         pattern = term.pattern
         if pattern.type == "str":
             if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", pattern.value):
-                keywords[pattern.value.upper()] = term.name
+                keywords[pattern.value.upper()] = str(term.name)
             else:
-                operators[pattern.value] = term.name
+                operators[pattern.value] = str(term.name)
         else:
-            regex_groups.append((term.name, pattern.to_regexp()))
+            regex_groups.append((str(term.name), pattern.to_regexp()))
     # Ignored tokens first, then the regex terminals in grammar order, then operators,
     # longest first, so that ``-->`` wins over ``--`` and ``-``.
     regex_groups.sort(key=lambda item: item[0] not in ignore)

@@ -39,6 +39,7 @@ class Parser:
 
     def __init__(self, tables: Tables, builder: object) -> None:
         self.tables = tables
+        self.builder = builder
         self.states = tables.states
         self.regex = re.compile(tables.token_regex)
         self.keywords = tables.keywords
@@ -57,10 +58,9 @@ class Parser:
             fn = None
             if not rule.inline:
                 fn = getattr(builder, rule.callback, None)
-                if fn is None:
+                if fn is None and not rule.expand1:
                     raise RuntimeError(f"builder has no method for grammar rule {rule.callback!r}")
-            simple = all(k == KEEP for k in rule.keep)
-            self.reducers.append((rule.lhs, rule.size, rule.keep, fn, rule.inline, rule.expand1 and not simple or rule.expand1, ))
+            self.reducers.append((rule.lhs, rule.size, rule.keep, fn, rule.inline, rule.expand1))
         self._simple = [all(k == KEEP for k in r.keep) for r in tables.rules]
 
     # -- errors ------------------------------------------------------------------------------
@@ -103,6 +103,7 @@ class Parser:
         operators = self.operators
         ignored = self.ignored
         end_state = self.tables.end_state
+        builder = self.builder
         sstack = [self.tables.start_state]
         vstack: list[Any] = []
         pstack: list[int] = []
@@ -153,6 +154,7 @@ class Parser:
                     sstack.append(act)
                     vstack.append((kind, value, tpos))
                     pstack.append(tpos)
+                    builder.last_end = pos
                     if len(sstack) > MAX_STACK:
                         raise ParseError(
                             "query is nested too deeply",

@@ -1,0 +1,1461 @@
+"""The Cypher builder: grammar reductions of ``grammars/cypher.lark`` straight into Graph-IR.
+
+Each method is named after a rule (or rule alias) and receives the rule's kept children and the
+offset where the rule starts. Tokens arrive as ``(terminal, text, offset)`` tuples. Nothing here
+builds a parse tree: the IR is the only output.
+
+The source dialect's defaults that change meaning are made explicit here: the default match
+mode (edge uniqueness) and where nulls sort.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..dialect import Dialect
+from ..errors import ParseError, SemanticError, UnsupportedError
+from ..ir import functions
+from .literals import INT64_MAX, decode_float, decode_integer, decode_string, unquote_identifier
+
+# -- markers: values that exist only between reductions -------------------------------------------
+
+
+class _Marker:
+    __slots__ = ("value", "pos")
+
+    def __init__(self, value: Any, pos: int) -> None:
+        self.value = value
+        self.pos = pos
+
+
+class _Where(_Marker):
+    """``WHERE expr`` inside a rule."""
+
+
+class _Projected(_Marker):
+    """``| expr`` of a list comprehension."""
+
+
+class _PathAssign(_Marker):
+    """``p =`` before a path pattern."""
+
+
+class _Scope(_Marker):
+    """The ``(a, b)`` / ``(*)`` / ``()`` of CALL."""
+
+
+class _Else(_Marker):
+    pass
+
+
+class _Return(_Marker):
+    """A RETURN projection, which must be the last clause."""
+
+
+class _NotNull(_Marker):
+    pass
+
+
+class _Skip(_Marker):
+    pass
+
+
+class _Limit(_Marker):
+    pass
+
+
+class _Op(_Marker):
+    """An operator inside a flat expression: prefix, binary or postfix."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str, value: Any, pos: int) -> None:
+        super().__init__(value, pos)
+        self.kind = kind
+
+
+class _CoverNode(_Marker):
+    """``(n:L {k: v})`` read as an expression, awaiting an arrow to become a node pattern."""
+
+
+class _PatternExpr:
+    """A pattern written as an expression (``(a)-->(b)``). It is only valid as a predicate
+    (WHERE, NOT/AND/OR operands, ``exists()``) or in a pattern comprehension; the builder turns
+    it into :class:`ir.Exists` there and reports it anywhere else."""
+
+    __slots__ = ("path", "variable", "pos")
+
+    def __init__(self, path: ir.PathChain, variable: str | None, pos: int) -> None:
+        self.pos = pos
+        self.path = path
+        self.variable = variable
+
+
+# -- operator table ----------------------------------------------------------------------------
+
+# Binding powers, loosest first. Binary operators are left-associative.
+_OR, _XOR, _AND, _NOT, _CMP, _PRED, _ADD, _MUL, _POW, _UNARY = (10, 20, 30, 40, 50, 60, 70, 80, 90, 100)
+
+_BINARY: dict[str, tuple[int, Any]] = {
+    "OR": (_OR, ir.Or),
+    "XOR": (_XOR, ir.Xor),
+    "AND": (_AND, ir.And),
+    "=": (_CMP, ir.CompOp.EQ),
+    "<>": (_CMP, ir.CompOp.NE),
+    "!=": (_CMP, ir.CompOp.NE),
+    "<": (_CMP, ir.CompOp.LT),
+    ">": (_CMP, ir.CompOp.GT),
+    "<=": (_CMP, ir.CompOp.LE),
+    ">=": (_CMP, ir.CompOp.GE),
+    "=~": (_PRED, ir.RegexMatch),
+    "IN": (_PRED, ir.In),
+    "CONTAINS": (_PRED, ir.StringOp.CONTAINS),
+    "STARTS WITH": (_PRED, ir.StringOp.STARTS_WITH),
+    "ENDS WITH": (_PRED, ir.StringOp.ENDS_WITH),
+    "+": (_ADD, ir.ArithOp.ADD),
+    "-": (_ADD, ir.ArithOp.SUB),
+    "||": (_ADD, ir.Concat),
+    "*": (_MUL, ir.ArithOp.MUL),
+    "/": (_MUL, ir.ArithOp.DIV),
+    "%": (_MUL, ir.ArithOp.MOD),
+    "^": (_POW, ir.ArithOp.POW),
+}
+_PREFIX = {"NOT": _NOT, "-": _UNARY, "+": _UNARY}
+_MAX_PREFIX_RUN = 200
+
+_TEMPORAL = {
+    "date": ir.TemporalKind.DATE,
+    "localtime": ir.TemporalKind.LOCAL_TIME,
+    "time": ir.TemporalKind.TIME,
+    "localdatetime": ir.TemporalKind.LOCAL_DATETIME,
+    "datetime": ir.TemporalKind.DATETIME,
+    "duration": ir.TemporalKind.DURATION,
+}
+
+_TYPE_SYNONYMS = {
+    "BOOL": "BOOLEAN",
+    "INT": "INTEGER",
+    "INT64": "INTEGER",
+    "SIGNED INTEGER": "INTEGER",
+    "FLOAT64": "FLOAT",
+    "VARCHAR": "STRING",
+    "TIME WITHOUT TIME ZONE": "LOCAL TIME",
+    "TIME WITH TIME ZONE": "ZONED TIME",
+    "TIMESTAMP WITHOUT TIME ZONE": "LOCAL DATETIME",
+    "TIMESTAMP WITH TIME ZONE": "ZONED DATETIME",
+    "ANY NODE": "NODE",
+    "VERTEX": "NODE",
+    "ANY VERTEX": "NODE",
+    "ANY RELATIONSHIP": "RELATIONSHIP",
+    "EDGE": "RELATIONSHIP",
+    "ANY EDGE": "RELATIONSHIP",
+    "ANY MAP": "MAP",
+    "ANY PATH": "PATH",
+    "ANY VALUE": "ANY",
+    "ANY PROPERTY VALUE": "PROPERTY VALUE",
+    "NOTHING": "NOTHING",
+}
+
+
+def _err(message: str, pos: int, code: str = "PARSE_INVALID") -> ParseError:
+    return ParseError(message, offset=pos, code=code)
+
+
+class CypherBuilder:
+    """Reduction callbacks for the Cypher grammar family."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        caps = dialect.capabilities
+        self.default_mode = ir.MatchMode[caps.default_match_mode]
+        self.nulls_high = caps.nulls_sort_high
+        self.text = ""
+        self.last_end = 0
+        self.pending: list[int] = []  # offsets of pattern expressions not yet accepted
+
+    def begin(self, text: str) -> None:
+        self.text = text
+        self.pending = []
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _predicate(self, value: Any) -> ir.Expr:
+        """A value in predicate position: a bare pattern becomes an existence test."""
+        if isinstance(value, _PatternExpr):
+            self.pending.remove(value.pos)
+            if value.variable is not None:
+                raise _err("a path variable cannot be bound in a pattern predicate", value.pos)
+            return self._exists_pattern(value.path, value.pos)
+        return value
+
+    def _exists_pattern(self, path: ir.PathChain, pos: int) -> ir.Exists:
+        match = ir.Match((ir.PathPattern(path, pos=pos),), mode=self.default_mode, pos=pos)
+        return ir.Exists(ir.LinearQuery((match,), pos=pos), pos=pos)
+
+    # -- names -------------------------------------------------------------------------------
+
+    def variable(self, c: list, pos: int) -> str:
+        kind, text, _ = c[0]
+        return unquote_identifier(text) if kind == "ESCAPED_NAME" else text
+
+    def keyword(self, c: list, pos: int) -> str:
+        return c[0][1]
+
+    def symbolic_name(self, c: list, pos: int) -> str:
+        return c[0]
+
+    # -- top level ---------------------------------------------------------------------------
+
+    def start(self, c: list, pos: int) -> ir.Statement:
+        statement = c[-1]
+        if self.pending:
+            raise _pattern_value(self.pending[0])
+        return statement
+
+    def prefix_options(self, c: list, pos: int) -> None:
+        return None
+
+    def query(self, c: list, pos: int) -> ir.Query:
+        parts = [x for x in c if isinstance(x, ir.Query)]
+        if len(parts) == 1:
+            return parts[0]
+        steps: list[ir.Step] = []
+        for i, part in enumerate(parts):
+            if not isinstance(part, ir.LinearQuery):
+                raise UnsupportedError(
+                    "NEXT after a composite query",
+                    self.dialect.name,
+                    "a UNION or conditional query followed by NEXT has no linear form yet",
+                    offset=part.pos,
+                )
+            if i < len(parts) - 1 and not isinstance(part.steps[-1], ir.Projection):
+                raise _err("the query before NEXT must end with RETURN", part.pos or pos)
+            steps.extend(part.steps)
+        return ir.LinearQuery(tuple(steps), pos=pos)
+
+    def query_part(self, c: list, pos: int) -> ir.Query:
+        result = c[0]
+        union_all: bool | None = None
+        for i in range(1, len(c), 2):
+            op_all, op_pos = c[i]
+            if union_all is not None and union_all != op_all:
+                raise SemanticError(
+                    "UNION and UNION ALL cannot be mixed in one query",
+                    offset=op_pos,
+                    code="SEMANTIC_UNION_MIX",
+                )
+            union_all = op_all
+            result = ir.SetOperation(ir.SetOp.UNION, result, c[i + 1], all=op_all, pos=op_pos)
+        return result
+
+    def union_op(self, c: list, pos: int) -> tuple[bool, int]:
+        return (len(c) > 1 and c[1][1].upper() == "ALL", pos)
+
+    def single_query(self, c: list, pos: int) -> ir.LinearQuery:
+        steps: list[ir.Step] = []
+        last = len(c) - 1
+        for i, clause in enumerate(c):
+            if isinstance(clause, ir.ProcedureCall) and clause.yield_star and last > 0:
+                raise _err("YIELD * is only allowed in a standalone procedure call", clause.pos)
+            if isinstance(clause, tuple):
+                steps.extend(clause)
+            elif isinstance(clause, _Return):
+                if i != last:
+                    raise _err("RETURN can only be used at the end of a query", clause.pos)
+                steps.append(clause.value)
+            else:
+                if isinstance(clause, ir.Finish) and i != last:
+                    raise _err("FINISH can only be used at the end of a query", clause.pos or pos)
+                steps.append(clause)
+        return ir.LinearQuery(tuple(steps), pos=pos)
+
+    def conditional_query(self, c: list, pos: int) -> ir.ConditionalQuery:
+        branches = tuple(x for x in c if isinstance(x, ir.ConditionalBranch))
+        otherwise = next((x.value for x in c if isinstance(x, _Else)), None)
+        return ir.ConditionalQuery(branches, otherwise, pos=pos)
+
+    def when_branch(self, c: list, pos: int) -> ir.ConditionalBranch:
+        return ir.ConditionalBranch(self._predicate(c[0]), c[1], pos=pos)
+
+    def else_branch(self, c: list, pos: int) -> _Else:
+        return _Else(c[0], pos)
+
+    # -- reading clauses ---------------------------------------------------------------------
+
+    def match_clause(self, c: list, pos: int) -> ir.Match:
+        optional = False
+        mode = self.default_mode
+        where = None
+        patterns: tuple = ()
+        for x in c:
+            if isinstance(x, tuple) and x and isinstance(x[0], str):
+                optional = True
+            elif isinstance(x, ir.MatchMode):
+                mode = x
+            elif isinstance(x, _Where):
+                where = x.value
+            else:
+                patterns = x
+        return ir.Match(patterns, where, optional, mode, pos=pos)
+
+    def match_mode(self, c: list, pos: int) -> ir.MatchMode:
+        if c[0][1].upper() == "REPEATABLE":
+            return ir.MatchMode.REPEATABLE_ELEMENTS
+        return ir.MatchMode.DIFFERENT_EDGES
+
+    def where(self, c: list, pos: int) -> _Where:
+        return _Where(self._predicate(c[0]), pos)
+
+    element_where = where
+
+    def unwind_clause(self, c: list, pos: int) -> ir.Unwind:
+        return ir.Unwind(c[0], c[1], pos=pos)
+
+    def with_clause(self, c: list, pos: int) -> tuple:
+        projection = self._projection(c[0], pos, final=False)
+        if len(c) > 1:
+            return (projection, ir.Filter(c[1].value, pos=c[1].pos))
+        return (projection,)
+
+    def return_clause(self, c: list, pos: int) -> "_Return":
+        return _Return(self._projection(c[0], pos, final=True), pos)
+
+    def _projection(self, body: dict, pos: int, final: bool) -> ir.Projection:
+        items = []
+        for expr, alias, text, ipos in body["items"]:
+            if alias is None:
+                if isinstance(expr, ir.Variable):
+                    alias = expr.name
+                elif final:
+                    alias = text
+                else:
+                    raise SemanticError(
+                        "expression in WITH must be aliased (use AS)",
+                        offset=ipos,
+                        code="SEMANTIC_NO_ALIAS",
+                    )
+            items.append(ir.ReturnItem(expr, alias, pos=ipos))
+        return ir.Projection(
+            tuple(items),
+            star=body["star"],
+            distinct=body["distinct"],
+            order_by=body["order"],
+            skip=body["skip"],
+            limit=body["limit"],
+            pos=pos,
+        )
+
+    def projection_body(self, c: list, pos: int) -> dict:
+        body = {"distinct": False, "star": False, "items": (), "order": (), "skip": None, "limit": None}
+        for x in c:
+            if isinstance(x, tuple) and len(x) == 3 and x[0] == "DISTINCT":
+                body["distinct"] = True
+            elif isinstance(x, dict):
+                body["star"] = x["star"]
+                body["items"] = x["items"]
+            elif isinstance(x, _Skip):
+                body["skip"] = x.value
+            elif isinstance(x, _Limit):
+                body["limit"] = x.value
+            else:
+                body["order"] = x
+        return body
+
+    def projection_items(self, c: list, pos: int) -> dict:
+        star = bool(c) and isinstance(c[0], tuple) and len(c[0]) == 3 and c[0][0] == "STAR"
+        items = tuple(c[1:] if star else c)
+        return {"star": star, "items": items}
+
+    def projection_item(self, c: list, pos: int) -> tuple:
+        expr = _value(self, c[0])
+        if len(c) > 1:
+            return (expr, c[1], None, pos)
+        return (expr, None, self.text[pos : self.last_end], pos)
+
+    def order_by(self, c: list, pos: int) -> tuple:
+        return tuple(c)
+
+    def sort_item(self, c: list, pos: int) -> ir.SortItem:
+        descending = len(c) > 1 and c[1]
+        return ir.SortItem(c[0], descending, descending == self.nulls_high, pos=pos)
+
+    def sort_direction(self, c: list, pos: int) -> bool:
+        return c[0][1].upper().startswith("DESC")
+
+    def skip(self, c: list, pos: int) -> _Skip:
+        return _Skip(c[0], pos)
+
+    def limit(self, c: list, pos: int) -> _Limit:
+        return _Limit(c[0], pos)
+
+    def order_clause(self, c: list, pos: int) -> ir.Projection:
+        order: tuple = ()
+        skip = limit = None
+        for x in c:
+            if isinstance(x, _Skip):
+                skip = x.value
+            elif isinstance(x, _Limit):
+                limit = x.value
+            else:
+                order = x
+        return ir.Projection(star=True, order_by=order, skip=skip, limit=limit, pos=pos)
+
+    def filter_clause(self, c: list, pos: int) -> ir.Filter:
+        return ir.Filter(self._predicate(c[-1]), pos=pos)
+
+    def let_clause(self, c: list, pos: int) -> ir.Let:
+        return ir.Let(tuple(c), pos=pos)
+
+    def let_binding(self, c: list, pos: int) -> ir.Binding:
+        return ir.Binding(c[0], c[1], pos=pos)
+
+    def use_clause(self, c: list, pos: int) -> ir.UseGraph:
+        return ir.UseGraph(c[0], pos=pos)
+
+    def graph_name(self, c: list, pos: int) -> str:
+        return ".".join(c)
+
+    def finish_clause(self, c: list, pos: int) -> ir.Finish:
+        return ir.Finish(pos=pos)
+
+    def load_csv_clause(self, c: list, pos: int) -> ir.LoadCsv:
+        headers = any(x is True for x in c)
+        rest = [x for x in c if x is not True]
+        terminator = rest[2] if len(rest) > 2 else None
+        return ir.LoadCsv(rest[0], rest[1], headers, terminator, pos=pos)
+
+    def with_headers(self, c: list, pos: int) -> bool:
+        return True
+
+    def field_terminator(self, c: list, pos: int) -> str:
+        return decode_string(c[0][1], c[0][2])
+
+    def call_subquery(self, c: list, pos: int) -> ir.CallSubquery:
+        optional = False
+        scope: _Scope | None = None
+        query = None
+        in_tx = None
+        for x in c:
+            if isinstance(x, tuple):
+                optional = True
+            elif isinstance(x, _Scope):
+                scope = x
+            elif isinstance(x, ir.Query):
+                query = x
+            elif isinstance(x, ir.InTransactions):
+                in_tx = x
+        if scope is not None:
+            imports = scope.value
+        else:
+            query, imports = _lift_importing_with(query)
+        return ir.CallSubquery(query, imports, optional, in_tx, pos=pos)
+
+    def scope_none(self, c: list, pos: int) -> _Scope:
+        return _Scope((), pos)
+
+    def scope_all(self, c: list, pos: int) -> _Scope:
+        return _Scope(None, pos)
+
+    def scope_vars(self, c: list, pos: int) -> _Scope:
+        return _Scope(tuple(c), pos)
+
+    def in_transactions(self, c: list, pos: int) -> ir.InTransactions:
+        rows = on_error = report = None
+        for kind, value in c:
+            if kind == "rows":
+                rows = value
+            elif kind == "error":
+                on_error = value
+            else:
+                report = value
+        return ir.InTransactions(rows, on_error, report, pos=pos)
+
+    def tx_rows(self, c: list, pos: int) -> tuple:
+        return ("rows", c[0])
+
+    def tx_on_error(self, c: list, pos: int) -> tuple:
+        return ("error", c[-1][1].upper())
+
+    def tx_report(self, c: list, pos: int) -> tuple:
+        return ("report", c[0])
+
+    def call_procedure(self, c: list, pos: int) -> ir.ProcedureCall:
+        optional = False
+        name = ""
+        args = None
+        yields = None
+        star = False
+        where = None
+        for x in c:
+            if isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], str):
+                optional = True
+            elif isinstance(x, str):
+                name = x
+            elif isinstance(x, list):
+                args = tuple(x)
+            elif isinstance(x, dict):
+                yields, star, where = x["items"], x["star"], x["where"]
+        return ir.ProcedureCall(name, args, yields, star, where, optional, pos=pos)
+
+    def procedure_name(self, c: list, pos: int) -> str:
+        return ".".join(c)
+
+    def procedure_args(self, c: list, pos: int) -> list:
+        return list(c)
+
+    def yield_clause(self, c: list, pos: int) -> dict:
+        star = bool(c) and isinstance(c[0], tuple) and c[0][0] == "STAR"
+        where = c[-1].value if c and isinstance(c[-1], _Where) else None
+        items = tuple(x for x in c if isinstance(x, ir.YieldItem))
+        return {"items": None if star else items, "star": star, "where": where}
+
+    def yield_item(self, c: list, pos: int) -> ir.YieldItem:
+        return ir.YieldItem(c[0], c[1] if len(c) > 1 else None, pos=pos)
+
+    # -- writing clauses ---------------------------------------------------------------------
+
+    def create_clause(self, c: list, pos: int) -> ir.Create:
+        return ir.Create(c[0], pos=pos)
+
+    insert_clause = create_clause
+
+    def merge_clause(self, c: list, pos: int) -> ir.Merge:
+        return ir.Merge(c[0], tuple(c[1:]), pos=pos)
+
+    def merge_action(self, c: list, pos: int) -> ir.MergeAction:
+        return ir.MergeAction(c[0], tuple(c[1:]), pos=pos)
+
+    def merge_when(self, c: list, pos: int) -> bool:
+        return c[0][1].upper() == "CREATE"
+
+    def set_clause(self, c: list, pos: int) -> ir.SetClause:
+        return ir.SetClause(tuple(c), pos=pos)
+
+    def set_labels(self, c: list, pos: int) -> ir.SetLabels:
+        target = c[0]
+        if isinstance(target, ir.HasLabels) and isinstance(target.subject, ir.Variable):
+            return ir.SetLabels(target.subject.name, _plain_labels(target.labels, pos), pos=pos)
+        raise _err("SET needs `x.key = value`, `x = map`, `x += map` or `x:Label`", pos)
+
+    def set_assign(self, c: list, pos: int) -> Any:
+        target, value = c
+        if isinstance(target, ir.Property):
+            return ir.SetProperty(target.subject, target.key, value, pos=pos)
+        if isinstance(target, ir.Index):
+            return ir.SetDynamicProperty(target.subject, target.index, value, pos=pos)
+        if isinstance(target, ir.Variable):
+            return ir.SetProperties(target.name, value, merge=False, pos=pos)
+        raise _err("cannot assign to this expression", pos)
+
+    def set_merge(self, c: list, pos: int) -> ir.SetProperties:
+        target, value = c
+        if isinstance(target, ir.Variable):
+            return ir.SetProperties(target.name, value, merge=True, pos=pos)
+        raise _err("`+=` needs a variable on its left", pos)
+
+    def remove_clause(self, c: list, pos: int) -> ir.Remove:
+        items: list = []
+        for target in c:
+            if isinstance(target, ir.Property):
+                items.append(ir.RemoveProperty(target.subject, target.key, pos=target.pos))
+            elif isinstance(target, ir.HasLabels) and isinstance(target.subject, ir.Variable):
+                labels = _plain_labels(target.labels, target.pos or pos)
+                items.append(ir.RemoveLabels(target.subject.name, labels, pos=target.pos))
+            else:
+                raise _err("REMOVE needs `x.key` or `x:Label`", target.pos or pos)
+        return ir.Remove(tuple(items), pos=pos)
+
+    def delete_clause(self, c: list, pos: int) -> ir.Delete:
+        detach = False
+        if isinstance(c[0], bool):
+            detach = c[0]
+            c = c[1:]
+        return ir.Delete(tuple(c), detach, pos=pos)
+
+    def delete_mode(self, c: list, pos: int) -> bool:
+        return c[0][1].upper() == "DETACH"
+
+    def foreach_clause(self, c: list, pos: int) -> ir.Foreach:
+        body: list = []
+        for clause in c[2:]:
+            body.extend(clause if isinstance(clause, tuple) else (clause,))
+        for step in body:
+            if not isinstance(
+                step,
+                (ir.Create, ir.Merge, ir.SetClause, ir.Remove, ir.Delete, ir.Foreach),
+            ):
+                raise _err("FOREACH can only contain updating clauses", step.pos or pos)
+        return ir.Foreach(c[0], c[1], tuple(body), pos=pos)
+
+    # -- schema commands ---------------------------------------------------------------------
+
+    def create_index(self, c: list, pos: int) -> ir.CreateIndex:
+        kind = next((x for x in c if isinstance(x, _IndexKind)), None)
+        name = next((x for x in c if isinstance(x, str)), None)
+        target = next(x for x in c if isinstance(x, ir.SchemaTarget))
+        props = next(x for x in c if isinstance(x, list))
+        return ir.CreateIndex(
+            target,
+            tuple(_property_of(target, p, pos) for p in props),
+            name,
+            kind.value if kind else "RANGE",
+            any(x is _IF_NOT_EXISTS for x in c),
+            pos=pos,
+        )
+
+    def create_constraint(self, c: list, pos: int) -> ir.CreateConstraint:
+        name = next((x for x in c if isinstance(x, str)), None)
+        target = next(x for x in c if isinstance(x, ir.SchemaTarget))
+        props = next(x for x in c if isinstance(x, list))
+        kind, type_ref = c[-1]
+        return ir.CreateConstraint(
+            target,
+            tuple(_property_of(target, p, pos) for p in props),
+            kind,
+            name,
+            type_ref,
+            any(x is _IF_NOT_EXISTS for x in c),
+            pos=pos,
+        )
+
+    def drop_index(self, c: list, pos: int) -> ir.DropIndex:
+        return ir.DropIndex(c[0], len(c) > 1, pos=pos)
+
+    def drop_constraint(self, c: list, pos: int) -> ir.DropConstraint:
+        return ir.DropConstraint(c[0], len(c) > 1, pos=pos)
+
+    def show(self, c: list, pos: int) -> ir.Show:
+        kind = c[-1]
+        flt = c[0] if len(c) > 1 else None
+        return ir.Show(kind, flt, pos=pos)
+
+    def show_filter(self, c: list, pos: int) -> str:
+        return " ".join(t[1].upper() for t in c)
+
+    def show_kind(self, c: list, pos: int) -> str:
+        word = c[0][1].upper()
+        singular = {"INDEXES": "INDEX", "CONSTRAINTS": "CONSTRAINT", "PROCEDURES": "PROCEDURE",
+                    "FUNCTIONS": "FUNCTION", "DATABASES": "DATABASE", "TRANSACTIONS": "TRANSACTION",
+                    "SETTINGS": "SETTING"}
+        return singular.get(word, word)
+
+    def index_kind(self, c: list, pos: int) -> "_IndexKind":
+        return _IndexKind(c[0][1].upper(), pos)
+
+    def schema_name(self, c: list, pos: int) -> str:
+        return c[0]
+
+    def if_not_exists(self, c: list, pos: int) -> object:
+        return _IF_NOT_EXISTS
+
+    def if_exists(self, c: list, pos: int) -> bool:
+        return True
+
+    def schema_node(self, c: list, pos: int) -> ir.SchemaTarget:
+        return ir.SchemaTarget(ir.ElementKind.NODE, c[0], c[1], pos=pos)
+
+    def schema_rel(self, c: list, pos: int) -> ir.SchemaTarget:
+        names = [x for x in c if isinstance(x, str)]
+        return ir.SchemaTarget(ir.ElementKind.RELATIONSHIP, names[0], names[1], pos=pos)
+
+    def property_list(self, c: list, pos: int) -> list:
+        return list(c)
+
+    def constraint_target(self, c: list, pos: int) -> list:
+        return list(c)
+
+    def constraint_kind(self, c: list, pos: int) -> tuple:
+        words = [t[1].upper() for t in c if isinstance(t, tuple)]
+        type_ref = next((x for x in c if isinstance(x, ir.TypeRef)), None)
+        if type_ref is not None:
+            return (ir.ConstraintKind.TYPE, type_ref)
+        if "UNIQUE" in words:
+            return (ir.ConstraintKind.UNIQUE, None)
+        if "NULL" in words:
+            return (ir.ConstraintKind.NOT_NULL, None)
+        return (ir.ConstraintKind.KEY, None)
+
+    # -- patterns ----------------------------------------------------------------------------
+
+    def pattern_list(self, c: list, pos: int) -> tuple:
+        return tuple(c)
+
+    def pattern_part(self, c: list, pos: int) -> ir.PathPattern:
+        variable = None
+        search = None
+        elements = []
+        for x in c:
+            if isinstance(x, _PathAssign):
+                variable = x.value
+            elif isinstance(x, ir.Search):
+                search = x
+            elif isinstance(x, _Shortest):
+                search = x.value
+                elements = list(x.elements)
+            else:
+                elements.append(x)
+        if search is not None and search.kind is ir.SearchKind.ALL:
+            search = None
+        path = _chain(elements, pos)
+        return ir.PathPattern(path, variable, search, pos=pos)
+
+    def path_assign(self, c: list, pos: int) -> _PathAssign:
+        return _PathAssign(c[0], pos)
+
+    def shortest_call(self, c: list, pos: int) -> "_Shortest":
+        kind = c[0]
+        return _Shortest(ir.Search(kind, pos=pos), c[1:], pos)
+
+    def shortest_function(self, c: list, pos: int) -> ir.SearchKind:
+        if c[0][1].lower() == "shortestpath":
+            return ir.SearchKind.ANY_SHORTEST
+        return ir.SearchKind.ALL_SHORTEST
+
+    def any_shortest(self, c: list, pos: int) -> ir.Search:
+        return ir.Search(ir.SearchKind.ANY_SHORTEST, pos=pos)
+
+    def all_shortest(self, c: list, pos: int) -> ir.Search:
+        return ir.Search(ir.SearchKind.ALL_SHORTEST, pos=pos)
+
+    def any_k(self, c: list, pos: int) -> ir.Search:
+        k = _count(c, pos, default=1)
+        return ir.Search(ir.SearchKind.ANY, k, pos=pos)
+
+    def all_paths(self, c: list, pos: int) -> ir.Search:
+        return ir.Search(ir.SearchKind.ALL, pos=pos)
+
+    def shortest_k(self, c: list, pos: int) -> ir.Search:
+        k = _count(c, pos, default=1)
+        if k == 1:
+            return ir.Search(ir.SearchKind.ANY_SHORTEST, pos=pos)
+        return ir.Search(ir.SearchKind.SHORTEST_K, k, pos=pos)
+
+    def shortest_groups(self, c: list, pos: int) -> ir.Search:
+        k = _count(c, pos, default=1)
+        if k == 1:
+            return ir.Search(ir.SearchKind.ALL_SHORTEST, pos=pos)
+        return ir.Search(ir.SearchKind.SHORTEST_K_GROUPS, k, pos=pos)
+
+    def path_word(self, c: list, pos: int) -> None:
+        return None
+
+    def node_pattern(self, c: list, pos: int) -> ir.NodePattern:
+        variable = labels = properties = where = None
+        for x in c:
+            if isinstance(x, str):
+                variable = x
+            elif isinstance(x, ir.LabelExpr):
+                labels = x
+            elif isinstance(x, _Where):
+                where = x.value
+            else:
+                properties = x
+        return ir.NodePattern(variable, labels, properties, where, pos=pos)
+
+    def paren_path(self, c: list, pos: int) -> ir.ParenPath:
+        variable = where = quantifier = None
+        elements = []
+        for x in c:
+            if isinstance(x, _PathAssign):
+                variable = x.value
+            elif isinstance(x, _Where):
+                where = x.value
+            elif isinstance(x, ir.Quantifier):
+                quantifier = x
+            else:
+                elements.append(x)
+        return ir.ParenPath(_chain(elements, pos), quantifier, where, variable, pos=pos)
+
+    def label_spec(self, c: list, pos: int) -> ir.LabelExpr:
+        return c[0]
+
+    def properties(self, c: list, pos: int) -> ir.Expr:
+        return c[0]
+
+    def rel_pattern(self, c: list, pos: int) -> ir.RelPattern:
+        rel: ir.RelPattern = c[0]
+        if len(c) > 1:
+            if rel.quantifier is not None:
+                raise _err("a relationship cannot have both `*` and a quantifier", c[1].pos or pos)
+            rel = ir.RelPattern(
+                rel.direction, rel.variable, rel.types, rel.properties, rel.where, c[1], pos=pos
+            )
+        return rel
+
+    def _rel(self, direction: ir.Direction, c: list, pos: int) -> ir.RelPattern:
+        detail = next((x for x in c if isinstance(x, dict)), None)
+        if detail is None:
+            return ir.RelPattern(direction, pos=pos)
+        return ir.RelPattern(
+            direction,
+            detail.get("variable"),
+            detail.get("types"),
+            detail.get("properties"),
+            detail.get("where"),
+            detail.get("quantifier"),
+            pos=pos,
+        )
+
+    def rel_out(self, c: list, pos: int) -> ir.RelPattern:
+        return self._rel(ir.Direction.OUT, c, pos)
+
+    def rel_in(self, c: list, pos: int) -> ir.RelPattern:
+        return self._rel(ir.Direction.IN, c, pos)
+
+    def rel_either(self, c: list, pos: int) -> ir.RelPattern:
+        return self._rel(ir.Direction.EITHER, c, pos)
+
+    def rel_both(self, c: list, pos: int) -> ir.RelPattern:
+        return self._rel(ir.Direction.EITHER, c, pos)
+
+    def rel_detail(self, c: list, pos: int) -> dict:
+        detail: dict = {}
+        for x in c:
+            if isinstance(x, str):
+                detail["variable"] = x
+            elif isinstance(x, ir.LabelExpr):
+                detail["types"] = x
+            elif isinstance(x, ir.Quantifier):
+                detail["quantifier"] = x
+            elif isinstance(x, _Where):
+                detail["where"] = x.value
+            else:
+                detail["properties"] = x
+        return detail
+
+    def var_length_range(self, c: list, pos: int) -> ir.Quantifier:
+        lower, upper = 1, None
+        seen_dots = False
+        for kind, text, tpos in c:
+            if kind == "RANGE_DOTS":
+                seen_dots = True
+            elif kind == "INTEGER":
+                if seen_dots:
+                    upper = decode_integer(text, tpos)
+                else:
+                    lower = decode_integer(text, tpos)
+        return _quantifier(lower, upper, pos)
+
+    def var_length_fixed(self, c: list, pos: int) -> ir.Quantifier:
+        if len(c) > 1:
+            n = decode_integer(c[1][1], c[1][2])
+            return _quantifier(n, n, pos)
+        return ir.Quantifier(1, None, pos=pos)
+
+    def quant_exact(self, c: list, pos: int) -> ir.Quantifier:
+        n = decode_integer(c[0][1], c[0][2])
+        return _quantifier(n, n, pos)
+
+    def quant_range(self, c: list, pos: int) -> ir.Quantifier:
+        lower, upper = 0, None
+        # The comma was dropped; tell the bounds apart by their position relative to it.
+        comma = self.text.index(",", pos)
+        for kind, text, tpos in c:
+            if tpos < comma:
+                lower = decode_integer(text, tpos)
+            else:
+                upper = decode_integer(text, tpos)
+        return _quantifier(lower, upper, pos)
+
+    def quant_plus(self, c: list, pos: int) -> ir.Quantifier:
+        return ir.Quantifier(1, None, pos=pos)
+
+    def quant_star(self, c: list, pos: int) -> ir.Quantifier:
+        return ir.Quantifier(0, None, pos=pos)
+
+    # -- label expressions -------------------------------------------------------------------
+
+    def label_expr(self, c: list, pos: int) -> ir.LabelExpr:
+        return c[0]
+
+    def label_or(self, c: list, pos: int) -> ir.LabelExpr:
+        result = c[0]
+        for right in c[1:]:
+            result = ir.LabelOr(result, right, pos=pos)
+        return result
+
+    def label_and(self, c: list, pos: int) -> ir.LabelExpr:
+        result = c[0]
+        for right in c[1:]:
+            result = ir.LabelAnd(result, right, pos=pos)
+        return result
+
+    def label_negation(self, c: list, pos: int) -> ir.LabelExpr:
+        return ir.LabelNot(c[0], pos=pos)
+
+    def label_name(self, c: list, pos: int) -> ir.Label:
+        return ir.Label(c[0], pos=pos)
+
+    def label_any(self, c: list, pos: int) -> ir.LabelAny:
+        return ir.LabelAny(pos=pos)
+
+    # -- expressions -------------------------------------------------------------------------
+
+    def prefix_op(self, c: list, pos: int) -> _Op:
+        return _Op("prefix", c[0][1].upper(), pos)
+
+    def binary_op(self, c: list, pos: int) -> _Op:
+        if len(c) == 1:
+            return _Op("binary", c[0][1].upper(), pos)
+        return _Op("binary", " ".join(t[1].upper() for t in c), pos)
+
+    def is_null(self, c: list, pos: int) -> _Op:
+        return _Op("postfix", ("null", len(c) > 0), pos)
+
+    def is_type(self, c: list, pos: int) -> _Op:
+        negated = any(isinstance(x, tuple) and x[0] == "NOT" for x in c)
+        return _Op("postfix", ("type", negated, c[-1]), pos)
+
+    def is_labeled(self, c: list, pos: int) -> _Op:
+        return _Op("postfix", ("labeled", len(c) > 1, c[-1]), pos)
+
+    def is_normalized(self, c: list, pos: int) -> _Op:
+        negated = any(isinstance(x, tuple) and x[0] == "NOT" for x in c)
+        form = next((x for x in c if isinstance(x, str)), "NFC")
+        return _Op("postfix", ("normalized", negated, form), pos)
+
+    def normal_form(self, c: list, pos: int) -> str:
+        return c[0][1].upper()
+
+    def expr(self, c: list, pos: int) -> ir.Expr:
+        if len(c) == 1:
+            only = c[0]
+            if isinstance(only, ir.Integer) and only.value > INT64_MAX:
+                raise _err("integer literal is too large", only.pos or pos, "PARSE_INTEGER_OVERFLOW")
+            return only
+        return _Pratt(self, c).parse()
+
+    def postfix(self, c: list, pos: int) -> Any:
+        base = c[0]
+        for op in c[1:]:
+            base = op(self, base)
+        return base
+
+    def op_property(self, c: list, pos: int):
+        key = c[0]
+        return lambda b, base: ir.Property(_value(b, base), key, pos=base.pos)
+
+    def op_index(self, c: list, pos: int):
+        index = c[0]
+        return lambda b, base: ir.Index(_value(b, base), index, pos=base.pos)
+
+    def op_slice(self, c: list, pos: int):
+        start = end = None
+        seen_dots = False
+        for x in c:
+            if isinstance(x, tuple):
+                seen_dots = True
+            elif seen_dots:
+                end = x
+            else:
+                start = x
+        return lambda b, base: ir.Slice(_value(b, base), start, end, pos=base.pos)
+
+    def op_call(self, c: list, pos: int):
+        args = c[0] if c else ("args", False, ())
+        return lambda b, base: b._call(base, args, pos)
+
+    def op_map_projection(self, c: list, pos: int):
+        items = tuple(c)
+        return lambda b, base: b._map_projection(base, items, pos)
+
+    def op_has_labels(self, c: list, pos: int):
+        labels = c[0]
+
+        def apply(b: CypherBuilder, base: Any) -> ir.HasLabels:
+            return ir.HasLabels(_value(b, base), labels, pos=base.pos)
+
+        return apply
+
+    def call_args(self, c: list, pos: int) -> tuple:
+        distinct = bool(c) and isinstance(c[0], tuple)
+        args = tuple(c[1:] if distinct else c)
+        return ("args", distinct, args)
+
+    def call_star(self, c: list, pos: int) -> tuple:
+        return ("star", False, ())
+
+    def _call(self, base: Any, args: tuple, pos: int) -> ir.Expr:
+        name = _dotted_name(base)
+        if name is None:
+            raise _err("only a function name can be called", base.pos or pos)
+        kind, distinct, values = args
+        start = base.pos if base.pos is not None else pos
+        low = name.lower()
+        if kind == "star":
+            if low != "count":
+                raise _err(f"{name}(*) is not a function call; only count(*) takes *", start)
+            return ir.CountStar(pos=start)
+        if low == "exists" and len(values) == 1:
+            arg = values[0]
+            if isinstance(arg, _PatternExpr):
+                return self._predicate(arg)
+            if isinstance(arg, (ir.Property, ir.Index)):
+                return ir.IsNull(arg, negated=True, pos=start)
+            raise _err("exists() takes a property or a pattern", start)
+        for value in values:
+            _value(self, value)
+        canonical = self.dialect.canonical_function(name)
+        spec = functions.lookup(canonical)
+        if spec is None:
+            if distinct:
+                raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
+            return ir.FunctionCall(name, values, pos=start)
+        n = len(values)
+        if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
+            raise SemanticError(
+                f"{name}() takes {_arity(spec)} argument(s), {n} given",
+                offset=start,
+                code="SEMANTIC_ARITY",
+            )
+        if spec.aggregate:
+            return ir.Aggregate(canonical, values, distinct, pos=start)
+        if distinct:
+            raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
+        kind_t = _TEMPORAL.get(canonical)
+        if kind_t is not None and n == 1 and isinstance(values[0], ir.String):
+            return ir.TemporalLiteral(kind_t, values[0].value, pos=start)
+        return ir.FunctionCall(canonical, values, pos=start)
+
+    def _map_projection(self, base: Any, items: tuple, pos: int) -> Any:
+        if isinstance(base, ir.Variable):
+            return ir.MapProjection(base.name, items, pos=base.pos)
+        if isinstance(base, ir.HasLabels) and isinstance(base.subject, ir.Variable):
+            # `n:L {k: v}` can only be a node pattern inside a cover: keep it for cover_node.
+            entries = _literal_entries(items)
+            if entries is not None:
+                return _CoverNode((base.subject.name, base.labels, ir.MapLiteral(entries)), pos)
+        raise _err("a map projection needs a variable before `{`", base.pos or pos)
+
+    def mp_property(self, c: list, pos: int) -> ir.MapProjectionItem:
+        return ir.MapProjectionItem(ir.MapItemKind.PROPERTY, c[0], pos=pos)
+
+    def mp_all(self, c: list, pos: int) -> ir.MapProjectionItem:
+        return ir.MapProjectionItem(ir.MapItemKind.ALL, pos=pos)
+
+    def mp_literal(self, c: list, pos: int) -> ir.MapProjectionItem:
+        return ir.MapProjectionItem(ir.MapItemKind.LITERAL, c[0], c[1], pos=pos)
+
+    def mp_variable(self, c: list, pos: int) -> ir.MapProjectionItem:
+        return ir.MapProjectionItem(ir.MapItemKind.VARIABLE, c[0], pos=pos)
+
+    def var_ref(self, c: list, pos: int) -> ir.Variable:
+        return ir.Variable(c[0], pos=pos)
+
+    def list_literal(self, c: list, pos: int) -> ir.ListLiteral:
+        return ir.ListLiteral(tuple(c), pos=pos)
+
+    def map_literal(self, c: list, pos: int) -> ir.MapLiteral:
+        return ir.MapLiteral(tuple(c), pos=pos)
+
+    def map_entry(self, c: list, pos: int) -> tuple:
+        return (c[0], c[1])
+
+    def case_expr(self, c: list, pos: int) -> ir.Case:
+        subject = None
+        whens = []
+        default = None
+        for x in c:
+            if isinstance(x, ir.CaseWhen):
+                whens.append(x)
+            elif isinstance(x, _Else):
+                default = x.value
+            else:
+                subject = x
+        return ir.Case(subject, tuple(whens), default, pos=pos)
+
+    def case_when(self, c: list, pos: int) -> ir.CaseWhen:
+        return ir.CaseWhen(self._predicate(c[0]), c[1], pos=pos)
+
+    def case_else(self, c: list, pos: int) -> _Else:
+        return _Else(c[0], pos)
+
+    def list_comprehension(self, c: list, pos: int) -> ir.ListComprehension:
+        where = next((x.value for x in c[2:] if isinstance(x, _Where)), None)
+        projection = next((x.value for x in c[2:] if isinstance(x, _Projected)), None)
+        return ir.ListComprehension(c[0], c[1], where, projection, pos=pos)
+
+    def comprehension_projection(self, c: list, pos: int) -> _Projected:
+        return _Projected(c[0], pos)
+
+    def pattern_comprehension(self, c: list, pos: int) -> ir.PatternComprehension:
+        head = c[0]
+        where = c[1].value if len(c) > 2 else None
+        projection = c[-1]
+        variable = None
+        if (
+            isinstance(head, ir.Comparison)
+            and head.op is ir.CompOp.EQ
+            and isinstance(head.left, ir.Variable)
+            and isinstance(head.right, _PatternExpr)
+        ):
+            variable = head.left.name
+            head = head.right
+        if not isinstance(head, _PatternExpr):
+            raise _err("expected a pattern before WHERE or | in a pattern comprehension", pos)
+        self.pending.remove(head.pos)
+        path = ir.PathPattern(head.path, variable, pos=head.pos)
+        return ir.PatternComprehension(path, where, projection, pos=pos)
+
+    def list_predicate(self, c: list, pos: int) -> ir.ListPredicate:
+        quantifier = ir.ListQuantifier[c[0][1].upper()]
+        where = c[3].value if len(c) > 3 else None
+        return ir.ListPredicate(quantifier, c[1], c[2], where, pos=pos)
+
+    def reduce_expr(self, c: list, pos: int) -> ir.Reduce:
+        return ir.Reduce(c[0], c[1], c[2], c[3], c[4], pos=pos)
+
+    def exists_subquery(self, c: list, pos: int) -> ir.Exists:
+        return ir.Exists(c[0], pos=pos)
+
+    def count_subquery(self, c: list, pos: int) -> ir.CountSubquery:
+        return ir.CountSubquery(c[0], pos=pos)
+
+    def collect_subquery(self, c: list, pos: int) -> ir.CollectSubquery:
+        return ir.CollectSubquery(c[0], pos=pos)
+
+    def pattern_subquery(self, c: list, pos: int) -> ir.LinearQuery:
+        where = c[1].value if len(c) > 1 else None
+        match = ir.Match(c[0], where, mode=self.default_mode, pos=pos)
+        return ir.LinearQuery((match,), pos=pos)
+
+    def pattern_atom(self, c: list, pos: int) -> _PatternExpr:
+        self.pending.append(pos)
+        return _PatternExpr(_chain(c, pos), None, pos)
+
+    def cover_node(self, c: list, pos: int) -> ir.NodePattern:
+        inner = c[0]
+        if isinstance(inner, _CoverNode):
+            variable, labels, props = inner.value
+            return ir.NodePattern(variable, labels, props, pos=pos)
+        if isinstance(inner, ir.Variable):
+            return ir.NodePattern(inner.name, pos=pos)
+        if isinstance(inner, ir.HasLabels) and isinstance(inner.subject, ir.Variable):
+            return ir.NodePattern(inner.subject.name, inner.labels, pos=pos)
+        if isinstance(inner, ir.MapProjection):
+            entries = _literal_entries(inner.items)
+            if entries is not None:
+                return ir.NodePattern(inner.subject, properties=ir.MapLiteral(entries), pos=pos)
+        if isinstance(inner, (ir.MapLiteral, ir.Parameter)):
+            return ir.NodePattern(properties=inner, pos=pos)
+        raise _err("expected a node pattern before the relationship", pos)
+
+    def cover_empty(self, c: list, pos: int) -> ir.NodePattern:
+        return ir.NodePattern(pos=pos)
+
+    def cover_labels(self, c: list, pos: int) -> ir.NodePattern:
+        return ir.NodePattern(None, c[0], c[1] if len(c) > 1 else None, pos=pos)
+
+    # -- literals ----------------------------------------------------------------------------
+
+    def lit_int(self, c: list, pos: int) -> ir.Integer:
+        _, text, tpos = c[0]
+        return ir.Integer(decode_integer(text, tpos), pos=tpos)
+
+    def lit_float(self, c: list, pos: int) -> ir.Float:
+        _, text, tpos = c[0]
+        return ir.Float(decode_float(text, tpos), pos=tpos)
+
+    def lit_string(self, c: list, pos: int) -> ir.String:
+        _, text, tpos = c[0]
+        return ir.String(decode_string(text, tpos), pos=tpos)
+
+    def lit_true(self, c: list, pos: int) -> ir.Boolean:
+        return ir.Boolean(True, pos=pos)
+
+    def lit_false(self, c: list, pos: int) -> ir.Boolean:
+        return ir.Boolean(False, pos=pos)
+
+    def lit_null(self, c: list, pos: int) -> ir.Null:
+        return ir.Null(pos=pos)
+
+    def parameter(self, c: list, pos: int) -> ir.Parameter:
+        text = c[0][1][1:]
+        return ir.Parameter(unquote_identifier(text), pos=pos)
+
+    # -- types -------------------------------------------------------------------------------
+
+    def type_expr(self, c: list, pos: int) -> ir.TypeRef:
+        if len(c) == 1:
+            return c[0]
+        return ir.TypeRef("ANY", alternatives=tuple(c), pos=pos)
+
+    def type_term(self, c: list, pos: int) -> ir.TypeRef:
+        name = _TYPE_SYNONYMS.get(c[0], c[0])
+        return ir.TypeRef(name, not_null=len(c) > 1, pos=pos)
+
+    def list_type(self, c: list, pos: int) -> ir.TypeRef:
+        return ir.TypeRef("LIST", not_null=len(c) > 1, element=c[0], pos=pos)
+
+    def any_union_type(self, c: list, pos: int) -> ir.TypeRef:
+        inner = c[0]
+        alternatives = inner.alternatives or (inner,)
+        return ir.TypeRef("ANY", not_null=len(c) > 1, alternatives=alternatives, pos=pos)
+
+    def not_null(self, c: list, pos: int) -> _NotNull:
+        return _NotNull(True, pos)
+
+    def type_name(self, c: list, pos: int) -> str:
+        return " ".join(w.upper() for w in c)
+
+    def type_word(self, c: list, pos: int) -> str:
+        return c[0][1]
+
+
+class _IndexKind(_Marker):
+    pass
+
+
+class _Shortest:
+    __slots__ = ("value", "elements", "pos")
+
+    def __init__(self, value: ir.Search, elements: list, pos: int) -> None:
+        self.value = value
+        self.elements = elements
+        self.pos = pos
+
+
+_IF_NOT_EXISTS = object()
+
+def _value(builder: CypherBuilder, base: Any) -> ir.Expr:
+    """An operand used as a value: patterns and out-of-range integers are refused."""
+    if isinstance(base, _PatternExpr):
+        raise _pattern_value(base.pos)
+    elif isinstance(base, ir.Integer) and base.value > INT64_MAX:
+        raise _err("integer literal is too large", base.pos, "PARSE_INTEGER_OVERFLOW")
+    return base
+
+
+def _pattern_value(pos: int) -> ParseError:
+    return _err(
+        "a pattern can only be used as a predicate here "
+        "(use COUNT { … } or a pattern comprehension for its value)",
+        pos,
+        "PARSE_PATTERN_VALUE",
+    )
+
+
+def _dotted_name(expr: Any) -> str | None:
+    parts = []
+    while isinstance(expr, ir.Property):
+        parts.append(expr.key)
+        expr = expr.subject
+    if not isinstance(expr, ir.Variable):
+        return None
+    parts.append(expr.name)
+    return ".".join(reversed(parts))
+
+
+def _literal_entries(items: tuple) -> tuple | None:
+    if all(i.kind is ir.MapItemKind.LITERAL for i in items):
+        return tuple((i.key, i.value) for i in items)
+    return None
+
+
+def _plain_labels(labels: ir.LabelExpr, pos: int) -> tuple[str, ...]:
+    if isinstance(labels, ir.Label):
+        return (labels.name,)
+    if isinstance(labels, ir.LabelAnd):
+        return _plain_labels(labels.left, pos) + _plain_labels(labels.right, pos)
+    raise _err("only plain labels (`:A:B`) can be set or removed", pos)
+
+
+def _property_of(target: ir.SchemaTarget, expr: Any, pos: int) -> str:
+    if (
+        isinstance(expr, ir.Property)
+        and isinstance(expr.subject, ir.Variable)
+        and expr.subject.name == target.variable
+    ):
+        return expr.key
+    raise _err(f"expected a property of {target.variable}", pos)
+
+
+def _count(c: list, pos: int, default: int) -> int:
+    for x in c:
+        if isinstance(x, tuple) and x[0] == "INTEGER":
+            return decode_integer(x[1], x[2])
+    return default
+
+
+def _arity(spec: functions.FunctionSpec) -> str:
+    if spec.max_args is None:
+        return f"at least {spec.min_args}"
+    if spec.min_args == spec.max_args:
+        return str(spec.min_args)
+    return f"{spec.min_args} to {spec.max_args}"
+
+
+def _quantifier(lower: int, upper: int | None, pos: int) -> ir.Quantifier:
+    """Bounds as written; an upper bound below the lower one matches nothing (not an error)."""
+    return ir.Quantifier(lower, upper, pos=pos)
+
+
+def _chain(elements: list, pos: int) -> ir.PathChain:
+    """Check that element patterns alternate properly: relationships sit between nodes."""
+    for i, element in enumerate(elements):
+        if isinstance(element, ir.RelPattern):
+            before = elements[i - 1] if i > 0 else None
+            after = elements[i + 1] if i + 1 < len(elements) else None
+            if not isinstance(before, ir.NodePattern) or not isinstance(after, ir.NodePattern):
+                raise _err(
+                    "a relationship pattern must stand between two node patterns",
+                    element.pos if element.pos is not None else pos,
+                    "PARSE_RELATIONSHIP_PATTERN",
+                )
+        elif isinstance(element, ir.NodePattern) and i > 0:
+            if isinstance(elements[i - 1], ir.NodePattern):
+                raise _err(
+                    "two node patterns must be joined by a relationship",
+                    element.pos if element.pos is not None else pos,
+                    "PARSE_RELATIONSHIP_PATTERN",
+                )
+    return ir.PathChain(tuple(elements), pos=pos)
+
+
+def _lift_importing_with(query: ir.Query) -> tuple[ir.Query, tuple[str, ...] | None]:
+    """``CALL { WITH a, b … }`` means ``CALL (a, b) { … }``: lift a leading importing WITH
+    (plain variables, nothing else) into the scope clause."""
+    if isinstance(query, ir.SetOperation):
+        left, li = _lift_importing_with(query.left)
+        right, ri = _lift_importing_with(query.right)
+        if li is None or ri is None:
+            imports = None
+        else:
+            imports = tuple(dict.fromkeys(li + ri))
+        return ir.SetOperation(query.op, left, right, query.all, pos=query.pos), imports
+    if not isinstance(query, ir.LinearQuery) or not query.steps:
+        return query, ()
+    first = query.steps[0]
+    if not isinstance(first, ir.Projection) or len(query.steps) < 2:
+        return query, ()
+    if first.distinct or first.order_by or first.skip or first.limit or first.group_by:
+        return query, ()
+    names = []
+    for item in first.items:
+        if not (isinstance(item.expr, ir.Variable) and item.alias == item.expr.name):
+            return query, ()
+        names.append(item.expr.name)
+    if isinstance(query.steps[1], ir.Filter):
+        return query, ()
+    rest = ir.LinearQuery(query.steps[1:], pos=query.pos)
+    if first.star:
+        return rest, None
+    return rest, tuple(names)
+
+
+class _Pratt:
+    """Precedence climbing over a flat expression (operands and operators in order)."""
+
+    __slots__ = ("b", "items", "i", "n")
+
+    def __init__(self, builder: CypherBuilder, items: list) -> None:
+        self.b = builder
+        self.items = items
+        self.i = 0
+        self.n = len(items)
+
+    def parse(self) -> ir.Expr:
+        result = self.expression(0)
+        if isinstance(result, ir.Integer) and result.value > INT64_MAX:
+            _value(self.b, result)
+        return result
+
+    def operand(self) -> ir.Expr:
+        items = self.items
+        start = self.i
+        while self.i < self.n and isinstance(items[self.i], _Op) and items[self.i].kind == "prefix":
+            self.i += 1
+        run = self.i - start
+        if run > _MAX_PREFIX_RUN:
+            raise _err("too many prefix operators in a row", items[start].pos, "PARSE_TOO_DEEP")
+        if run == 0:
+            value = items[self.i]
+            self.i += 1
+            return value
+        op = items[start]
+        self.i = start + 1
+        operand = self.expression(_PREFIX[op.value])
+        return self.prefix(op, operand)
+
+    def prefix(self, op: _Op, operand: Any) -> ir.Expr:
+        if op.value == "NOT":
+            return ir.Not(self.b._predicate(operand), pos=op.pos)
+        if op.value == "-":
+            if isinstance(operand, ir.Integer) and operand.value <= INT64_MAX + 1:
+                return ir.Integer(-operand.value, pos=op.pos)
+            if isinstance(operand, ir.Float):
+                return ir.Float(-operand.value, pos=op.pos)
+            return ir.Negate(_value(self.b, operand), pos=op.pos)
+        return ir.UnaryPlus(_value(self.b, operand), pos=op.pos)
+
+
+    def expression(self, min_bp: int) -> ir.Expr:
+        items = self.items
+        lhs = self.operand()
+        chain_prev: ir.Expr | None = None
+        while self.i < self.n:
+            op = items[self.i]
+            if op.kind == "postfix":
+                if _PRED < min_bp:
+                    break
+                self.i += 1
+                lhs = self.postfix(op, lhs)
+                chain_prev = None
+                continue
+            bp, meaning = _BINARY[op.value]
+            if bp < min_bp:
+                break
+            self.i += 1
+            rhs = self.expression(bp + 1)
+            if bp == _CMP:
+                if chain_prev is not None:
+                    link = ir.Comparison(meaning, chain_prev, _value(self.b, rhs), pos=op.pos)
+                    lhs = ir.And(lhs, link, pos=op.pos)
+                else:
+                    lhs = self.binary(op, meaning, lhs, rhs)
+                chain_prev = rhs
+                continue
+            chain_prev = None
+            lhs = self.binary(op, meaning, lhs, rhs)
+        return lhs
+
+    def binary(self, op: _Op, meaning: Any, lhs: Any, rhs: Any) -> ir.Expr:
+        b = self.b
+        pos = op.pos
+        if meaning in (ir.And, ir.Or, ir.Xor):
+            return meaning(b._predicate(lhs), b._predicate(rhs), pos=pos)
+        if isinstance(meaning, ir.CompOp):
+            if (
+                meaning is ir.CompOp.EQ
+                and isinstance(lhs, ir.Variable)
+                and isinstance(rhs, _PatternExpr)
+            ):
+                # `p = (a)-->(b)`: only meaningful in a pattern comprehension, which takes it.
+                return ir.Comparison(meaning, lhs, rhs, pos=pos)
+            return ir.Comparison(meaning, _value(b, lhs), _value(b, rhs), pos=pos)
+        lhs = _value(b, lhs)
+        rhs = _value(b, rhs)
+        if isinstance(meaning, ir.ArithOp):
+            return ir.Arithmetic(meaning, lhs, rhs, pos=pos)
+        if isinstance(meaning, ir.StringOp):
+            return ir.StringMatch(meaning, lhs, rhs, pos=pos)
+        if meaning is ir.In:
+            return ir.In(lhs, rhs, pos=pos)
+        return meaning(lhs, rhs, pos=pos)  # RegexMatch, Concat
+
+    def postfix(self, op: _Op, lhs: Any) -> ir.Expr:
+        lhs = _value(self.b, lhs)
+        kind = op.value[0]
+        if kind == "null":
+            return ir.IsNull(lhs, op.value[1], pos=op.pos)
+        if kind == "type":
+            return ir.TypeTest(lhs, op.value[2], op.value[1], pos=op.pos)
+        if kind == "labeled":
+            test = ir.HasLabels(lhs, op.value[2], pos=op.pos)
+            return ir.Not(test, pos=op.pos) if op.value[1] else test
+        _, negated, form = op.value
+        normalized = ir.FunctionCall("normalize", (lhs, ir.String(form)), pos=op.pos)
+        test = ir.Comparison(ir.CompOp.EQ, normalized, lhs, pos=op.pos)
+        return ir.Not(test, pos=op.pos) if negated else test
+

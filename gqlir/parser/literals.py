@@ -1,0 +1,92 @@
+"""Decoding of literal tokens shared by the Cypher and GQL front ends."""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ParseError
+
+INT64_MAX = 2**63 - 1
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
+_SIMPLE_ESCAPES = {
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+}
+
+
+def decode_string(token: str, offset: int) -> str:
+    """The value of a quoted string literal (``'…'`` or ``"…"``) with its escapes resolved."""
+    body = token[1:-1]
+    if "\\" not in body:
+        return body
+
+    def replace(m: re.Match[str]) -> str:
+        esc = m.group(1)
+        if esc[0] in "uU" and len(esc) > 1:
+            code = int(esc[1:], 16)
+            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF and esc[0] == "U":
+                raise ParseError(
+                    f"invalid unicode escape \\{esc}",
+                    offset=offset + 1 + m.start(),
+                    code="PARSE_UNICODE",
+                )
+            return chr(code)
+        if esc in ("u", "U"):
+            raise ParseError(
+                "invalid unicode escape: \\u needs 4 hex digits, \\U needs 8",
+                offset=offset + 1 + m.start(),
+                code="PARSE_UNICODE",
+            )
+        if esc in _SIMPLE_ESCAPES:
+            return _SIMPLE_ESCAPES[esc]
+        raise ParseError(
+            f"invalid escape sequence \\{esc}",
+            offset=offset + 1 + m.start(),
+            code="PARSE_ESCAPE",
+        )
+
+    value = _ESCAPE.sub(replace, body)
+    # Surrogate pairs written as two \u escapes make one character.
+    return value.encode("utf-16", "surrogatepass").decode("utf-16")
+
+
+def decode_integer(token: str, offset: int) -> int:
+    """Decimal, ``0x`` hexadecimal and ``0o`` octal integers, with ``_`` separators."""
+    text = token.replace("_", "")
+    if token.endswith("_") or "__" in token:
+        raise ParseError(f"invalid number literal {token!r}", offset=offset, code="PARSE_NUMBER")
+    try:
+        if text[:2] in ("0x", "0X"):
+            return int(text[2:], 16)
+        if text[:2] in ("0o", "0O"):
+            return int(text[2:], 8)
+        return int(text, 10)
+    except ValueError:
+        raise ParseError(
+            f"invalid number literal {token!r}", offset=offset, code="PARSE_NUMBER"
+        ) from None
+
+
+def decode_float(token: str, offset: int) -> float:
+    value = float(token.replace("_", ""))
+    if value in (float("inf"), float("-inf")):
+        raise ParseError(
+            f"floating point literal {token!r} is too large",
+            offset=offset,
+            code="PARSE_FLOAT_OVERFLOW",
+        )
+    return value
+
+
+def unquote_identifier(token: str) -> str:
+    """``\\`a``b\\``` -> ``a`b``: a backtick-quoted name, doubled backticks as one."""
+    if token.startswith("`"):
+        return token[1:-1].replace("``", "`")
+    return token
