@@ -165,6 +165,8 @@ def _err(message: str, pos: int, code: str = "PARSE_INVALID") -> ParseError:
 class CypherBuilder:
     """Reduction callbacks for the Cypher grammar family."""
 
+    WANTS_END = frozenset({"projection_item"})
+
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
         caps = dialect.capabilities

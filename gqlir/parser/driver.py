@@ -41,10 +41,10 @@ class Parser:
         self.tables = tables
         self.builder = builder
         self.states = tables.states
-        self.regex = re.compile(tables.token_regex)
+        # Separators and the next token in one match: `(?:skip)*(?:token)?`.
+        self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
         self.keywords = tables.keywords
         self.operators = tables.operators
-        self.ignored = tables.ignored
         self._op_text = {name: text for text, name in tables.operators.items()}
         self._kw_text = {name: word for word, name in tables.keywords.items()}
         # For each compound operator: the shorter operators it may split into, longest first.
@@ -62,6 +62,11 @@ class Parser:
                     raise RuntimeError(f"builder has no method for grammar rule {rule.callback!r}")
             self.reducers.append((rule.lhs, rule.size, rule.keep, fn, rule.inline, rule.expand1))
         self._simple = [all(k == KEEP for k in r.keep) for r in tables.rules]
+        # Rules whose callback reads `builder.last_end` (the end of the rule's last token).
+        wants_end = getattr(builder, "WANTS_END", frozenset())
+        self._wants_end = [r.callback in wants_end for r in tables.rules]
+        # Pass-through rules (`?rule` with one kept symbol): only the state changes.
+        self._unit = [r.expand1 and r.keep == (KEEP,) for r in tables.rules]
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -98,10 +103,12 @@ class Parser:
         states = self.states
         reducers = self.reducers
         simple = self._simple
+        unit = self._unit
+        wants_end = self._wants_end
+        last_end = 0
         match = self.regex.match
         keywords = self.keywords
         operators = self.operators
-        ignored = self.ignored
         end_state = self.tables.end_state
         builder = self.builder
         sstack = [self.tables.start_state]
@@ -111,25 +118,22 @@ class Parser:
         length = len(text)
         while True:
             # ---- next token
-            if pos >= length:
-                kind, value, tpos = "$END", "", length
-            else:
-                m = match(text, pos)
-                if m is None:
+            m = match(text, pos)
+            kind = m.lastgroup
+            if kind is None:
+                tpos = m.end()
+                if tpos < length:
                     raise ParseError(
-                        f"unexpected character {text[pos]!r}",
+                        f"unexpected character {text[tpos]!r}",
                         text=text,
-                        offset=pos,
+                        offset=tpos,
                         code="PARSE_CHARACTER",
                     )
-                kind = m.lastgroup
-                end = m.end()
-                if kind in ignored:
-                    pos = end
-                    continue
-                value = m.group()
-                tpos = pos
-                pos = end
+                kind, value, pos = "$END", "", length
+            else:
+                value = m.group(kind)
+                tpos = m.start(kind)
+                pos = m.end()
                 if kind == "NAME":
                     kw = keywords.get(value.upper())
                     if kw is not None:
@@ -154,7 +158,7 @@ class Parser:
                     sstack.append(act)
                     vstack.append((kind, value, tpos))
                     pstack.append(tpos)
-                    builder.last_end = pos
+                    last_end = pos
                     if len(sstack) > MAX_STACK:
                         raise ParseError(
                             "query is nested too deeply",
@@ -164,6 +168,12 @@ class Parser:
                         )
                     break
                 rule_id = ~act
+                if unit[rule_id]:
+                    goto = states[sstack[-2]][reducers[rule_id][0]]
+                    sstack[-1] = goto
+                    if kind == "$END" and goto == end_state:
+                        return vstack[-1]
+                    continue
                 lhs, size, keep, fn, inline, expand1 = reducers[rule_id]
                 if size:
                     args = vstack[-size:]
@@ -188,6 +198,8 @@ class Parser:
                 elif expand1 and len(children) == 1:
                     result = children[0]
                 else:
+                    if wants_end[rule_id]:
+                        builder.last_end = last_end
                     result = fn(children, start)
                 goto = states[sstack[-1]][lhs]
                 sstack.append(goto)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..resources import data_dir
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
 # How a reduction treats one symbol of its right-hand side.
 DROP, KEEP, SPLICE = 0, 1, 2
@@ -44,8 +44,8 @@ class Tables:
     end_state: int
     keywords: dict[str, str]  # upper-case word -> terminal name
     operators: dict[str, str]  # operator text -> terminal name
-    token_regex: str  # master regex: one named group per regex terminal, then OP
-    ignored: frozenset[str]  # groups to skip (whitespace, comments)
+    token_regex: str  # one named group per regex terminal, then OP for all operators
+    skip_regex: str  # what separates tokens (whitespace, comments), matched before each token
 
 
 def grammar_path(name: str) -> Path:
@@ -181,10 +181,10 @@ def compile_tables(name: str) -> Tables:
                 operators[pattern.value] = str(term.name)
         else:
             regex_groups.append((str(term.name), pattern.to_regexp()))
-    # Ignored tokens first, then the regex terminals in grammar order, then operators,
-    # longest first, so that ``-->`` wins over ``--`` and ``-``.
-    regex_groups.sort(key=lambda item: item[0] not in ignore)
-    parts = [f"(?P<{n}>{rx})" for n, rx in regex_groups]
+    # Regex terminals in grammar order, then operators, longest first, so that ``-->`` wins
+    # over ``--`` and ``-``.
+    skip = "|".join(rx for n, rx in regex_groups if n in ignore)
+    parts = [f"(?P<{n}>{rx})" for n, rx in regex_groups if n not in ignore]
     ops = sorted(operators, key=len, reverse=True)
     parts.append("(?P<OP>" + "|".join(re.escape(op) for op in ops) + ")")
     return Tables(
@@ -196,6 +196,6 @@ def compile_tables(name: str) -> Tables:
         keywords=keywords,
         operators=operators,
         token_regex="|".join(parts),
-        ignored=frozenset(ignore),
+        skip_regex=skip,
     )
 
