@@ -883,6 +883,20 @@ class CypherBuilder:
             result = ir.LabelAnd(result, right, pos=pos)
         return result
 
+    def node_labels(self, c: list, pos: int) -> ir.LabelExpr:
+        """``:A:B`` (openCypher 9): every label."""
+        result: ir.LabelExpr = ir.Label(c[0], pos=pos)
+        for name in c[1:]:
+            result = ir.LabelAnd(result, ir.Label(name, pos=pos), pos=pos)
+        return result
+
+    def rel_types(self, c: list, pos: int) -> ir.LabelExpr:
+        """``:R1|R2`` (openCypher 9): any of the types."""
+        result: ir.LabelExpr = ir.Label(c[0], pos=pos)
+        for name in c[1:]:
+            result = ir.LabelOr(result, ir.Label(name, pos=pos), pos=pos)
+        return result
+
     def label_negation(self, c: list, pos: int) -> ir.LabelExpr:
         return ir.LabelNot(c[0], pos=pos)
 

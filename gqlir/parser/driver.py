@@ -45,10 +45,19 @@ class Parser:
         self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
         self.keywords = tables.keywords
         self.operators = tables.operators
-        self._op_text = {name: text for text, name in tables.operators.items()}
-        self._kw_text = {name: word for word, name in tables.keywords.items()}
+        self.regex_terminals = tables.regex_terminals
+        self.name_terminals = tables.regex_terminals.get("NAME", ("NAME",))
+        self._op_text = {n: text for text, names in tables.operators.items() for n in names}
+        self._kw_text = {n: word for word, names in tables.keywords.items() for n in names}
+        self._regex_text = {n: g for g, names in tables.regex_terminals.items() for n in names}
         # For each compound operator: the shorter operators it may split into, longest first.
         ops = sorted(tables.operators, key=len, reverse=True)
+        # Token kinds as the builder sees them: without a variant grammar's namespace.
+        all_terminals = {n for names in tables.keywords.values() for n in names}
+        all_terminals |= {n for names in tables.operators.values() for n in names}
+        all_terminals |= {n for names in tables.regex_terminals.values() for n in names}
+        self.base_kind = {n: _strip(n) for n in all_terminals}
+        self.base_kind["$END"] = "$END"
         self.splits = {
             op: [(p, tables.operators[p]) for p in ops if len(p) < len(op) and op.startswith(p)]
             for op in ops
@@ -75,7 +84,8 @@ class Parser:
             return self._kw_text[terminal]
         if terminal in self._op_text:
             return repr(self._op_text[terminal])
-        return _TERMINAL_NAMES.get(terminal, terminal)
+        group = self._regex_text.get(terminal, terminal)
+        return _TERMINAL_NAMES.get(group, group)
 
     def _expected(self, state: int) -> tuple[str, ...]:
         names = {self._describe(t) for t in self.states[state] if t.isupper() or t == "$END"}
@@ -109,6 +119,10 @@ class Parser:
         match = self.regex.match
         keywords = self.keywords
         operators = self.operators
+        regex_terminals = self.regex_terminals
+        name_terminals = self.name_terminals
+        splits = self.splits
+        base_kind = self.base_kind
         end_state = self.tables.end_state
         builder = self.builder
         sstack = [self.tables.start_state]
@@ -134,21 +148,25 @@ class Parser:
                 value = m.group(kind)
                 tpos = m.start(kind)
                 pos = m.end()
-                if kind == "NAME":
-                    kw = keywords.get(value.upper())
-                    if kw is not None:
-                        acts = states[sstack[-1]]
-                        if kw in acts or "NAME" not in acts:
-                            kind = kw
-                elif kind == "OP":
-                    kind = operators[value]
-                    acts = states[sstack[-1]]
+                acts = states[sstack[-1]]
+                if kind == "OP":
+                    kind = _pick(operators[value], acts)
                     if kind not in acts:
-                        for short, short_kind in self.splits[value]:
+                        for short, short_kinds in splits[value]:
+                            short_kind = _pick(short_kinds, acts)
                             if short_kind in acts:
                                 value, kind = short, short_kind
                                 pos = tpos + len(short)
                                 break
+                else:
+                    names = regex_terminals[kind]
+                    kind = names[0] if len(names) == 1 else _pick(names, acts)
+                    if names is name_terminals:
+                        kws = keywords.get(value.upper())
+                        if kws is not None:
+                            kw = _pick(kws, acts)
+                            if kw in acts or kind not in acts:
+                                kind = kw
             # ---- feed it
             while True:
                 act = states[sstack[-1]].get(kind)
@@ -156,7 +174,7 @@ class Parser:
                     raise self._unexpected(text, (kind, value, tpos), sstack[-1])
                 if act >= 0:
                     sstack.append(act)
-                    vstack.append((kind, value, tpos))
+                    vstack.append((base_kind[kind], value, tpos))
                     pstack.append(tpos)
                     last_end = pos
                     if len(sstack) > MAX_STACK:
@@ -207,3 +225,15 @@ class Parser:
                 pstack.append(start)
                 if kind == "$END" and goto == end_state:
                     return result
+
+
+def _pick(names: tuple[str, ...], acts: dict[str, int]) -> str:
+    """The first of a spelling's terminal names that the parser state accepts."""
+    for name in names:
+        if name in acts:
+            return name
+    return names[0]
+
+
+def _strip(terminal: str) -> str:
+    return terminal.rpartition("__")[2] if "__" in terminal.strip("_") else terminal

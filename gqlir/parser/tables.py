@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..resources import data_dir
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 
 # How a reduction treats one symbol of its right-hand side.
 DROP, KEEP, SPLICE = 0, 1, 2
@@ -42,14 +42,23 @@ class Tables:
     rules: tuple[RuleSpec, ...]
     start_state: int
     end_state: int
-    keywords: dict[str, str]  # upper-case word -> terminal name
-    operators: dict[str, str]  # operator text -> terminal name
-    token_regex: str  # one named group per regex terminal, then OP for all operators
+    # Terminal names by spelling. A spelling can have several names when a variant grammar
+    # imports its base (``MATCH`` and ``cypher__MATCH``); the lexer picks the one the parser
+    # state accepts.
+    keywords: dict[str, tuple[str, ...]]  # upper-case word -> terminal names
+    operators: dict[str, tuple[str, ...]]  # operator text -> terminal names
+    regex_terminals: dict[str, tuple[str, ...]]  # regex group -> terminal names
+    token_regex: str  # one named group per distinct regex terminal, then OP for all operators
     skip_regex: str  # what separates tokens (whitespace, comments), matched before each token
 
 
 def grammar_path(name: str) -> Path:
-    return data_dir() / "grammars" / f"{name}.lark"
+    path = data_dir() / "grammars" / f"{name}.lark"
+    if not path.is_file():
+        from ..errors import DialectError
+
+        raise DialectError(f"grammar file {path.name} is missing from the installation")
+    return path
 
 
 def _grammar_sources(name: str) -> list[Path]:
@@ -168,23 +177,32 @@ def compile_tables(name: str) -> Tables:
     (start_state,) = table.start_states.values()
     (end_state,) = table.end_states.values()
 
-    keywords: dict[str, str] = {}
-    operators: dict[str, str] = {}
-    regex_groups: list[tuple[str, str]] = []
+    keywords: dict[str, tuple[str, ...]] = {}
+    operators: dict[str, tuple[str, ...]] = {}
+    by_regex: dict[str, list[str]] = {}
     ignore = {str(t) for t in lark.ignore_tokens}
+    skip_parts: list[str] = []
     for term in lark.terminals:
         pattern = term.pattern
+        name = str(term.name)
         if pattern.type == "str":
-            if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", pattern.value):
-                keywords[pattern.value.upper()] = str(term.name)
-            else:
-                operators[pattern.value] = str(term.name)
+            table = keywords if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", pattern.value) else operators
+            key = pattern.value.upper() if table is keywords else pattern.value
+            table[key] = table.get(key, ()) + (name,)
+        elif name in ignore:
+            skip_parts.append(pattern.to_regexp())
         else:
-            regex_groups.append((str(term.name), pattern.to_regexp()))
+            by_regex.setdefault(pattern.to_regexp(), []).append(name)
+    # The first name of each regex (in grammar order) names its group: NAME, not cypher__NAME.
+    regex_terminals = {}
+    parts = []
+    for rx, names in by_regex.items():
+        group = _strip_namespace(names[0])
+        regex_terminals[group] = tuple(names)
+        parts.append(f"(?P<{group}>{rx})")
     # Regex terminals in grammar order, then operators, longest first, so that ``-->`` wins
     # over ``--`` and ``-``.
-    skip = "|".join(rx for n, rx in regex_groups if n in ignore)
-    parts = [f"(?P<{n}>{rx})" for n, rx in regex_groups if n not in ignore]
+    skip = "|".join(dict.fromkeys(skip_parts))
     ops = sorted(operators, key=len, reverse=True)
     parts.append("(?P<OP>" + "|".join(re.escape(op) for op in ops) + ")")
     return Tables(
@@ -195,6 +213,7 @@ def compile_tables(name: str) -> Tables:
         end_state=end_state,
         keywords=keywords,
         operators=operators,
+        regex_terminals=regex_terminals,
         token_regex="|".join(parts),
         skip_regex=skip,
     )
