@@ -107,6 +107,35 @@ class Parser:
             code="PARSE_UNEXPECTED",
         )
 
+    def _accepts(self, sstack: list[int], kind: str) -> bool:
+        """Would the parser shift ``kind`` after the reductions it triggers? LALR tables list
+        lookaheads merged from several contexts, so a reduce action alone does not say so."""
+        states = self.states
+        act = states[sstack[-1]].get(kind)
+        if act is None:
+            return False
+        if act >= 0:
+            return True
+        reducers = self.reducers
+        top = len(sstack)
+        extra: list[int] = []
+        while True:
+            lhs, size = reducers[~act][0], reducers[~act][1]
+            while size:
+                if extra:
+                    extra.pop()
+                else:
+                    top -= 1
+                size -= 1
+            prev = extra[-1] if extra else sstack[top - 1]
+            state = states[prev][lhs]
+            extra.append(state)
+            act = states[state].get(kind)
+            if act is None:
+                return False
+            if act >= 0:
+                return True
+
     # -- the loop ----------------------------------------------------------------------------
 
     def parse(self, text: str) -> Any:
@@ -151,10 +180,10 @@ class Parser:
                 acts = states[sstack[-1]]
                 if kind == "OP":
                     kind = _pick(operators[value], acts)
-                    if kind not in acts:
+                    if len(value) > 1 and not self._accepts(sstack, kind):
                         for short, short_kinds in splits[value]:
                             short_kind = _pick(short_kinds, acts)
-                            if short_kind in acts:
+                            if self._accepts(sstack, short_kind):
                                 value, kind = short, short_kind
                                 pos = tpos + len(short)
                                 break
@@ -165,7 +194,7 @@ class Parser:
                         kws = keywords.get(value.upper())
                         if kws is not None:
                             kw = _pick(kws, acts)
-                            if kw in acts or kind not in acts:
+                            if kind not in acts or (kw in acts and self._accepts(sstack, kw)):
                                 kind = kw
             # ---- feed it
             while True:
