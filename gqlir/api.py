@@ -16,7 +16,7 @@ def parse(text: str, dialect: str = "neo4j") -> ir.Query:
 
 
 def emit(query: ir.Node, dialect: str = "neo4j") -> str:
-    from .emit import emit as _emit
+    from .emitter import emit as _emit
 
     return _emit(query, get_dialect(dialect))
 

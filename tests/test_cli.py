@@ -121,7 +121,7 @@ def test_import_is_lazy() -> None:
         "import sys\n"
         "from gqlir.cli import main\n"
         "main(['dialects', '--json'])\n"
-        "heavy = [m for m in ('lark', 'gqlir.parse', 'gqlir.emit', 'gqlir.ir', 'sqlglot', 'rich')"
+        "heavy = [m for m in ('lark', 'gqlir.parser', 'gqlir.emitter', 'gqlir.ir', 'sqlglot', 'rich')"
         " if m in sys.modules]\n"
         "print(json.dumps(heavy))\n"
     )

@@ -261,6 +261,10 @@ class CypherBuilder:
             if isinstance(clause, ir.ProcedureCall) and clause.yield_star and last > 0:
                 raise _err("YIELD * is only allowed in a standalone procedure call", clause.pos)
             if isinstance(clause, tuple):
+                if i > 0 and _is_plain_star(clause[0]):
+                    # `WITH *` passes every variable on unchanged: it is no step at all. (As the
+                    # first clause of a subquery it imports the outer scope, so it stays there.)
+                    clause = clause[1:]
                 steps.extend(clause)
             elif isinstance(clause, _Return):
                 if i != last:
@@ -1233,6 +1237,18 @@ class _Shortest:
 
 
 _IF_NOT_EXISTS = object()
+
+def _is_plain_star(step: ir.Step) -> bool:
+    return (
+        isinstance(step, ir.Projection)
+        and step.star
+        and not step.items
+        and not step.distinct
+        and not step.order_by
+        and step.skip is None
+        and step.limit is None
+    )
+
 
 def _value(builder: CypherBuilder, base: Any) -> ir.Expr:
     """An operand used as a value: patterns and out-of-range integers are refused."""

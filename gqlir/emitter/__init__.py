@@ -1,0 +1,51 @@
+"""Emitters: Graph-IR to the text of a target dialect.
+
+``emit`` picks the emitter of the dialect's family; each family's emitter reads the dialect's
+capabilities and renames, and raises :class:`~gqlir.errors.UnsupportedError` for what the
+dialect cannot express with the same meaning. Family emitters are imported on first use, so
+importing :mod:`gqlir` stays fast.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from ..dialect import Dialect, get_dialect
+from ..errors import UnsupportedError
+from ..ir.node import Node
+from .base import Generator
+
+__all__ = ["emit", "generator_for"]
+
+#: family -> (module, generator class)
+_FAMILIES: dict[str, tuple[str, str]] = {
+    "cypher": ("gqlir.emitter.cypher", "CypherGenerator"),
+}
+
+
+def generator_for(dialect: str | Dialect, *, pretty: bool = False) -> Generator:
+    """A fresh generator for ``dialect`` (one per rendering: it holds layout state)."""
+    target = get_dialect(dialect)
+    entry = _FAMILIES.get(target.family)
+    if entry is None:
+        raise UnsupportedError(f"dialect family {target.family}", target.name)
+    module, name = entry
+    cls: type[Generator] = getattr(import_module(module), name)
+    return cls(target, pretty=pretty)
+
+
+def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False) -> str:
+    """The text of ``node`` (a query, a step, an expression or a pattern) in ``dialect``.
+
+    ``pretty`` puts each clause on its own line and indents subquery bodies.
+    """
+    generator = generator_for(dialect, pretty=pretty)
+    try:
+        return generator.generate(node)
+    except RecursionError:
+        raise UnsupportedError(
+            "nesting depth",
+            generator.dialect.name,
+            "the query is nested too deeply to be written out",
+            offset=getattr(node, "pos", None),
+        ) from None

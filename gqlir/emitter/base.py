@@ -1,0 +1,211 @@
+"""What every text emitter shares: dispatch by IR node type, and structural quoting.
+
+Dispatch follows sqlglot's generator: a method per IR class, found through a dict built once
+per generator class. A node whose class has no method raises :class:`UnsupportedError` naming
+the class, so an IR construct an emitter does not know is reported, never dropped.
+
+Quoting is structural: every identifier, string literal and parameter that reaches the output
+goes through :func:`quote_identifier`, :func:`quote_string` or :meth:`Generator.parameter`, so
+that no value (quotes, backticks, backslashes, newlines, control characters, unicode, the empty
+string) can change the structure of the query. Emitters assemble text only from keywords,
+operators and the output of these helpers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import ClassVar, TypeVar
+
+from ..dialect import Capabilities, Dialect
+from ..errors import UnsupportedError
+from ..ir.node import Node
+
+F = TypeVar("F", bound=Callable[..., str])
+
+#: A name that may be written without quotes: a letter or underscore, then word characters
+#: (unicode letters and digits included, as in openCypher's identifier rules). Names must also
+#: be valid Python identifiers, which rules out the combining marks ``\w`` does not cover.
+_PLAIN = re.compile(r"[^\W\d]\w*")
+_DIGITS = re.compile(r"[0-9]+")
+
+_SIMPLE_ESCAPES = {
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\t": "\\t",
+    "\r": "\\r",
+    "\b": "\\b",
+    "\f": "\\f",
+}
+
+# Characters that are escaped as \uXXXX: C0 and C1 controls, DEL, the unicode line and paragraph
+# separators (line breaks to many tools), and lone surrogates (not encodable as UTF-8).
+_UNICODE_ESCAPE = "\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
+
+
+def is_plain_name(name: str) -> bool:
+    """Whether ``name`` can be written bare as far as its characters go."""
+    return _PLAIN.fullmatch(name) is not None and name.isidentifier()
+
+
+def quote_identifier(name: str, quote: str) -> str:
+    """``name`` between ``quote`` characters, a quote inside doubled (```a``b```)."""
+    return quote + name.replace(quote, quote + quote) + quote
+
+
+@cache
+def _string_special(quote: str) -> re.Pattern[str]:
+    return re.compile("[" + re.escape(quote) + "\\\\" + _UNICODE_ESCAPE + "]")
+
+
+def quote_string(value: str, quote: str) -> str:
+    """A string literal that reads back as exactly ``value``.
+
+    Backslash escapes (``\\\\ \\' \\n \\t \\r \\b \\f \\uXXXX``) are common to Cypher and GQL.
+    Control and separator characters are escaped even where a raw one would be legal, so that
+    the output stays on one line and survives any transport.
+    """
+
+    def escape(match: re.Match[str]) -> str:
+        ch = match.group()
+        simple = _SIMPLE_ESCAPES.get(ch)
+        if simple is not None:
+            return simple
+        if ch == quote:
+            return "\\" + quote
+        return f"\\u{ord(ch):04X}"
+
+    return quote + _string_special(quote).sub(escape, value) + quote
+
+
+def emits(*kinds: type[Node]) -> Callable[[F], F]:
+    """Mark a generator method as the one that renders IR nodes of ``kinds``."""
+
+    def mark(method: F) -> F:
+        method._emits = kinds  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
+class Generator:
+    """Base of the text emitters: dispatch, capability checks and quoting for one dialect.
+
+    A generator object is made per call of :func:`gqlir.emitter.emit`; it is cheap and holds the
+    state of one rendering (indentation for ``pretty`` output).
+    """
+
+    #: IR class -> name of the method rendering it; built by ``__init_subclass__``.
+    _handlers: ClassVar[dict[type, str]] = {}
+    #: Words a family's grammar never accepts as a bare variable name, whatever the dialect
+    #: file lists; upper-case.
+    FAMILY_RESERVED: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        handlers: dict[type, str] = {}
+        for klass in reversed(cls.__mro__):
+            for attr, value in vars(klass).items():
+                for kind in getattr(value, "_emits", ()):
+                    handlers[kind] = attr
+        cls._handlers = handlers
+
+    def __init__(self, dialect: Dialect, *, pretty: bool = False) -> None:
+        self.dialect = dialect
+        self.caps: Capabilities = dialect.capabilities
+        self.pretty = pretty
+        self.reserved = self.FAMILY_RESERVED | dialect.reserved_words
+        self.depth = 0
+
+    # -- dispatch ----------------------------------------------------------------------------
+    def generate(self, node: Node) -> str:
+        """The text of a whole node given to :func:`gqlir.emitter.emit`; families refine it."""
+        return self.gen(node)
+
+    def gen(self, node: Node) -> str:
+        """Render one IR node with the method registered for its class."""
+        name = self._handlers.get(type(node))
+        if name is None:
+            name = self._resolve(node)
+        return getattr(self, name)(node)
+
+    def _resolve(self, node: object) -> str:
+        """Find a handler through the node's base classes (and cache it), or fail loudly."""
+        for klass in type(node).__mro__[1:]:
+            name = self._handlers.get(klass)
+            if name is not None:
+                type(self)._handlers[type(node)] = name
+                return name
+        raise UnsupportedError(
+            f"IR node {type(node).__name__}",
+            self.dialect.name,
+            f"the {self.dialect.family} emitter has no rendering for "
+            f"{type(node).__name__} (target {self.dialect.name})",
+            offset=getattr(node, "pos", None),
+        )
+
+    # -- errors and capabilities -------------------------------------------------------------
+    def unsupported(
+        self,
+        construct: str,
+        node: Node | None,
+        *,
+        rewrite: str | None = None,
+        message: str | None = None,
+    ) -> UnsupportedError:
+        """The error for ``construct`` at ``node``'s position (the caller attaches the text)."""
+        return UnsupportedError(
+            construct,
+            self.dialect.name,
+            message,
+            rewrite=rewrite,
+            offset=node.pos if node is not None else None,
+        )
+
+    def require(
+        self, allowed: bool, construct: str, node: Node | None, *, rewrite: str | None = None
+    ) -> None:
+        """Raise :class:`UnsupportedError` for ``construct`` unless the capability allows it."""
+        if not allowed:
+            raise self.unsupported(construct, node, rewrite=rewrite)
+
+    # -- quoting -----------------------------------------------------------------------------
+    def identifier(self, name: str) -> str:
+        """A variable or alias: bare only if plain and not a reserved word, quoted otherwise."""
+        if is_plain_name(name) and name.upper() not in self.reserved:
+            return name
+        return quote_identifier(name, self.caps.identifier_quote)
+
+    def schema_name(self, name: str) -> str:
+        """A label, relationship type, property key or map key: bare if plain. Reserved words
+        need no quotes here (openCypher's SchemaName admits them, and so do Neo4j and GQL)."""
+        if is_plain_name(name):
+            return name
+        return quote_identifier(name, self.caps.identifier_quote)
+
+    def qualified_name(self, name: str) -> str:
+        """A dotted name (``db.labels``, a composite graph): each part quoted as needed.
+
+        Dots always separate parts: the IR has no way to spell a single part with a dot in it.
+        """
+        return ".".join(self.schema_name(part) for part in name.split("."))
+
+    def string(self, value: str) -> str:
+        return quote_string(value, self.caps.string_quote)
+
+    def parameter(self, name: str) -> str:
+        """The dialect's sigil and the parameter's name (a plain name or a decimal position)."""
+        if is_plain_name(name) or _DIGITS.fullmatch(name):
+            return self.caps.param_sigil + name
+        return self.caps.param_sigil + quote_identifier(name, self.caps.identifier_quote)
+
+    # -- layout ------------------------------------------------------------------------------
+    def clause_separator(self) -> str:
+        """Between clauses: a space, or with ``pretty`` a new line at the current depth."""
+        if self.pretty:
+            return "\n" + "  " * self.depth
+        return " "
+
+    def join_clauses(self, clauses: list[str]) -> str:
+        return self.clause_separator().join(clauses)
