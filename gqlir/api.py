@@ -50,9 +50,14 @@ class ValidationResult:
 
 
 def validate(text: str, dialect: str = "neo4j") -> ValidationResult:
+    """Valid means: the dialect's grammar accepts the text, and the dialect can express every
+    construct in it (the grammar of a family is shared more widely than its features are)."""
     d = get_dialect(dialect)
     try:
-        parse(text, d.name)
+        query = parse(text, d.name)
+        emit(query, d.name)
     except GqlirError as exc:
+        if exc.text is None:
+            exc.text = text
         return ValidationResult(False, d.name, exc)
     return ValidationResult(True, d.name)

@@ -34,6 +34,8 @@ class Capabilities:
     filter_step: bool = True
     let_step: bool = True
     next_composition: bool = True
+    conditional_queries: bool = True  # Cypher 25 WHEN … THEN … ELSE
+    schema_commands: bool = True  # Neo4j CREATE/DROP INDEX|CONSTRAINT, SHOW …
     finish: bool = True
     use_graph: bool = True
     merge: bool = True

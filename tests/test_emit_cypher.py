@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import gqlir
 from gqlir import ir
 from gqlir.dialect import Capabilities, Dialect, get_dialect
 from gqlir.emitter import emit
@@ -66,6 +67,8 @@ OC9 = make_dialect(
     match_modes=False,
     type_predicates=False,
     concat_operator=False,
+    conditional_queries=False,
+    schema_commands=False,
 )
 # A schema-first engine in the style of TuGraph: one label per node, no FOREACH, MERGE, CALL
 # subqueries or list slicing, unbounded quantifiers refused.
@@ -1413,10 +1416,32 @@ def test_reserved_words_of_a_dialect_do_not_quote_function_names() -> None:
     assert emit(ir.FunctionCall("match", ()), strict) == "`match`()"
 
 
-def test_conditional_query_is_unsupported() -> None:
+def test_conditional_query() -> None:
     cond = ir.ConditionalQuery((ir.ConditionalBranch(V("x"), Q1),), Q2)
-    err = unsupported(cond, NEO4J)
+    text = emit(cond, NEO4J)
+    assert text.startswith("WHEN x THEN ") and " ELSE " in text
+    assert gqlir.parse(text, "neo4j") == cond
+    err = unsupported(cond, OC9)
     assert err.construct == "conditional query" and err.rewrite
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CREATE INDEX person_name FOR (n:Person) ON (n.name)",
+        "CREATE TEXT INDEX IF NOT EXISTS FOR ()-[r:KNOWS]-() ON (r.since, r.note)",
+        "CREATE CONSTRAINT FOR (n:Person) REQUIRE n.id IS UNIQUE",
+        "CREATE CONSTRAINT c FOR (n:Person) REQUIRE (n.a, n.b) IS NODE KEY",
+        "CREATE CONSTRAINT FOR (n:Person) REQUIRE n.age IS :: INTEGER",
+        "DROP INDEX person_name IF EXISTS",
+        "SHOW INDEXES",
+    ],
+)
+def test_schema_commands_round_trip(text: str) -> None:
+    parsed = gqlir.parse(text, "neo4j")
+    assert emit(parsed, NEO4J) == text
+    with pytest.raises(UnsupportedError):
+        emit(parsed, OC9)
 
 
 def test_quantifier_syntax_is_consistent_within_a_graph_pattern() -> None:

@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 
 from ..dialect import Dialect
+from ..ir import ddl as d
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
@@ -206,13 +207,21 @@ class CypherGenerator(Generator):
 
     @emits(q.ConditionalQuery)
     def conditional_query(self, query: q.ConditionalQuery) -> str:
-        # No capability says which Cypher dialects read WHEN … THEN … ELSE (Cypher 25 only).
-        raise self.unsupported(
+        self.require(
+            self.caps.conditional_queries,
             "conditional query",
             query,
             rewrite="one CALL subquery per branch, each filtered on its condition and the "
             "negation of the earlier ones, combined with UNION ALL",
         )
+        parts = []
+        for branch in query.branches:
+            body = self.join_clauses(self.clauses(branch.query.steps, branch.query))
+            parts.append(f"WHEN {self.gen(branch.condition)} THEN {body}")
+        if query.otherwise is not None:
+            body = self.join_clauses(self.clauses(query.otherwise.steps, query.otherwise))
+            parts.append(f"ELSE {body}")
+        return self.join_clauses(parts)
 
     def block(self, query: q.Query, *, lead: str | None = None) -> str:
         """A braced subquery body; ``lead`` is a clause written first in every branch (the
@@ -577,6 +586,87 @@ class CypherGenerator(Generator):
         if step.field_terminator is not None:
             parts.append("FIELDTERMINATOR " + self.string(step.field_terminator))
         return " ".join(parts)
+
+    # =========================================================================================
+    # schema commands
+    # =========================================================================================
+    def schema_target(self, target: d.SchemaTarget) -> str:
+        var = self.identifier(target.variable)
+        label = self.schema_name(target.label)
+        if target.kind is d.ElementKind.NODE:
+            return f"({var}:{label})"
+        return f"()-[{var}:{label}]-()"
+
+    def _target_properties(self, node: d.CreateIndex | d.CreateConstraint) -> list[str]:
+        var = self.identifier(node.target.variable)
+        return [f"{var}.{self.schema_name(key)}" for key in node.properties]
+
+    @emits(d.CreateIndex)
+    def create_index(self, node: d.CreateIndex) -> str:
+        self.require(self.caps.schema_commands, "CREATE INDEX", node)
+        parts = ["CREATE"]
+        if node.index_type != "RANGE":
+            parts.append(self._keyword_word(node.index_type, node))
+        parts.append("INDEX")
+        if node.name is not None:
+            parts.append(self.schema_name(node.name))
+        if node.if_not_exists:
+            parts.append("IF NOT EXISTS")
+        parts.append("FOR " + self.schema_target(node.target))
+        parts.append("ON (" + ", ".join(self._target_properties(node)) + ")")
+        return " ".join(parts)
+
+    @emits(d.CreateConstraint)
+    def create_constraint(self, node: d.CreateConstraint) -> str:
+        self.require(self.caps.schema_commands, "CREATE CONSTRAINT", node)
+        parts = ["CREATE CONSTRAINT"]
+        if node.name is not None:
+            parts.append(self.schema_name(node.name))
+        if node.if_not_exists:
+            parts.append("IF NOT EXISTS")
+        parts.append("FOR " + self.schema_target(node.target))
+        props = self._target_properties(node)
+        parts.append("REQUIRE " + (props[0] if len(props) == 1 else "(" + ", ".join(props) + ")"))
+        kind = node.kind
+        if kind is d.ConstraintKind.UNIQUE:
+            parts.append("IS UNIQUE")
+        elif kind is d.ConstraintKind.NOT_NULL:
+            parts.append("IS NOT NULL")
+        elif kind is d.ConstraintKind.KEY:
+            element = "NODE" if node.target.kind is d.ElementKind.NODE else "RELATIONSHIP"
+            parts.append(f"IS {element} KEY")
+        else:
+            if node.property_type is None:
+                raise self.unsupported("property type constraint without a type", node)
+            parts.append("IS :: " + self.gen(node.property_type))
+        return " ".join(parts)
+
+    @emits(d.DropIndex, d.DropConstraint)
+    def drop_schema_object(self, node: d.DropIndex | d.DropConstraint) -> str:
+        what = "INDEX" if isinstance(node, d.DropIndex) else "CONSTRAINT"
+        self.require(self.caps.schema_commands, f"DROP {what}", node)
+        text = f"DROP {what} {self.schema_name(node.name)}"
+        return text + " IF EXISTS" if node.if_exists else text
+
+    @emits(d.Show)
+    def show(self, node: d.Show) -> str:
+        self.require(self.caps.schema_commands, "SHOW", node)
+        plural = {
+            "INDEX": "INDEXES", "CONSTRAINT": "CONSTRAINTS", "PROCEDURE": "PROCEDURES",
+            "FUNCTION": "FUNCTIONS", "DATABASE": "DATABASES", "TRANSACTION": "TRANSACTIONS",
+            "SETTING": "SETTINGS",
+        }
+        words = ["SHOW"]
+        if node.filter is not None:
+            words.extend(self._keyword_word(w, node) for w in node.filter.split())
+        words.append(self._keyword_word(plural.get(node.kind, node.kind), node))
+        return " ".join(words)
+
+    def _keyword_word(self, word: str, node: Node) -> str:
+        """A keyword carried as data in the IR: it must be a plain word, never free text."""
+        if not word.isalpha():
+            raise self.unsupported("schema command keyword", node)
+        return word.upper()
 
     # =========================================================================================
     # patterns

@@ -320,6 +320,10 @@ class CypherBuilder:
 
     def with_clause(self, c: list, pos: int) -> tuple:
         projection = self._projection(c[0], pos, final=False)
+        if _is_let(projection):
+            # `WITH *, e AS y` keeps every variable and adds y: that is LET y = e.
+            bindings = tuple(ir.Binding(i.alias, i.expr, pos=i.pos) for i in projection.items)
+            projection = ir.Let(bindings, pos=pos)
         if len(c) > 1:
             return (projection, ir.Filter(c[1].value, pos=c[1].pos))
         return (projection,)
@@ -1237,6 +1241,33 @@ class _Shortest:
 
 
 _IF_NOT_EXISTS = object()
+
+_SCOPES = (ir.Exists, ir.CountSubquery, ir.CollectSubquery, ir.ValueSubquery)
+
+
+def _aggregates(expr: ir.Node) -> bool:
+    """Whether ``expr`` aggregates at this level (subquery bodies are their own scope)."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ir.Aggregate, ir.CountStar)):
+            return True
+        if not isinstance(node, _SCOPES):
+            stack.extend(node.children())
+    return False
+
+
+def _is_let(step: ir.Projection) -> bool:
+    return (
+        step.star
+        and bool(step.items)
+        and not step.distinct
+        and not step.order_by
+        and step.skip is None
+        and step.limit is None
+        and not any(_aggregates(item.expr) for item in step.items)
+    )
+
 
 def _is_plain_star(step: ir.Step) -> bool:
     return (
