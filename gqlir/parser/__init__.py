@@ -16,6 +16,11 @@ from .driver import Parser
 from .tables import load_tables
 
 
+# A query of this few tokens cannot build IR deeper than recursive consumers can follow (an IR
+# level takes at least half a token), so only longer ones are measured.
+SHORT_QUERY_TOKENS = 100
+
+
 @cache
 def parser_for(dialect: Dialect) -> Parser:
     if dialect.family == "cypher":
@@ -38,7 +43,7 @@ def parse(text: str, dialect: str | Dialect = "neo4j") -> ir.Statement:
     parser.builder.begin(text)
     try:
         result = parser.parse(text)
-        if len(text) > 200:
+        if parser.tokens > SHORT_QUERY_TOKENS:
             check_depth(result)
         return result
     except GqlirError as exc:

@@ -175,10 +175,12 @@ class CypherBuilder:
         self.text = ""
         self.last_end = 0
         self.pending: list[int] = []  # offsets of pattern expressions not yet accepted
+        self.pending_overflow: list[int] = []  # offsets of 2**63 literals not yet negated
 
     def begin(self, text: str) -> None:
         self.text = text
         self.pending = []
+        self.pending_overflow = []
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -198,8 +200,8 @@ class CypherBuilder:
     # -- names -------------------------------------------------------------------------------
 
     def variable(self, c: list, pos: int) -> str:
-        kind, text, _ = c[0]
-        return unquote_identifier(text) if kind == "ESCAPED_NAME" else text
+        token = c[0]
+        return token[1] if token[0] != "ESCAPED_NAME" else unquote_identifier(token[1])
 
     def keyword(self, c: list, pos: int) -> str:
         return c[0][1]
@@ -213,6 +215,8 @@ class CypherBuilder:
         statement = c[-1]
         if self.pending:
             raise _pattern_value(self.pending[0])
+        if self.pending_overflow:
+            raise _err("integer literal is too large", self.pending_overflow[0], "PARSE_INTEGER_OVERFLOW")
         return statement
 
     def prefix_options(self, c: list, pos: int) -> None:
@@ -942,12 +946,7 @@ class CypherBuilder:
     def normal_form(self, c: list, pos: int) -> str:
         return c[0][1].upper()
 
-    def expr(self, c: list, pos: int) -> ir.Expr:
-        if len(c) == 1:
-            only = c[0]
-            if isinstance(only, ir.Integer) and only.value > INT64_MAX:
-                raise _err("integer literal is too large", only.pos or pos, "PARSE_INTEGER_OVERFLOW")
-            return only
+    def flat_expr(self, c: list, pos: int) -> ir.Expr:
         return _Pratt(self, c).parse()
 
     def postfix(self, c: list, pos: int) -> Any:
@@ -1175,7 +1174,13 @@ class CypherBuilder:
 
     def lit_int(self, c: list, pos: int) -> ir.Integer:
         _, text, tpos = c[0]
-        return ir.Integer(decode_integer(text, tpos), pos=tpos)
+        value = decode_integer(text, tpos)
+        if value > INT64_MAX:
+            if value > INT64_MAX + 1:
+                raise _err("integer literal is too large", tpos, "PARSE_INTEGER_OVERFLOW")
+            # 2**63 is valid only as the operand of a minus sign, which removes it from here.
+            self.pending_overflow.append(tpos)
+        return ir.Integer(value, pos=tpos)
 
     def lit_float(self, c: list, pos: int) -> ir.Float:
         _, text, tpos = c[0]
@@ -1282,11 +1287,9 @@ def _is_plain_star(step: ir.Step) -> bool:
 
 
 def _value(builder: CypherBuilder, base: Any) -> ir.Expr:
-    """An operand used as a value: patterns and out-of-range integers are refused."""
+    """An operand used as a value: a pattern is refused."""
     if isinstance(base, _PatternExpr):
         raise _pattern_value(base.pos)
-    elif isinstance(base, ir.Integer) and base.value > INT64_MAX:
-        raise _err("integer literal is too large", base.pos, "PARSE_INTEGER_OVERFLOW")
     return base
 
 
@@ -1419,10 +1422,7 @@ class _Pratt:
         self.n = len(items)
 
     def parse(self) -> ir.Expr:
-        result = self.expression(0)
-        if isinstance(result, ir.Integer) and result.value > INT64_MAX:
-            _value(self.b, result)
-        return result
+        return self.expression(0)
 
     def operand(self) -> ir.Expr:
         items = self.items
@@ -1445,7 +1445,9 @@ class _Pratt:
         if op.value == "NOT":
             return ir.Not(self.b._predicate(operand), pos=op.pos)
         if op.value == "-":
-            if isinstance(operand, ir.Integer) and operand.value <= INT64_MAX + 1:
+            if isinstance(operand, ir.Integer):
+                if operand.value > INT64_MAX:
+                    self.b.pending_overflow.remove(operand.pos)
                 return ir.Integer(-operand.value, pos=op.pos)
             if isinstance(operand, ir.Float):
                 return ir.Float(-operand.value, pos=op.pos)

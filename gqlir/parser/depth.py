@@ -8,20 +8,31 @@ queries, so they are refused here with a ParseError.
 from __future__ import annotations
 
 from ..errors import ParseError
-from ..ir import Node
+from ..ir.node import Node, _field_names
 
 MAX_DEPTH = 200
 
 
 def check_depth(root: Node, limit: int = MAX_DEPTH) -> None:
-    stack: list[tuple[Node, int]] = [(root, 1)]
+    """Raise ParseError if the IR under ``root`` is more than ``limit`` nodes deep."""
+    stack: list[tuple[object, int]] = [(root, 1)]
+    pop = stack.pop
+    push = stack.append
     while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            raise ParseError(
-                f"query is nested more than {limit} levels deep",
-                offset=node.pos,
-                code="PARSE_TOO_DEEP",
-            )
-        for child in node.children():
-            stack.append((child, depth + 1))
+        value, depth = pop()
+        if isinstance(value, Node):
+            if depth > limit:
+                raise ParseError(
+                    f"query is nested more than {limit} levels deep",
+                    offset=value.pos,
+                    code="PARSE_TOO_DEEP",
+                )
+            depth += 1
+            for name in _field_names(type(value)):
+                child = getattr(value, name)
+                if child is not None and not isinstance(child, (str, int, float, bool)):
+                    push((child, depth))
+        elif type(value) is tuple:
+            for item in value:
+                if item is not None and not isinstance(item, (str, int, float, bool)):
+                    push((item, depth))

@@ -16,7 +16,7 @@ import re
 from typing import Any, Callable
 
 from ..errors import ParseError
-from .tables import KEEP, SPLICE, Tables
+from .tables import KEEP, SPLICE, RuleSpec, Tables
 
 Token = tuple[str, str, int]  # (terminal, text, offset)
 
@@ -31,7 +31,7 @@ _TERMINAL_NAMES = {
     "$END": "end of input",
 }
 
-MAX_STACK = 3000
+MAX_STACK = 3 * 3000
 
 
 class Parser:
@@ -40,6 +40,7 @@ class Parser:
     def __init__(self, tables: Tables, builder: object) -> None:
         self.tables = tables
         self.builder = builder
+        self.tokens = 0  # tokens in the text parsed last
         self.states = tables.states
         # Separators and the next token in one match: `(?:skip)*(?:token)?`.
         self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
@@ -62,20 +63,15 @@ class Parser:
             op: [(p, tables.operators[p]) for p in ops if len(p) < len(op) and op.startswith(p)]
             for op in ops
         }
-        self.reducers: list[tuple[str, int, tuple[int, ...], Callable | None, bool, bool]] = []
+        wants_end = getattr(builder, "WANTS_END", frozenset())
+        self.reducers: list[tuple] = []
         for rule in tables.rules:
             fn = None
             if not rule.inline:
                 fn = getattr(builder, rule.callback, None)
                 if fn is None and not rule.expand1:
                     raise RuntimeError(f"builder has no method for grammar rule {rule.callback!r}")
-            self.reducers.append((rule.lhs, rule.size, rule.keep, fn, rule.inline, rule.expand1))
-        self._simple = [all(k == KEEP for k in r.keep) for r in tables.rules]
-        # Rules whose callback reads `builder.last_end` (the end of the rule's last token).
-        wants_end = getattr(builder, "WANTS_END", frozenset())
-        self._wants_end = [r.callback in wants_end for r in tables.rules]
-        # Pass-through rules (`?rule` with one kept symbol): only the state changes.
-        self._unit = [r.expand1 and r.keep == (KEEP,) for r in tables.rules]
+            self.reducers.append(_plan(rule, fn, rule.callback in wants_end))
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -107,27 +103,28 @@ class Parser:
             code="PARSE_UNEXPECTED",
         )
 
-    def _accepts(self, sstack: list[int], kind: str) -> bool:
+    def _accepts(self, stack: list, kind: str) -> bool:
         """Would the parser shift ``kind`` after the reductions it triggers? LALR tables list
         lookaheads merged from several contexts, so a reduce action alone does not say so."""
         states = self.states
-        act = states[sstack[-1]].get(kind)
+        act = states[stack[-3]].get(kind)
         if act is None:
             return False
         if act >= 0:
             return True
         reducers = self.reducers
-        top = len(sstack)
+        top = len(stack) // 3  # states on the stack
         extra: list[int] = []
         while True:
-            lhs, size = reducers[~act][0], reducers[~act][1]
+            plan = reducers[~act]
+            lhs, size = plan[1], -plan[2] // 3
             while size:
                 if extra:
                     extra.pop()
                 else:
                     top -= 1
                 size -= 1
-            prev = extra[-1] if extra else sstack[top - 1]
+            prev = extra[-1] if extra else stack[3 * top - 3]
             state = states[prev][lhs]
             extra.append(state)
             act = states[state].get(kind)
@@ -136,14 +133,58 @@ class Parser:
             if act >= 0:
                 return True
 
+    def _unit_chain(self, below: int, lhs: str, kind: str) -> int:
+        """Follow pass-through reductions to their end in one step, and remember it: a chain
+        like literal -> atom -> postfix -> expr depends only on the state below, the first rule
+        and the lookahead."""
+        states = self.states
+        state = states[below][lhs]
+        while True:
+            act = states[state].get(kind)
+            if act is None or act >= 0:
+                break
+            plan = self.reducers[~act]
+            if plan[0] != _UNIT:
+                break
+            state = states[below][plan[1]]
+        self.unit_chains[(below, lhs, kind)] = state
+        return state
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def _describe(self, terminal: str) -> str:
+        if terminal in self._kw_text:
+            return self._kw_text[terminal]
+        if terminal in self._op_text:
+            return repr(self._op_text[terminal])
+        group = self._regex_text.get(terminal, terminal)
+        return _TERMINAL_NAMES.get(group, group)
+
+    def _expected(self, state: int) -> tuple[str, ...]:
+        names = {self._describe(t) for t in self.states[state] if t.isupper() or t == "$END"}
+        return tuple(sorted(names))
+
+    def _unexpected(self, text: str, token: Token, state: int) -> ParseError:
+        kind, value, offset = token
+        if kind == "$END":
+            what = "unexpected end of input"
+        else:
+            what = f"unexpected {value!r}"
+        expected = self._expected(state)
+        shown = ", ".join(expected[:12]) + (", ..." if len(expected) > 12 else "")
+        return ParseError(
+            f"{what}; expected {shown}" if expected else what,
+            text=text,
+            offset=offset,
+            expected=expected,
+            code="PARSE_UNEXPECTED",
+        )
+
     # -- the loop ----------------------------------------------------------------------------
 
     def parse(self, text: str) -> Any:
         states = self.states
         reducers = self.reducers
-        simple = self._simple
-        unit = self._unit
-        wants_end = self._wants_end
         last_end = 0
         match = self.regex.match
         keywords = self.keywords
@@ -154,11 +195,13 @@ class Parser:
         base_kind = self.base_kind
         end_state = self.tables.end_state
         builder = self.builder
-        sstack = [self.tables.start_state]
-        vstack: list[Any] = []
-        pstack: list[int] = []
+        # One stack of (state, value, start offset) triples, flattened.
+        stack: list[Any] = [self.tables.start_state, None, 0]
+        top = self.tables.start_state
         pos = 0
         length = len(text)
+        at_end = False
+        shifted = 0
         while True:
             # ---- next token
             m = match(text, pos)
@@ -173,17 +216,19 @@ class Parser:
                         code="PARSE_CHARACTER",
                     )
                 kind, value, pos = "$END", "", length
+                at_end = True
             else:
-                value = m.group(kind)
-                tpos = m.start(kind)
-                pos = m.end()
-                acts = states[sstack[-1]]
+                tpos, pos = m.span(kind)
+                value = text[tpos:pos]
+                acts = states[top]
                 if kind == "OP":
-                    kind = _pick(operators[value], acts)
-                    if len(value) > 1 and not self._accepts(sstack, kind):
+                    names = operators[value]
+                    kind = names[0] if len(names) == 1 else _pick(names, acts)
+                    act = acts.get(kind)
+                    if (act is None or act < 0) and len(value) > 1 and not self._accepts(stack, kind):
                         for short, short_kinds in splits[value]:
                             short_kind = _pick(short_kinds, acts)
-                            if self._accepts(sstack, short_kind):
+                            if self._accepts(stack, short_kind):
                                 value, kind = short, short_kind
                                 pos = tpos + len(short)
                                 break
@@ -193,20 +238,23 @@ class Parser:
                     if names is name_terminals:
                         kws = keywords.get(value.upper())
                         if kws is not None:
-                            kw = _pick(kws, acts)
-                            if kind not in acts or (kw in acts and self._accepts(sstack, kw)):
+                            kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
+                            act = acts.get(kw)
+                            if kind not in acts or (
+                                act is not None and (act >= 0 or self._accepts(stack, kw))
+                            ):
                                 kind = kw
-            # ---- feed it
+            # ---- feed it (modes are the _UNIT.. constants, written as literals for speed)
             while True:
-                act = states[sstack[-1]].get(kind)
+                act = states[top].get(kind)
                 if act is None:
-                    raise self._unexpected(text, (kind, value, tpos), sstack[-1])
+                    raise self._unexpected(text, (kind, value, tpos), top)
                 if act >= 0:
-                    sstack.append(act)
-                    vstack.append((base_kind[kind], value, tpos))
-                    pstack.append(tpos)
+                    top = act
+                    stack += (act, (base_kind[kind], value, tpos), tpos)
                     last_end = pos
-                    if len(sstack) > MAX_STACK:
+                    shifted += 1
+                    if len(stack) > MAX_STACK:
                         raise ParseError(
                             "query is nested too deeply",
                             text=text,
@@ -214,25 +262,30 @@ class Parser:
                             code="PARSE_TOO_DEEP",
                         )
                     break
-                rule_id = ~act
-                if unit[rule_id]:
-                    goto = states[sstack[-2]][reducers[rule_id][0]]
-                    sstack[-1] = goto
-                    if kind == "$END" and goto == end_state:
-                        return vstack[-1]
+                mode, lhs, n, fn, keep = reducers[~act]
+                if mode == 0:  # _UNIT
+                    top = states[stack[-6]][lhs]
+                    stack[-3] = top
+                    if at_end and top == end_state:
+                        self.tokens = shifted
+                        return stack[-2]
                     continue
-                lhs, size, keep, fn, inline, expand1 = reducers[rule_id]
-                if size:
-                    args = vstack[-size:]
-                    del vstack[-size:]
-                    del sstack[-size:]
-                    start = pstack[-size]
-                    del pstack[-size:]
+                if n:
+                    args = stack[n + 1 :: 3]
+                    start = stack[n + 2]
+                    del stack[n:]
                 else:
                     args = []
                     start = tpos
-                if simple[rule_id]:
-                    children = args
+                if mode == 1:  # _CALL
+                    result = fn(args, start)
+                elif mode == 2:  # _LIST
+                    result = args
+                elif mode == 3:  # _APPEND
+                    result = args[0]
+                    result.append(args[1])
+                elif mode == 4:  # _CALL_PICK
+                    result = fn([args[i] for i in keep], start)
                 else:
                     children = []
                     for flag, arg in zip(keep, args):
@@ -240,19 +293,18 @@ class Parser:
                             children.append(arg)
                         elif flag == SPLICE:
                             children.extend(arg)
-                if inline:
-                    result = children
-                elif expand1 and len(children) == 1:
-                    result = children[0]
-                else:
-                    if wants_end[rule_id]:
-                        builder.last_end = last_end
-                    result = fn(children, start)
-                goto = states[sstack[-1]][lhs]
-                sstack.append(goto)
-                vstack.append(result)
-                pstack.append(start)
-                if kind == "$END" and goto == end_state:
+                    if mode == _SPLICED_LIST:
+                        result = children
+                    elif mode == _EXPAND1 and len(children) == 1:
+                        result = children[0]
+                    else:
+                        if mode == _CALL_END:
+                            builder.last_end = last_end
+                        result = fn(children, start)
+                top = states[stack[-3]][lhs]
+                stack += (top, result, start)
+                if at_end and top == end_state:
+                    self.tokens = shifted
                     return result
 
 
@@ -266,3 +318,32 @@ def _pick(names: tuple[str, ...], acts: dict[str, int]) -> str:
 
 def _strip(terminal: str) -> str:
     return terminal.rpartition("__")[2] if "__" in terminal.strip("_") else terminal
+
+
+# How the driver reduces a rule (see _plan).
+_UNIT, _CALL, _LIST, _APPEND, _CALL_PICK, _SPLICED_LIST, _EXPAND1, _CALL_END, _CALL_GENERIC = range(9)
+
+
+def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
+    """The cheapest way to reduce ``rule``: (mode, lhs, -3 * size, callback, keep or picks);
+    -3 * size is where the rule's (state, value, offset) triples start on the driver's stack."""
+    keep = rule.keep
+    size = -3 * rule.size
+    only_kept = all(k == KEEP for k in keep)
+    if rule.expand1 and keep == (KEEP,):
+        return (_UNIT, rule.lhs, size, None, keep)
+    if rule.inline:
+        if only_kept:
+            return (_LIST, rule.lhs, size, None, keep)
+        if keep == (SPLICE, KEEP):  # left-recursive repetition: extend the list in place
+            return (_APPEND, rule.lhs, size, None, keep)
+        return (_SPLICED_LIST, rule.lhs, size, None, keep)
+    if rule.expand1:
+        return (_EXPAND1, rule.lhs, size, fn, keep)
+    if wants_end:
+        return (_CALL_END, rule.lhs, size, fn, keep)
+    if only_kept:
+        return (_CALL, rule.lhs, size, fn, keep)
+    if SPLICE not in keep:
+        return (_CALL_PICK, rule.lhs, size, fn, tuple(i for i, k in enumerate(keep) if k == KEEP))
+    return (_CALL_GENERIC, rule.lhs, size, fn, keep)
