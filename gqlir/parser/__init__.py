@@ -11,14 +11,8 @@ from functools import cache
 from .. import ir
 from ..dialect import Dialect, get_dialect
 from ..errors import GqlirError, ParseError, UnsupportedError
-from .depth import check_depth
 from .driver import Parser
 from .tables import load_tables
-
-
-# A query of this few tokens cannot build IR deeper than recursive consumers can follow (an IR
-# level takes at least half a token), so only longer ones are measured.
-SHORT_QUERY_TOKENS = 100
 
 
 @cache
@@ -27,6 +21,10 @@ def parser_for(dialect: Dialect) -> Parser:
         from .cypher import CypherBuilder
 
         return Parser(load_tables(dialect.grammar), CypherBuilder(dialect))
+    if dialect.family == "gql":
+        from .gql import builder_for
+
+        return Parser(load_tables(dialect.grammar), builder_for(dialect))
     raise UnsupportedError(
         f"reading {dialect.family}",
         dialect.name,
@@ -43,8 +41,6 @@ def parse(text: str, dialect: str | Dialect = "neo4j") -> ir.Statement:
     parser.builder.begin(text)
     try:
         result = parser.parse(text)
-        if parser.tokens > SHORT_QUERY_TOKENS:
-            check_depth(result)
         return result
     except GqlirError as exc:
         if exc.text is None:

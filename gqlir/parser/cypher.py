@@ -122,7 +122,15 @@ _BINARY: dict[str, tuple[int, Any]] = {
     "^": (_POW, ir.ArithOp.POW),
 }
 _PREFIX = {"NOT": _NOT, "-": _UNARY, "+": _UNARY}
+# Longest runs the builder folds into left-deep IR (operator chains, postfix chains, unions):
+# the depth they create is not bounded by the parser's stack, so it is bounded here.
 _MAX_PREFIX_RUN = 200
+MAX_CHAIN = 1000
+
+
+def _check_chain(length: int, pos: int) -> None:
+    if length > MAX_CHAIN:
+        raise _err(f"more than {MAX_CHAIN} operators in a row", pos, "PARSE_TOO_DEEP")
 
 _TEMPORAL = {
     "date": ir.TemporalKind.DATE,
@@ -241,6 +249,7 @@ class CypherBuilder:
         return ir.LinearQuery(tuple(steps), pos=pos)
 
     def query_part(self, c: list, pos: int) -> ir.Query:
+        _check_chain(len(c) // 2, pos)
         result = c[0]
         union_all: bool | None = None
         for i in range(1, len(c), 2):
@@ -884,12 +893,14 @@ class CypherBuilder:
         return c[0]
 
     def label_or(self, c: list, pos: int) -> ir.LabelExpr:
+        _check_chain(len(c), pos)
         result = c[0]
         for right in c[1:]:
             result = ir.LabelOr(result, right, pos=pos)
         return result
 
     def label_and(self, c: list, pos: int) -> ir.LabelExpr:
+        _check_chain(len(c), pos)
         result = c[0]
         for right in c[1:]:
             result = ir.LabelAnd(result, right, pos=pos)
@@ -947,9 +958,11 @@ class CypherBuilder:
         return c[0][1].upper()
 
     def flat_expr(self, c: list, pos: int) -> ir.Expr:
+        _check_chain(len(c) // 2, pos)
         return _Pratt(self, c).parse()
 
     def postfix(self, c: list, pos: int) -> Any:
+        _check_chain(len(c), pos)
         base = c[0]
         for op in c[1:]:
             base = op(self, base)

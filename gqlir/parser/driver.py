@@ -31,7 +31,9 @@ _TERMINAL_NAMES = {
     "$END": "end of input",
 }
 
-MAX_STACK = 3 * 3000
+# Bracket nesting deeper than this is refused: recursive consumers of the IR (equality,
+# emitters) could not follow it. Three stack slots per parser state.
+MAX_STACK = 3 * 600
 
 
 class Parser:
@@ -225,13 +227,21 @@ class Parser:
                     names = operators[value]
                     kind = names[0] if len(names) == 1 else _pick(names, acts)
                     act = acts.get(kind)
-                    if (act is None or act < 0) and len(value) > 1 and not self._accepts(stack, kind):
-                        for short, short_kinds in splits[value]:
-                            short_kind = _pick(short_kinds, acts)
-                            if self._accepts(stack, short_kind):
-                                value, kind = short, short_kind
-                                pos = tpos + len(short)
-                                break
+                    if (act is None or act < 0) and len(value) > 1:
+                        # A compound operator the state may not take: read a shorter one if
+                        # that is what the parser can take (only then is a simulation needed).
+                        shorter = [
+                            (short, k)
+                            for short, short_kinds in splits[value]
+                            for k in (_pick(short_kinds, acts),)
+                            if k in acts
+                        ]
+                        if shorter and (act is None or not self._accepts(stack, kind)):
+                            for short, short_kind in shorter:
+                                if self._accepts(stack, short_kind):
+                                    value, kind = short, short_kind
+                                    pos = tpos + len(short)
+                                    break
                 else:
                     names = regex_terminals[kind]
                     kind = names[0] if len(names) == 1 else _pick(names, acts)
@@ -241,7 +251,8 @@ class Parser:
                             kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
                             act = acts.get(kw)
                             if kind not in acts or (
-                                act is not None and (act >= 0 or self._accepts(stack, kw))
+                                act is not None
+                                and (act >= 0 or self._accepts(stack, kw))
                             ):
                                 kind = kw
             # ---- feed it (modes are the _UNIT.. constants, written as literals for speed)

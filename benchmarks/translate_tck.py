@@ -1,0 +1,254 @@
+"""Translation rate of the openCypher TCK into the GQL dialects, with reference-parser checks.
+
+For every unique, syntactically valid TCK query: parse it as Neo4j Cypher, emit it in each target
+dialect, and count what happens. A query is *translated* (the output has the input's meaning) or
+*refused* with an UnsupportedError naming the construct; anything else (a crash, or another
+error) is reported separately, because it is a bug.
+
+    python benchmarks/translate_tck.py                   # rates for iso-gql, spanner, tugraph-gql
+    python benchmarks/translate_tck.py --gqlppy          # + every iso-gql output through gqlppy
+    python benchmarks/translate_tck.py --zetasql         # + every spanner output through ZetaSQL
+    python benchmarks/translate_tck.py --show "IN"       # the queries refused for one construct
+    python benchmarks/translate_tck.py --json out.json   # everything, as data
+
+The reference parsers are independent of gqlir: ``gqlppy`` (a Lark grammar derived from the ISO
+GQL BNF, Earley mode; slow) and the GoogleSQL front end from the ``zetasql`` package (parse mode:
+syntax only, no catalog). Spanner output is emitted for a graph named by ``--graph`` (the TCK's
+queries name none). Disagreements are listed with the text of both the input and the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import gqlir  # noqa: E402
+from gqlir.conformance import tck  # noqa: E402
+from gqlir.dialect import get_dialect  # noqa: E402
+from gqlir.emitter.gql import emit_gql  # noqa: E402
+from gqlir.errors import GqlirError, UnsupportedError  # noqa: E402
+
+DIALECTS = ("iso-gql", "spanner", "tugraph-gql")
+#: The graph Spanner output is written for (TCK queries run on an unnamed graph).
+DEFAULT_GRAPH = "tck"
+
+
+@dataclass
+class Outcome:
+    """One dialect's results over the corpus."""
+
+    dialect: str
+    translated: dict[str, str] = field(default_factory=dict)  # input -> output
+    refused: dict[str, str] = field(default_factory=dict)  # input -> construct
+    errors: dict[str, str] = field(default_factory=dict)  # input -> error (bugs)
+
+    @property
+    def total(self) -> int:
+        return len(self.translated) + len(self.refused) + len(self.errors)
+
+    @property
+    def rate(self) -> float:
+        return len(self.translated) / self.total if self.total else 0.0
+
+    def by_construct(self) -> Counter[str]:
+        return Counter(self.refused.values())
+
+
+def translate_all(
+    queries: Iterable[str],
+    dialects: Iterable[str],
+    graph: str = DEFAULT_GRAPH,
+    *,
+    rename_variables: bool = False,
+) -> dict[str, Outcome]:
+    """Parse each query once and emit it in every dialect."""
+    outcomes = {d: Outcome(d) for d in dialects}
+    for text in queries:
+        try:
+            tree = gqlir.parse(text, "neo4j")
+        except GqlirError as exc:
+            for outcome in outcomes.values():
+                outcome.errors[text] = f"parse: {exc.message}"
+            continue
+        for d, outcome in outcomes.items():
+            try:
+                # Only a dialect that must name the graph gets one (else USE g is added).
+                target = get_dialect(d)
+                named = graph if target.capabilities.graph_prefix_required else None
+                outcome.translated[text] = emit_gql(
+                    tree, target, graph=named, rename_variables=rename_variables
+                )
+            except UnsupportedError as exc:
+                outcome.refused[text] = exc.construct
+            except Exception as exc:  # a bug: reported, never counted as a refusal
+                outcome.errors[text] = f"{type(exc).__name__}: {exc}"
+    return outcomes
+
+
+# -- reference parsers ---------------------------------------------------------------------------
+
+
+def gqlppy_checker() -> Callable[[str], str | None]:
+    """gqlppy's Earley parser: a function from GQL text to None (accepted) or the error."""
+    from gqlppy import Parser  # type: ignore[import-not-found]
+
+    parser = Parser(kind="earley")
+
+    def check(text: str) -> str | None:
+        try:
+            parser.parse(text)
+        except Exception as exc:  # gqlppy raises lark's exceptions
+            return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+        return None
+
+    return check
+
+
+def zetasql_checker() -> Callable[[str], str | None]:
+    """The GoogleSQL front end in parse mode: a function from text to None or the error.
+
+    The WebAssembly module takes about a minute to compile; wasmtime's own compilation cache is
+    switched on so that later runs start in about a second.
+    """
+    import wasmtime  # type: ignore[import-not-found]
+    import zetasql.core.wasm_client as wasm_client  # type: ignore[import-not-found]
+    import zetasql.types  # type: ignore[import-not-found]
+    from zetasql.api.parser import Parser  # type: ignore[import-not-found]
+
+    class CachedConfig(wasmtime.Config):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.cache = True
+
+    wasm_client.Config = CachedConfig
+    parser = Parser(zetasql.types.LanguageOptions.maximum_features())
+
+    def check(text: str) -> str | None:
+        try:
+            parser.parse_statement(text)
+        except Exception as exc:
+            return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+        return None
+
+    return check
+
+
+def check_outputs(
+    outcome: Outcome, check: Callable[[str], str | None], limit: int | None = None
+) -> list[dict[str, str]]:
+    """Every translated query the reference parser rejects, as records."""
+    rejected = []
+    items = list(outcome.translated.items())
+    if limit is not None:
+        items = items[:limit]
+    for source, output in items:
+        error = check(output)
+        if error is not None:
+            rejected.append({"cypher": source, "output": output, "error": error})
+    return rejected
+
+
+# -- report --------------------------------------------------------------------------------------
+
+
+def report(outcomes: dict[str, Outcome]) -> str:
+    lines = []
+    for outcome in outcomes.values():
+        lines.append(
+            f"{outcome.dialect}: translated {len(outcome.translated)} / {outcome.total} "
+            f"({outcome.rate:.1%}), refused {len(outcome.refused)}, errors {len(outcome.errors)}"
+        )
+        for construct, n in outcome.by_construct().most_common():
+            lines.append(f"    {n:5d}  {construct}")
+        for text, error in list(outcome.errors.items())[:20]:
+            lines.append(f"    ERROR {error}: {text!r}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tck", help="TCK features directory (default: ../shared/tck/features)")
+    parser.add_argument("--dialect", action="append", choices=DIALECTS, help="target (repeatable)")
+    parser.add_argument("--graph", default=DEFAULT_GRAPH, help="graph name for Spanner output")
+    parser.add_argument(
+        "--rename-variables",
+        action="store_true",
+        help="rename variables whose names are reserved in the target (result columns keep "
+        "their names)",
+    )
+    parser.add_argument("--gqlppy", action="store_true", help="check iso-gql output with gqlppy")
+    parser.add_argument("--zetasql", action="store_true", help="check spanner output with ZetaSQL")
+    parser.add_argument("--limit", type=int, help="check only the first N outputs per parser")
+    parser.add_argument("--show", metavar="CONSTRUCT", help="print the queries refused for it")
+    parser.add_argument("--json", metavar="FILE", help="write all outcomes as JSON")
+    args = parser.parse_args(argv)
+
+    tck_dir = args.tck or tck.default_tck_dir()
+    if tck_dir is None:
+        print("openCypher TCK not found: pass --tck or set GQLIR_TCK_DIR", file=sys.stderr)
+        return 2
+    queries = tck.valid_queries(tck_dir)
+    dialects = tuple(args.dialect or DIALECTS)
+    started = time.perf_counter()
+    outcomes = translate_all(
+        queries, dialects, args.graph, rename_variables=args.rename_variables
+    )
+    elapsed = time.perf_counter() - started
+    print(f"{len(queries)} valid TCK queries, {len(dialects)} dialects, {elapsed:.1f} s")
+    print(report(outcomes))
+
+    data: dict[str, object] = {
+        d: {
+            "translated": len(o.translated),
+            "refused": len(o.refused),
+            "errors": len(o.errors),
+            "total": o.total,
+            "rate": round(o.rate, 4),
+            "refused_by_construct": dict(o.by_construct().most_common()),
+        }
+        for d, o in outcomes.items()
+    }
+    checks = []
+    if args.gqlppy and "iso-gql" in outcomes:
+        checks.append(("gqlppy", "iso-gql", gqlppy_checker))
+    if args.zetasql and "spanner" in outcomes:
+        checks.append(("zetasql", "spanner", zetasql_checker))
+    for name, dialect, make in checks:
+        started = time.perf_counter()
+        rejected = check_outputs(outcomes[dialect], make(), args.limit)
+        checked = min(len(outcomes[dialect].translated), args.limit or 10**9)
+        elapsed = time.perf_counter() - started
+        print(
+            f"\n{name} on {dialect}: accepted {checked - len(rejected)} / {checked} "
+            f"({elapsed:.0f} s); rejected:"
+        )
+        for record in rejected:
+            print(f"  - {record['output']}\n      {record['error']}")
+        data[f"{name}_rejected"] = rejected
+        data[f"{name}_checked"] = checked
+
+    if args.show:
+        for d, outcome in outcomes.items():
+            shown = [t for t, c in outcome.refused.items() if c == args.show]
+            print(f"\n{d}: {len(shown)} refused for {args.show!r}")
+            for text in shown:
+                print("  " + text.replace("\n", " "))
+    if args.json:
+        data["outcomes"] = {
+            d: {"translated": o.translated, "refused": o.refused, "errors": o.errors}
+            for d, o in outcomes.items()
+        }
+        Path(args.json).write_text(json.dumps(data, indent=1, ensure_ascii=False), "utf-8")
+    return 0 if all(not o.errors for o in outcomes.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
