@@ -43,6 +43,7 @@ from .cypher import (
     _TYPE_SYNONYMS,
     CypherBuilder,
     _arity,
+    _check_chain,
     _dotted_name,
     _err,
     _Limit,
@@ -440,6 +441,7 @@ class GqlBuilder(CypherBuilder):
     def composite_query(self, c: list, pos: int) -> ir.Query:
         if len(c) == 1:
             return c[0]
+        _check_chain(len(c) // 2, pos)
         first_op = c[1]
         for i in range(0, len(c), 2):
             part = c[i]
@@ -1176,6 +1178,7 @@ class GqlBuilder(CypherBuilder):
     # -- expressions ---------------------------------------------------------------------------
 
     def flat_expr(self, c: list, pos: int) -> ir.Expr:
+        _check_chain(len(c) // 2, pos)
         return _GqlPratt(self, c).parse()
 
     def is_truth(self, c: list, pos: int) -> _Op:

@@ -59,6 +59,16 @@ def decode_string(token: str, offset: int) -> str:
 
 def decode_integer(token: str, offset: int) -> int:
     """Decimal, ``0x`` hexadecimal and ``0o`` octal integers, with ``_`` separators."""
+    if token.isdigit():
+        if len(token) > 1 and token[0] == "0":
+            # Older Cypher read 0123 as octal, newer versions as an error: no meaning to pick.
+            raise ParseError(
+                f"ambiguous number literal {token!r}: write 0o{token.lstrip('0') or '0'} for "
+                f"octal or {int(token)} for decimal",
+                offset=offset,
+                code="PARSE_NUMBER",
+            )
+        return int(token)
     text = token.replace("_", "")
     if token.endswith("_") or "__" in token:
         raise ParseError(f"invalid number literal {token!r}", offset=offset, code="PARSE_NUMBER")
