@@ -312,3 +312,11 @@ def test_schema_commands() -> None:
     constraint = gqlir.parse("CREATE CONSTRAINT FOR (n:Person) REQUIRE n.id IS UNIQUE")
     assert constraint.kind is ir.ConstraintKind.UNIQUE and constraint.properties == ("id",)
     assert gqlir.parse("SHOW INDEXES") == ir.Show("INDEX")
+
+
+def test_colon_label_lists_follow_the_dialect() -> None:
+    """Kuzu reads ``(n:A:B)`` as A or B (its docs and engine); Cypher as A and B."""
+    kuzu = gqlir.parse("MATCH (n:A:B) RETURN n", "kuzu").steps[0].patterns[0].path.elements[0]
+    neo4j = gqlir.parse("MATCH (n:A:B) RETURN n", "neo4j").steps[0].patterns[0].path.elements[0]
+    assert kuzu.labels == ir.LabelOr(ir.Label("A"), ir.Label("B"))
+    assert neo4j.labels == ir.LabelAnd(ir.Label("A"), ir.Label("B"))

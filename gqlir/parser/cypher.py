@@ -180,6 +180,7 @@ class CypherBuilder:
         caps = dialect.capabilities
         self.default_mode = ir.MatchMode[caps.default_match_mode]
         self.nulls_high = caps.nulls_sort_high
+        self.colon_means_or = caps.colon_labels == "or"
         self.text = ""
         self.last_end = 0
         self.pending: list[int] = []  # offsets of pattern expressions not yet accepted
@@ -900,17 +901,27 @@ class CypherBuilder:
         return result
 
     def label_and(self, c: list, pos: int) -> ir.LabelExpr:
+        """``A&B``, and ``A:B``, whose meaning is the dialect's (``colon_labels``: in Kuzu
+        ``(n:A:B)`` is A or B)."""
         _check_chain(len(c), pos)
         result = c[0]
-        for right in c[1:]:
-            result = ir.LabelAnd(result, right, pos=pos)
+        for i in range(1, len(c), 2):
+            if c[i] == ":" and self.colon_means_or:
+                result = ir.LabelOr(result, c[i + 1], pos=pos)
+            else:
+                result = ir.LabelAnd(result, c[i + 1], pos=pos)
         return result
 
+    def label_joiner(self, c: list, pos: int) -> str:
+        return c[0][1]
+
     def node_labels(self, c: list, pos: int) -> ir.LabelExpr:
-        """``:A:B`` (openCypher 9): every label."""
+        """``:A:B`` (openCypher 9 and its descendants): every label, or any of them where the
+        dialect says so (``colon_labels``)."""
+        joiner = ir.LabelOr if self.colon_means_or else ir.LabelAnd
         result: ir.LabelExpr = ir.Label(c[0], pos=pos)
         for name in c[1:]:
-            result = ir.LabelAnd(result, ir.Label(name, pos=pos), pos=pos)
+            result = joiner(result, ir.Label(name, pos=pos), pos=pos)
         return result
 
     def rel_types(self, c: list, pos: int) -> ir.LabelExpr:

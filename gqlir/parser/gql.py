@@ -252,37 +252,26 @@ class GqlBuilder(CypherBuilder):
         return statement
 
     def request(self, c: list, pos: int) -> ir.Statement:
+        """A GQL program (GQL.g4 gqlProgram): session commands or a transaction (its start, one
+        procedure, its end), then possibly SESSION CLOSE. Several statements are a Program."""
         statements: list[ir.Statement] = []
-        session = transaction = False
         for x in c:
-            items = x if isinstance(x, list) else [x]
-            for item in items:
-                if isinstance(item, (ir.SessionClose,)):
-                    pass
-                elif isinstance(item, _SESSION_COMMANDS):
-                    session = True
-                else:
-                    transaction = True
-                statements.append(item)
+            statements.extend(x if isinstance(x, list) else [x])
         if not statements:
             raise _err("empty request: expected a statement", pos, "PARSE_EMPTY")
-        if session and transaction:
-            first = next(
-                s for s in statements if not isinstance(s, _SESSION_COMMANDS + (ir.SessionClose,))
-            )
+        session = [s for s in statements if isinstance(s, _SESSION_COMMANDS)]
+        other = [s for s in statements if not isinstance(s, _SESSION_COMMANDS + (ir.SessionClose,))]
+        if session and other:
             raise _err(
                 "a GQL request holds session commands or a transaction, not both",
-                first.pos if first.pos is not None else pos,
+                _pos_of(other[0], pos),
             )
-        resets = [s for s in statements if isinstance(s, ir.SessionReset)]
+        resets = [i for i, s in enumerate(statements) if isinstance(s, ir.SessionReset)]
         if resets:
-            first_reset = statements.index(resets[0])
-            later_set = next(
-                (s for s in statements[first_reset:] if isinstance(s, _SESSION_SETS)), None
-            )
-            if later_set is not None:
-                raise _err("SESSION SET commands come before SESSION RESET", later_set.pos or pos)
-        for s in statements:
+            late = [s for s in statements[resets[0] :] if isinstance(s, _SESSION_SETS)]
+            if late:
+                raise _err("SESSION SET commands come before SESSION RESET", _pos_of(late[0], pos))
+        for s in other:
             if isinstance(s, ir.Query):
                 self._check_complete(s)
         if len(statements) == 1:
