@@ -320,3 +320,15 @@ def test_colon_label_lists_follow_the_dialect() -> None:
     neo4j = gqlir.parse("MATCH (n:A:B) RETURN n", "neo4j").steps[0].patterns[0].path.elements[0]
     assert kuzu.labels == ir.LabelOr(ir.Label("A"), ir.Label("B"))
     assert neo4j.labels == ir.LabelAnd(ir.Label("A"), ir.Label("B"))
+
+
+def test_one_based_list_positions_become_zero_based() -> None:
+    def index(query: str) -> ir.Expr:
+        return gqlir.parse(query, "kuzu").steps[0].items[0].expr.index
+
+    assert index("RETURN [1, 2][1] AS x") == ir.Integer(0)
+    assert index("RETURN [1, 2][-1] AS x") == ir.Integer(-1)
+    dynamic = gqlir.parse("WITH [1] AS l, 1 AS i RETURN l[i] AS x", "kuzu").steps[-1].items[0]
+    assert isinstance(dynamic.expr.index, ir.Case)
+    with pytest.raises(ParseError):
+        gqlir.parse("RETURN [1, 2][0] AS x", "kuzu")

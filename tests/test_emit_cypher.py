@@ -1093,7 +1093,9 @@ def test_capability_restrictions_of_expressions() -> None:
     assert unsupported(ir.Index(a, I(0)), no_access).construct == "subscript"
     assert unsupported(ir.Slice(a, I(0), I(1)), no_access).construct == "list slice"
     one_based = make_dialect("kuzu-like", list_index_base=1)
-    assert unsupported(ir.Index(a, I(0)), one_based).construct == "list subscript"
+    assert emit(ir.Index(a, I(0)), one_based) == "a[1]"
+    assert emit(ir.Index(a, I(-1)), one_based) == "a[-1]"
+    assert unsupported(ir.Index(a, V("i")), one_based).construct == "list subscript"
     assert emit(ir.Index(a, S("key")), one_based) == "a['key']"
 
 

@@ -1092,12 +1092,18 @@ class CypherGenerator(Generator):
     @emits(e.Index)
     def index(self, node: e.Index) -> str:
         self.require(self.caps.subscript, "subscript", node)
-        if self.caps.list_index_base != 0 and not isinstance(node.index, e.String):
+        base = self.caps.list_index_base
+        if base != 0:
+            # The IR counts from 0 (and from the end with negatives, as every dialect does):
+            # a literal position shifts; any other index could be a map key or of either sign.
+            if isinstance(node.index, e.Integer):
+                position = node.index.value + base if node.index.value >= 0 else node.index.value
+                return f"{self.postfix_subject(node.subject)}[{position}]"
             raise self.unsupported(
                 "list subscript",
                 node,
-                message=f"{self.dialect.name} counts list positions from "
-                f"{self.caps.list_index_base}; the IR's subscript is 0-based",
+                message=f"{self.dialect.name} counts list positions from {base}; only a "
+                "literal position can be shifted to it",
             )
         return f"{self.postfix_subject(node.subject)}[{self.gen(node.index)}]"
 

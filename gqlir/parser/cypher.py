@@ -181,6 +181,7 @@ class CypherBuilder:
         self.default_mode = ir.MatchMode[caps.default_match_mode]
         self.nulls_high = caps.nulls_sort_high
         self.colon_means_or = caps.colon_labels == "or"
+        self.index_base = caps.list_index_base
         self.text = ""
         self.last_end = 0
         self.pending: list[int] = []  # offsets of pattern expressions not yet accepted
@@ -985,7 +986,24 @@ class CypherBuilder:
 
     def op_index(self, c: list, pos: int):
         index = c[0]
+        if self.index_base:
+            index = self._zero_based(index)
         return lambda b, base: ir.Index(_value(b, base), index, pos=base.pos)
+
+    def _zero_based(self, index: ir.Expr) -> ir.Expr:
+        """A 1-based dialect's list position as the IR's 0-based one: positive positions move
+        down by one; negative ones count from the end in both. (Where ``[]`` is 1-based it
+        indexes lists only: Kuzu has no dynamic map access.)"""
+        base = ir.Integer(self.index_base)
+        if isinstance(index, ir.Integer):
+            if index.value == 0:
+                raise _err("list positions start at 1 in this dialect", index.pos or 0)
+            if index.value > 0:
+                return ir.Integer(index.value - self.index_base, pos=index.pos)
+            return index
+        shifted = ir.Arithmetic(ir.ArithOp.SUB, index, base, pos=index.pos)
+        positive = ir.Comparison(ir.CompOp.GT, index, ir.Integer(0), pos=index.pos)
+        return ir.Case(None, (ir.CaseWhen(positive, shifted),), index, pos=index.pos)
 
     def op_slice(self, c: list, pos: int):
         start = end = None

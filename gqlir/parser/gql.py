@@ -1100,6 +1100,21 @@ class GqlBuilder(CypherBuilder):
             offset=pos,
         )
 
+    def label_or(self, c: list, pos: int) -> ir.LabelExpr:
+        _check_chain(len(c), pos)
+        result = c[0]
+        for right in c[1:]:
+            result = ir.LabelOr(result, right, pos=pos)
+        return result
+
+    def label_and(self, c: list, pos: int) -> ir.LabelExpr:
+        """``A & B``: GQL has no colon conjunction (``:A:B``), so the joiner is always AND."""
+        _check_chain(len(c), pos)
+        result = c[0]
+        for right in c[1:]:
+            result = ir.LabelAnd(result, right, pos=pos)
+        return result
+
     def properties(self, c: list, pos: int) -> ir.MapLiteral:
         return ir.MapLiteral(tuple(c), pos=pos)
 
