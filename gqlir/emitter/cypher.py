@@ -1099,12 +1099,13 @@ class CypherGenerator(Generator):
             if isinstance(node.index, e.Integer):
                 position = node.index.value + base if node.index.value >= 0 else node.index.value
                 return f"{self.postfix_subject(node.subject)}[{position}]"
-            raise self.unsupported(
-                "list subscript",
-                node,
-                message=f"{self.dialect.name} counts list positions from {base}; only a "
-                "literal position can be shifted to it",
-            )
+            if not isinstance(node.index, e.String):  # a string is a map key, not a position
+                raise self.unsupported(
+                    "list subscript",
+                    node,
+                    message=f"{self.dialect.name} counts list positions from {base}; only a "
+                    "literal position can be shifted to it",
+                )
         return f"{self.postfix_subject(node.subject)}[{self.gen(node.index)}]"
 
     @emits(e.Slice)

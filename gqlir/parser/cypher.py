@@ -986,7 +986,7 @@ class CypherBuilder:
 
     def op_index(self, c: list, pos: int):
         index = c[0]
-        if self.index_base:
+        if self.index_base and not isinstance(index, ir.String):
             index = self._zero_based(index)
         return lambda b, base: ir.Index(_value(b, base), index, pos=base.pos)
 
