@@ -47,14 +47,14 @@ __all__ = [
 ]
 
 
-def parse(text: str, dialect: str = "neo4j") -> "ir.Query":
+def parse(text: str, dialect: str = "neo4j") -> ir.Query:
     """Parse query text of ``dialect`` into the Graph-IR."""
     from .api import parse as _parse
 
     return _parse(text, dialect)
 
 
-def emit(query: "ir.Node", dialect: str = "neo4j") -> str:
+def emit(query: ir.Node, dialect: str = "neo4j") -> str:
     """Render a Graph-IR query as text of ``dialect``."""
     from .api import emit as _emit
 
@@ -68,7 +68,7 @@ def transpile(text: str, read: str = "neo4j", write: str = "neo4j") -> str:
     return _transpile(text, read, write)
 
 
-def validate(text: str, dialect: str = "neo4j") -> "ValidationResult":
+def validate(text: str, dialect: str = "neo4j") -> ValidationResult:
     """Check that ``text`` is a valid query of ``dialect``; never raises for bad queries."""
     from .api import validate as _validate
 

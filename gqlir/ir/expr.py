@@ -63,7 +63,9 @@ class TemporalKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class TemporalLiteral(Expr):
-    """A temporal value given by its ISO 8601 text (``date('2020-01-01')``, ``DATE '2020-01-01'``)."""
+    """A temporal value given by its ISO 8601 text.
+
+    ``date('2020-01-01')`` in Cypher and ``DATE '2020-01-01'`` in GQL."""
 
     kind: TemporalKind
     text: str
@@ -110,7 +112,7 @@ class Index(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Slice(Expr):
-    """``subject[start..end]`` with Cypher semantics: 0-based, end exclusive, negatives from the end."""
+    """``subject[start..end]``: 0-based, end exclusive, negatives count from the end."""
 
     subject: Expr
     start: Expr | None
@@ -131,7 +133,8 @@ class ArithOp(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Arithmetic(Expr):
-    """Binary arithmetic. ``ADD`` has Cypher's meaning: numbers add, strings and lists concatenate."""
+    """Binary arithmetic. ``ADD`` has Cypher's meaning: numbers add, strings and lists
+    concatenate."""
 
     op: ArithOp
     left: Expr
@@ -289,7 +292,7 @@ class TypeTest(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Cast(Expr):
-    """``CAST(x AS T)``: an error on failure (unlike Cypher's ``toInteger`` family, which gives null)."""
+    """``CAST(x AS T)``: an error on failure (Cypher's ``toInteger`` family gives null)."""
 
     operand: Expr
     type: TypeRef

@@ -9,8 +9,9 @@ only.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 N = TypeVar("N", bound="Node")
 
@@ -24,7 +25,7 @@ class Node:
         for name in _field_names(type(self)):
             yield name, getattr(self, name)
 
-    def children(self) -> Iterator["Node"]:
+    def children(self) -> Iterator[Node]:
         """Direct child nodes, in field order (tuples are flattened)."""
         for name in _field_names(type(self)):
             value = getattr(self, name)
@@ -33,7 +34,7 @@ class Node:
             elif isinstance(value, tuple):
                 yield from _nodes_in(value)
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         """This node and all its descendants, pre-order."""
         stack: list[Node] = [self]
         while stack:
@@ -48,7 +49,7 @@ class Node:
             if isinstance(node, kind):
                 yield node
 
-    def transform(self, fn: Callable[["Node"], "Node"]) -> "Node":
+    def transform(self, fn: Callable[[Node], Node]) -> Node:
         """Rebuild bottom-up: children first, then ``fn`` on the rebuilt node."""
         changes: dict[str, Any] = {}
         for name in _field_names(type(self)):

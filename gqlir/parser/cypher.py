@@ -22,7 +22,7 @@ from .literals import INT64_MAX, decode_float, decode_integer, decode_string, un
 
 
 class _Marker:
-    __slots__ = ("value", "pos")
+    __slots__ = ("pos", "value")
 
     def __init__(self, value: Any, pos: int) -> None:
         self.value = value
@@ -84,7 +84,7 @@ class _PatternExpr:
     (WHERE, NOT/AND/OR operands, ``exists()``) or in a pattern comprehension; the builder turns
     it into :class:`ir.Exists` there and reports it anywhere else."""
 
-    __slots__ = ("path", "variable", "pos")
+    __slots__ = ("path", "pos", "variable")
 
     def __init__(self, path: ir.PathChain, variable: str | None, pos: int) -> None:
         self.pos = pos
@@ -95,7 +95,18 @@ class _PatternExpr:
 # -- operator table ----------------------------------------------------------------------------
 
 # Binding powers, loosest first. Binary operators are left-associative.
-_OR, _XOR, _AND, _NOT, _CMP, _PRED, _ADD, _MUL, _POW, _UNARY = (10, 20, 30, 40, 50, 60, 70, 80, 90, 100)
+_OR, _XOR, _AND, _NOT, _CMP, _PRED, _ADD, _MUL, _POW, _UNARY = (
+    10,
+    20,
+    30,
+    40,
+    50,
+    60,
+    70,
+    80,
+    90,
+    100,
+)
 
 _BINARY: dict[str, tuple[int, Any]] = {
     "OR": (_OR, ir.Or),
@@ -131,6 +142,7 @@ MAX_CHAIN = 1000
 def _check_chain(length: int, pos: int) -> None:
     if length > MAX_CHAIN:
         raise _err(f"more than {MAX_CHAIN} operators in a row", pos, "PARSE_TOO_DEEP")
+
 
 _TEMPORAL = {
     "date": ir.TemporalKind.DATE,
@@ -226,7 +238,9 @@ class CypherBuilder:
         if self.pending:
             raise _pattern_value(self.pending[0])
         if self.pending_overflow:
-            raise _err("integer literal is too large", self.pending_overflow[0], "PARSE_INTEGER_OVERFLOW")
+            raise _err(
+                "integer literal is too large", self.pending_overflow[0], "PARSE_INTEGER_OVERFLOW"
+            )
         return statement
 
     def prefix_options(self, c: list, pos: int) -> None:
@@ -343,7 +357,7 @@ class CypherBuilder:
             return (projection, ir.Filter(c[1].value, pos=c[1].pos))
         return (projection,)
 
-    def return_clause(self, c: list, pos: int) -> "_Return":
+    def return_clause(self, c: list, pos: int) -> _Return:
         return _Return(self._projection(c[0], pos, final=True), pos)
 
     def _projection(self, body: dict, pos: int, final: bool) -> ir.Projection:
@@ -372,7 +386,14 @@ class CypherBuilder:
         )
 
     def projection_body(self, c: list, pos: int) -> dict:
-        body = {"distinct": False, "star": False, "items": (), "order": (), "skip": None, "limit": None}
+        body = {
+            "distinct": False,
+            "star": False,
+            "items": (),
+            "order": (),
+            "skip": None,
+            "limit": None,
+        }
         for x in c:
             if isinstance(x, tuple) and len(x) == 3 and x[0] == "DISTINCT":
                 body["distinct"] = True
@@ -660,12 +681,18 @@ class CypherBuilder:
 
     def show_kind(self, c: list, pos: int) -> str:
         word = c[0][1].upper()
-        singular = {"INDEXES": "INDEX", "CONSTRAINTS": "CONSTRAINT", "PROCEDURES": "PROCEDURE",
-                    "FUNCTIONS": "FUNCTION", "DATABASES": "DATABASE", "TRANSACTIONS": "TRANSACTION",
-                    "SETTINGS": "SETTING"}
+        singular = {
+            "INDEXES": "INDEX",
+            "CONSTRAINTS": "CONSTRAINT",
+            "PROCEDURES": "PROCEDURE",
+            "FUNCTIONS": "FUNCTION",
+            "DATABASES": "DATABASE",
+            "TRANSACTIONS": "TRANSACTION",
+            "SETTINGS": "SETTING",
+        }
         return singular.get(word, word)
 
-    def index_kind(self, c: list, pos: int) -> "_IndexKind":
+    def index_kind(self, c: list, pos: int) -> _IndexKind:
         return _IndexKind(c[0][1].upper(), pos)
 
     def schema_name(self, c: list, pos: int) -> str:
@@ -728,7 +755,7 @@ class CypherBuilder:
     def path_assign(self, c: list, pos: int) -> _PathAssign:
         return _PathAssign(c[0], pos)
 
-    def shortest_call(self, c: list, pos: int) -> "_Shortest":
+    def shortest_call(self, c: list, pos: int) -> _Shortest:
         kind = c[0]
         return _Shortest(ir.Search(kind, pos=pos), c[1:], pos)
 
@@ -876,7 +903,7 @@ class CypherBuilder:
         lower, upper = 0, None
         # The comma was dropped; tell the bounds apart by their position relative to it.
         comma = self.text.index(",", pos)
-        for kind, text, tpos in c:
+        for _, text, tpos in c:
             if tpos < comma:
                 lower = decode_integer(text, tpos)
             else:
@@ -1279,7 +1306,7 @@ class _IndexKind(_Marker):
 
 
 class _Shortest:
-    __slots__ = ("value", "elements", "pos")
+    __slots__ = ("elements", "pos", "value")
 
     def __init__(self, value: ir.Search, elements: list, pos: int) -> None:
         self.value = value
@@ -1411,13 +1438,16 @@ def _chain(elements: list, pos: int) -> ir.PathChain:
                     element.pos if element.pos is not None else pos,
                     "PARSE_RELATIONSHIP_PATTERN",
                 )
-        elif isinstance(element, ir.NodePattern) and i > 0:
-            if isinstance(elements[i - 1], ir.NodePattern):
-                raise _err(
-                    "two node patterns must be joined by a relationship",
-                    element.pos if element.pos is not None else pos,
-                    "PARSE_RELATIONSHIP_PATTERN",
-                )
+        elif (
+            isinstance(element, ir.NodePattern)
+            and i > 0
+            and isinstance(elements[i - 1], ir.NodePattern)
+        ):
+            raise _err(
+                "two node patterns must be joined by a relationship",
+                element.pos if element.pos is not None else pos,
+                "PARSE_RELATIONSHIP_PATTERN",
+            )
     return ir.PathChain(tuple(elements), pos=pos)
 
 
@@ -1455,7 +1485,7 @@ def _lift_importing_with(query: ir.Query) -> tuple[ir.Query, tuple[str, ...] | N
 class _Pratt:
     """Precedence climbing over a flat expression (operands and operators in order)."""
 
-    __slots__ = ("b", "items", "i", "n")
+    __slots__ = ("b", "i", "items", "n")
 
     def __init__(self, builder: CypherBuilder, items: list) -> None:
         self.b = builder
@@ -1496,7 +1526,6 @@ class _Pratt:
             return ir.Negate(_value(self.b, operand), pos=op.pos)
         return ir.UnaryPlus(_value(self.b, operand), pos=op.pos)
 
-
     def expression(self, min_bp: int) -> ir.Expr:
         items = self.items
         lhs = self.operand()
@@ -1504,7 +1533,7 @@ class _Pratt:
         while self.i < self.n:
             op = items[self.i]
             if op.kind == "postfix":
-                if _PRED < min_bp:
+                if min_bp > _PRED:
                     break
                 self.i += 1
                 lhs = self.postfix(op, lhs)
@@ -1565,4 +1594,3 @@ class _Pratt:
         normalized = ir.FunctionCall("normalize", (lhs, ir.String(form)), pos=op.pos)
         test = ir.Comparison(ir.CompOp.EQ, normalized, lhs, pos=op.pos)
         return ir.Not(test, pos=op.pos) if negated else test
-

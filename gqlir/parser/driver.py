@@ -13,7 +13,8 @@ operators (``1--1`` is ``1 - -1``).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import ParseError
 from .tables import KEEP, SPLICE, RuleSpec, Tables
@@ -251,8 +252,7 @@ class Parser:
                             kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
                             act = acts.get(kw)
                             if kind not in acts or (
-                                act is not None
-                                and (act >= 0 or self._accepts(stack, kw))
+                                act is not None and (act >= 0 or self._accepts(stack, kw))
                             ):
                                 kind = kw
             # ---- feed it (modes are the _UNIT.. constants, written as literals for speed)
@@ -332,7 +332,9 @@ def _strip(terminal: str) -> str:
 
 
 # How the driver reduces a rule (see _plan).
-_UNIT, _CALL, _LIST, _APPEND, _CALL_PICK, _SPLICED_LIST, _EXPAND1, _CALL_END, _CALL_GENERIC = range(9)
+_UNIT, _CALL, _LIST, _APPEND, _CALL_PICK, _SPLICED_LIST, _EXPAND1, _CALL_END, _CALL_GENERIC = range(
+    9
+)
 
 
 def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:

@@ -31,7 +31,7 @@ def decode_string(token: str, offset: int) -> str:
         esc = m.group(1)
         if esc[0] in "uU" and len(esc) > 1:
             code = int(esc[1:], 16)
-            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF and esc[0] == "U":
+            if code > 0x10FFFF or (0xD800 <= code <= 0xDFFF and esc[0] == "U"):
                 raise ParseError(
                     f"invalid unicode escape \\{esc}",
                     offset=offset + 1 + m.start(),

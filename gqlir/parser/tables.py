@@ -186,7 +186,9 @@ def compile_tables(name: str) -> Tables:
         pattern = term.pattern
         name = str(term.name)
         if pattern.type == "str":
-            table = keywords if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", pattern.value) else operators
+            table = (
+                keywords if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", pattern.value) else operators
+            )
             key = pattern.value.upper() if table is keywords else pattern.value
             table[key] = table.get(key, ()) + (name,)
         elif name in ignore:
@@ -217,4 +219,3 @@ def compile_tables(name: str) -> Tables:
         token_regex="|".join(parts),
         skip_regex=skip,
     )
-
