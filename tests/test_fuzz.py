@@ -26,7 +26,8 @@ TCK_DIR = tck.default_tck_dir()
 TCK_QUERIES = tck.valid_queries(TCK_DIR) if TCK_DIR else []
 
 _TOKENS = (
-    "MATCH OPTIONAL WHERE RETURN WITH UNWIND AS CREATE MERGE SET DELETE DETACH CALL YIELD UNION ALL "
+    "MATCH OPTIONAL WHERE RETURN WITH UNWIND AS CREATE MERGE SET DELETE DETACH CALL YIELD UNION "
+    "ALL "
     "DISTINCT ORDER BY SKIP LIMIT AND OR NOT IN IS NULL CASE WHEN THEN ELSE END EXISTS COUNT "
     "( ) [ ] { } - -> <- --> <-- -- -[ ]-> ]- : . , | * .. + = <> < > $p n m r 1 2.5 0x1F true "
     "{1,3} & ! % :: || /*c*/ \\ ' ` ü"
