@@ -294,7 +294,8 @@ class Parser:
                     result = args
                 elif mode == 3:  # _APPEND
                     result = args[0]
-                    result.append(args[1])
+                    for i in keep:
+                        result.append(args[i])
                 elif mode == 4:  # _CALL_PICK
                     result = fn([args[i] for i in keep], start)
                 else:
@@ -348,8 +349,10 @@ def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     if rule.inline:
         if only_kept:
             return (_LIST, rule.lhs, size, None, keep)
-        if keep == (SPLICE, KEEP):  # left-recursive repetition: extend the list in place
-            return (_APPEND, rule.lhs, size, None, keep)
+        if keep[0] == SPLICE and SPLICE not in keep[1:]:
+            # Left-recursive repetition (`items: items "," item`): extend the list in place.
+            picks = tuple(i for i, k in enumerate(keep) if k == KEEP)
+            return (_APPEND, rule.lhs, size, None, picks)
         return (_SPLICED_LIST, rule.lhs, size, None, keep)
     if rule.expand1:
         return (_EXPAND1, rule.lhs, size, fn, keep)
