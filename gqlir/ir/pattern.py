@@ -76,7 +76,10 @@ class NodePattern(Node):
 
 @dataclass(frozen=True, slots=True)
 class RelPattern(Node):
-    """A relationship (edge) pattern. With a quantifier, ``variable`` binds the list of edges."""
+    """A relationship (edge) pattern. With a quantifier, ``variable`` binds the list of edges.
+
+    ``cost`` is the edge's cost for the CHEAPEST path searches (Spanner's ``COST expr``).
+    """
 
     direction: Direction
     variable: str | None = None
@@ -84,6 +87,7 @@ class RelPattern(Node):
     properties: Expr | None = None
     where: Expr | None = None
     quantifier: Quantifier | None = None
+    cost: Expr | None = None
 
 
 class PathMode(enum.Enum):

@@ -47,4 +47,6 @@ def parse(text: str, dialect: str | Dialect = "neo4j") -> ir.Statement:
             exc.text = text
         raise
     except RecursionError:
-        raise ParseError("query is nested too deeply", text=text, offset=0, code="PARSE_TOO_DEEP") from None
+        raise ParseError(
+            "query is nested too deeply", text=text, offset=0, code="PARSE_TOO_DEEP"
+        ) from None

@@ -87,7 +87,9 @@ class Parser:
         return _TERMINAL_NAMES.get(group, group)
 
     def _expected(self, state: int) -> tuple[str, ...]:
-        names = {self._describe(t) for t in self.states[state] if t.isupper() or t == "$END"}
+        names = {
+            self._describe(t) for t in self.states[state] if _strip(t).isupper() or t == "$END"
+        }
         return tuple(sorted(names))
 
     def _unexpected(self, text: str, token: Token, state: int) -> ParseError:
@@ -164,7 +166,9 @@ class Parser:
         return _TERMINAL_NAMES.get(group, group)
 
     def _expected(self, state: int) -> tuple[str, ...]:
-        names = {self._describe(t) for t in self.states[state] if t.isupper() or t == "$END"}
+        names = {
+            self._describe(t) for t in self.states[state] if _strip(t).isupper() or t == "$END"
+        }
         return tuple(sorted(names))
 
     def _unexpected(self, text: str, token: Token, state: int) -> ParseError:

@@ -1788,11 +1788,11 @@ def _gql_chain(elements: list, pos: int) -> ir.PathChain:
     out: list = []
     for element in elements:
         if (
-            isinstance(element, ir.RelPattern)
-            and (not out or not isinstance(out[-1], ir.NodePattern))
-            or out
+            (isinstance(element, ir.RelPattern)
+            and (not out or not isinstance(out[-1], ir.NodePattern)))
+            or (out
             and isinstance(out[-1], ir.RelPattern)
-            and not isinstance(element, ir.NodePattern)
+            and not isinstance(element, ir.NodePattern))
         ):
             out.append(ir.NodePattern(pos=element.pos))
         out.append(element)
