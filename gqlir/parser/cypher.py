@@ -186,6 +186,9 @@ class CypherBuilder:
     """Reduction callbacks for the Cypher grammar family."""
 
     WANTS_END = frozenset({"projection_item"})
+    #: binary operators: text -> (binding power, meaning); and who climbs them (set below)
+    BINARY: dict[str, tuple[int, Any]] = _BINARY
+    PRATT: type[_Pratt]
 
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
@@ -235,13 +238,17 @@ class CypherBuilder:
 
     def start(self, c: list, pos: int) -> ir.Statement:
         statement = c[-1]
+        self._check_pending()
+        return statement
+
+    def _check_pending(self) -> None:
+        """What the whole statement had to settle: patterns used as values, 2**63 unnegated."""
         if self.pending:
             raise _pattern_value(self.pending[0])
         if self.pending_overflow:
             raise _err(
                 "integer literal is too large", self.pending_overflow[0], "PARSE_INTEGER_OVERFLOW"
             )
-        return statement
 
     def prefix_options(self, c: list, pos: int) -> None:
         return None
@@ -998,7 +1005,7 @@ class CypherBuilder:
 
     def flat_expr(self, c: list, pos: int) -> ir.Expr:
         _check_chain(len(c) // 2, pos)
-        return _Pratt(self, c).parse()
+        return self.PRATT(self, c).parse()
 
     def postfix(self, c: list, pos: int) -> Any:
         _check_chain(len(c), pos)
@@ -1243,7 +1250,9 @@ class CypherBuilder:
 
     def lit_int(self, c: list, pos: int) -> ir.Integer:
         _, text, tpos = c[0]
-        value = decode_integer(text, tpos)
+        return self._integer(decode_integer(text, tpos), tpos)
+
+    def _integer(self, value: int, tpos: int) -> ir.Integer:
         if value > INT64_MAX:
             if value > INT64_MAX + 1:
                 raise _err("integer literal is too large", tpos, "PARSE_INTEGER_OVERFLOW")
@@ -1483,20 +1492,43 @@ def _lift_importing_with(query: ir.Query) -> tuple[ir.Query, tuple[str, ...] | N
 
 
 class _Pratt:
-    """Precedence climbing over a flat expression (operands and operators in order)."""
+    """Precedence climbing over a flat expression (operands and operators in order).
 
-    __slots__ = ("b", "i", "items", "n")
+    The family's builder gives the operator table (``BINARY``); subclasses adapt how operands
+    are checked and which postfix tests exist. Cypher reads ``a < b < c`` as a chain.
+    """
+
+    __slots__ = ("b", "i", "items", "n", "table")
+    #: ``a < b < c`` means ``a < b AND b < c`` (Cypher); otherwise it is an error (GQL).
+    CHAINED_COMPARISONS = True
 
     def __init__(self, builder: CypherBuilder, items: list) -> None:
         self.b = builder
         self.items = items
         self.i = 0
         self.n = len(items)
+        self.table = builder.BINARY
 
+    # -- hooks -------------------------------------------------------------------------------
+    def value(self, operand: Any) -> ir.Expr:
+        """An operand used as a value."""
+        return _value(self.b, operand)
+
+    def predicate(self, operand: Any) -> ir.Expr:
+        """An operand used as a truth value (a bare pattern is an existence test)."""
+        return self.b._predicate(operand)
+
+    def postfix_power(self, op: _Op) -> int:
+        return _PRED
+
+    def between(self, op: _Op, lhs: Any) -> ir.Expr:
+        raise _err("BETWEEN is not an operator of this dialect", op.pos)
+
+    # -- the climb ---------------------------------------------------------------------------
     def parse(self) -> ir.Expr:
         return self.expression(0)
 
-    def operand(self) -> ir.Expr:
+    def operand(self) -> Any:
         items = self.items
         start = self.i
         while self.i < self.n and isinstance(items[self.i], _Op) and items[self.i].kind == "prefix":
@@ -1515,7 +1547,7 @@ class _Pratt:
 
     def prefix(self, op: _Op, operand: Any) -> ir.Expr:
         if op.value == "NOT":
-            return ir.Not(self.b._predicate(operand), pos=op.pos)
+            return ir.Not(self.predicate(operand), pos=op.pos)
         if op.value == "-":
             if isinstance(operand, ir.Integer):
                 if operand.value > INT64_MAX:
@@ -1523,44 +1555,49 @@ class _Pratt:
                 return ir.Integer(-operand.value, pos=op.pos)
             if isinstance(operand, ir.Float):
                 return ir.Float(-operand.value, pos=op.pos)
-            return ir.Negate(_value(self.b, operand), pos=op.pos)
-        return ir.UnaryPlus(_value(self.b, operand), pos=op.pos)
+            return ir.Negate(self.value(operand), pos=op.pos)
+        return ir.UnaryPlus(self.value(operand), pos=op.pos)
 
-    def expression(self, min_bp: int) -> ir.Expr:
+    def expression(self, min_bp: int) -> Any:
         items = self.items
         lhs = self.operand()
-        chain_prev: ir.Expr | None = None
+        chain_prev: Any = None
         while self.i < self.n:
             op = items[self.i]
             if op.kind == "postfix":
-                if min_bp > _PRED:
+                if self.postfix_power(op) < min_bp:
                     break
                 self.i += 1
                 lhs = self.postfix(op, lhs)
                 chain_prev = None
                 continue
-            bp, meaning = _BINARY[op.value]
+            bp, meaning = self.table[op.value]
             if bp < min_bp:
                 break
             self.i += 1
-            rhs = self.expression(bp + 1)
-            if bp == _CMP:
-                if chain_prev is not None:
-                    link = ir.Comparison(meaning, chain_prev, _value(self.b, rhs), pos=op.pos)
-                    lhs = ir.And(lhs, link, pos=op.pos)
-                else:
-                    lhs = self.binary(op, meaning, lhs, rhs)
-                chain_prev = rhs
+            if meaning == "BETWEEN":
+                lhs = self.between(op, lhs)
+                chain_prev = None
                 continue
-            chain_prev = None
-            lhs = self.binary(op, meaning, lhs, rhs)
+            rhs = self.expression(bp + 1)
+            if bp == _CMP and chain_prev is not None:
+                if not self.CHAINED_COMPARISONS:
+                    raise _err(
+                        "comparisons cannot be chained; join them with AND",
+                        op.pos,
+                        "PARSE_CHAINED_COMPARISON",
+                    )
+                link = ir.Comparison(meaning, chain_prev, self.value(rhs), pos=op.pos)
+                lhs = ir.And(lhs, link, pos=op.pos)
+            else:
+                lhs = self.binary(op, meaning, lhs, rhs)
+            chain_prev = rhs if bp == _CMP else None
         return lhs
 
     def binary(self, op: _Op, meaning: Any, lhs: Any, rhs: Any) -> ir.Expr:
-        b = self.b
         pos = op.pos
         if meaning in (ir.And, ir.Or, ir.Xor):
-            return meaning(b._predicate(lhs), b._predicate(rhs), pos=pos)
+            return meaning(self.predicate(lhs), self.predicate(rhs), pos=pos)
         if isinstance(meaning, ir.CompOp):
             if (
                 meaning is ir.CompOp.EQ
@@ -1569,9 +1606,9 @@ class _Pratt:
             ):
                 # `p = (a)-->(b)`: only meaningful in a pattern comprehension, which takes it.
                 return ir.Comparison(meaning, lhs, rhs, pos=pos)
-            return ir.Comparison(meaning, _value(b, lhs), _value(b, rhs), pos=pos)
-        lhs = _value(b, lhs)
-        rhs = _value(b, rhs)
+            return ir.Comparison(meaning, self.value(lhs), self.value(rhs), pos=pos)
+        lhs = self.value(lhs)
+        rhs = self.value(rhs)
         if isinstance(meaning, ir.ArithOp):
             return ir.Arithmetic(meaning, lhs, rhs, pos=pos)
         if isinstance(meaning, ir.StringOp):
@@ -1581,7 +1618,7 @@ class _Pratt:
         return meaning(lhs, rhs, pos=pos)  # RegexMatch, Concat
 
     def postfix(self, op: _Op, lhs: Any) -> ir.Expr:
-        lhs = _value(self.b, lhs)
+        lhs = self.value(lhs)
         kind = op.value[0]
         if kind == "null":
             return ir.IsNull(lhs, op.value[1], pos=op.pos)
@@ -1594,3 +1631,6 @@ class _Pratt:
         normalized = ir.FunctionCall("normalize", (lhs, ir.String(form)), pos=op.pos)
         test = ir.Comparison(ir.CompOp.EQ, normalized, lhs, pos=op.pos)
         return ir.Not(test, pos=op.pos) if negated else test
+
+
+CypherBuilder.PRATT = _Pratt

@@ -42,6 +42,7 @@ from .cypher import (
     _TEMPORAL,
     _TYPE_SYNONYMS,
     CypherBuilder,
+    _Pratt,
     _arity,
     _check_chain,
     _dotted_name,
@@ -154,8 +155,8 @@ _OR_REPLACE = _Flag("OR REPLACE", -1)
 
 # Binding powers, loosest first. ISO GQL puts OR and XOR on one level (<boolean value expression>),
 # and a truth test (IS [NOT] TRUE) binds looser than a comparison but tighter than NOT.
-_OR, _AND, _NOT, _TRUTH, _CMP, _PRED, _ADD, _MUL, _UNARY = 10, 30, 40, 45, 50, 60, 70, 80, 100
-_MAX_PREFIX_RUN = 200
+# NOT, comparison, predicate and prefix powers are Cypher's (the shared climb uses them).
+_OR, _AND, _TRUTH, _CMP, _PRED, _ADD, _MUL = 10, 30, 45, 50, 60, 70, 80
 
 GQL_BINARY: dict[str, tuple[int, Any]] = {
     "OR": (_OR, ir.Or),
@@ -173,7 +174,6 @@ GQL_BINARY: dict[str, tuple[int, Any]] = {
     "*": (_MUL, ir.ArithOp.MUL),
     "/": (_MUL, ir.ArithOp.DIV),
 }
-_PREFIX = {"NOT": _NOT, "-": _UNARY, "+": _UNARY}
 
 # ISO GQL value expressions call only built-in functions (GQL.g4 20.9-20.29); these are their
 # names. Anything else is a syntax error in ISO GQL (toUpper(), substring() ...).
@@ -226,6 +226,7 @@ class GqlBuilder(CypherBuilder):
     WANTS_END = frozenset({"projection_item"})
     #: the dialect's binary operators: text -> (binding power, meaning)
     BINARY: dict[str, tuple[int, Any]] = GQL_BINARY
+    PRATT = None  # set below, once _GqlPratt exists
     #: lower-case names callable in an expression; None: any name (a generic call syntax)
     BUILTINS: frozenset[str] | None = ISO_BUILTINS
     #: a standalone ORDER BY without OFFSET/LIMIT right after it has no effect (GoogleSQL)
@@ -233,20 +234,17 @@ class GqlBuilder(CypherBuilder):
 
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)
-        self.overflow: list[int] = []  # offsets of 2**63 literals not (yet) negated
         self.fixups: dict[int, tuple] = {}  # id(IR node) -> what the scoped pass must complete
 
     def begin(self, text: str) -> None:
         super().begin(text)
-        self.overflow = []
         self.fixups = {}
 
     # -- top level ---------------------------------------------------------------------------
 
     def start(self, c: list, pos: int) -> ir.Statement:
         statement = c[0]
-        if self.overflow:
-            raise _err("integer literal is too large", self.overflow[0], "PARSE_INTEGER_OVERFLOW")
+        self._check_pending()
         if self.fixups:
             statement = _Resolver(self).statement(statement)
         return statement
@@ -1181,10 +1179,6 @@ class GqlBuilder(CypherBuilder):
 
     # -- expressions ---------------------------------------------------------------------------
 
-    def flat_expr(self, c: list, pos: int) -> ir.Expr:
-        _check_chain(len(c) // 2, pos)
-        return _GqlPratt(self, c).parse()
-
     def is_truth(self, c: list, pos: int) -> _Op:
         negated = any(isinstance(x, tuple) and x[0] == "NOT" for x in c)
         return _Op("postfix", ("truth", negated, ir.TruthValue[c[-1]]), pos)
@@ -1428,11 +1422,7 @@ class GqlBuilder(CypherBuilder):
             value = int(digits, 2)
         else:
             value = decode_integer(text, tpos)
-        if value > INT64_MAX:
-            if value > INT64_MAX + 1:
-                raise _err("integer literal is too large", tpos, "PARSE_INTEGER_OVERFLOW")
-            self.overflow.append(tpos)
-        return ir.Integer(value, pos=tpos)
+        return self._integer(value, tpos)
 
     def lit_float(self, c: list, pos: int) -> ir.Float:
         _, text, tpos = c[0]
@@ -1559,82 +1549,20 @@ class _Resolver:
         )
 
 
-class _GqlPratt:
-    """Precedence climbing over a flat GQL expression, with the dialect's operator table."""
+class _GqlPratt(_Pratt):
+    """GQL's precedence climb: a truth test binds looser than comparisons, comparisons do not
+    chain, a parenthesised list or UNNEST() may only follow IN, and GoogleSQL has BETWEEN."""
 
-    __slots__ = ("b", "i", "items", "n", "table")
+    __slots__ = ()
+    CHAINED_COMPARISONS = False
 
-    def __init__(self, builder: GqlBuilder, items: list) -> None:
-        self.b = builder
-        self.items = items
-        self.i = 0
-        self.n = len(items)
-        self.table = builder.BINARY
+    def value(self, operand: Any) -> ir.Expr:
+        return _val(operand)
 
-    def parse(self) -> ir.Expr:
-        return _val(self.expression(0))
+    predicate = value
 
-    def operand(self) -> Any:
-        items = self.items
-        start = self.i
-        while self.i < self.n and isinstance(items[self.i], _Op) and items[self.i].kind == "prefix":
-            self.i += 1
-        run = self.i - start
-        if run > _MAX_PREFIX_RUN:
-            raise _err("too many prefix operators in a row", items[start].pos, "PARSE_TOO_DEEP")
-        if run == 0:
-            value = items[self.i]
-            self.i += 1
-            return value
-        op = items[start]
-        self.i = start + 1
-        operand = self.expression(_PREFIX[op.value])
-        return self.prefix(op, operand)
-
-    def prefix(self, op: _Op, operand: Any) -> ir.Expr:
-        if op.value == "NOT":
-            return ir.Not(_val(operand), pos=op.pos)
-        if op.value == "-":
-            if isinstance(operand, ir.Integer):
-                if operand.value > INT64_MAX and operand.pos in self.b.overflow:
-                    self.b.overflow.remove(operand.pos)
-                return ir.Integer(-operand.value, pos=op.pos)
-            if isinstance(operand, ir.Float):
-                return ir.Float(-operand.value, pos=op.pos)
-            return ir.Negate(_val(operand), pos=op.pos)
-        return ir.UnaryPlus(_val(operand), pos=op.pos)
-
-    def expression(self, min_bp: int) -> Any:
-        items = self.items
-        lhs = self.operand()
-        compared = False
-        while self.i < self.n:
-            op = items[self.i]
-            if op.kind == "postfix":
-                bp = _TRUTH if op.value[0] == "truth" else _PRED
-                if bp < min_bp:
-                    break
-                self.i += 1
-                lhs = self.postfix(op, lhs)
-                compared = False
-                continue
-            bp, meaning = self.table[op.value]
-            if bp < min_bp:
-                break
-            if bp == _CMP and compared:
-                raise _err(
-                    "comparisons cannot be chained; join them with AND",
-                    op.pos,
-                    "PARSE_CHAINED_COMPARISON",
-                )
-            self.i += 1
-            if meaning == "BETWEEN":
-                lhs = self.between(op, lhs)
-            else:
-                rhs = self.expression(bp + 1)
-                lhs = self.binary(op, meaning, lhs, rhs)
-            compared = bp == _CMP
-        return lhs
+    def postfix_power(self, op: _Op) -> int:
+        return _TRUTH if op.value[0] == "truth" else _PRED
 
     def between(self, op: _Op, lhs: Any) -> ir.Expr:
         """GoogleSQL ``x [NOT] BETWEEN a AND b``: ``x >= a AND x <= b``."""
@@ -1658,38 +1586,21 @@ class _GqlPratt:
         if meaning in ("IN", "NOT IN"):
             test = ir.In(_val(lhs), self.b._membership(rhs, pos), pos=pos)
             return ir.Not(test, pos=pos) if meaning == "NOT IN" else test
-        lhs = _val(lhs)
-        rhs = _val(rhs)
         if meaning in ("LIKE", "NOT LIKE"):
-            return ir.Like(lhs, rhs, negated=meaning == "NOT LIKE", pos=pos)
-        if isinstance(meaning, ir.CompOp):
-            return ir.Comparison(meaning, lhs, rhs, pos=pos)
-        if isinstance(meaning, ir.ArithOp):
-            return ir.Arithmetic(meaning, lhs, rhs, pos=pos)
-        return meaning(lhs, rhs, pos=pos)  # And, Or, Xor, Concat
+            return ir.Like(_val(lhs), _val(rhs), negated=meaning == "NOT LIKE", pos=pos)
+        return super().binary(op, meaning, lhs, rhs)
 
     def postfix(self, op: _Op, lhs: Any) -> ir.Expr:
-        lhs = _val(lhs)
         kind = op.value[0]
         pos = op.pos
-        if kind == "null":
-            return ir.IsNull(lhs, op.value[1], pos=pos)
-        if kind == "type":
-            return ir.TypeTest(lhs, op.value[2], op.value[1], pos=pos)
-        if kind == "labeled":
-            test = ir.HasLabels(lhs, op.value[2], pos=pos)
-            return ir.Not(test, pos=pos) if op.value[1] else test
         if kind == "truth":
-            return ir.IsTruth(lhs, op.value[2], op.value[1], pos=pos)
+            return ir.IsTruth(_val(lhs), op.value[2], op.value[1], pos=pos)
         if kind == "directed":
-            return ir.IsDirected(lhs, op.value[1], pos=pos)
+            return ir.IsDirected(_val(lhs), op.value[1], pos=pos)
         if kind == "endpoint":
             _, negated, endpoint, edge = op.value
-            return ir.IsEndpoint(lhs, ir.Variable(edge, pos=pos), endpoint, negated, pos=pos)
-        _, negated, form = op.value
-        normalized = ir.FunctionCall("normalize", (lhs, ir.String(form)), pos=pos)
-        test = ir.Comparison(ir.CompOp.EQ, normalized, lhs, pos=pos)
-        return ir.Not(test, pos=pos) if negated else test
+            return ir.IsEndpoint(_val(lhs), ir.Variable(edge, pos=pos), endpoint, negated, pos=pos)
+        return super().postfix(op, lhs)
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -2061,3 +1972,6 @@ def _use_first(use: ir.UseGraph, query: ir.Statement) -> ir.Query:
     if isinstance(query, ir.LinearQuery):
         return replace(query, steps=(use,) + query.steps)
     raise _err("GRAPH must be followed by a query", use.pos or 0)
+
+
+GqlBuilder.PRATT = _GqlPratt
