@@ -42,7 +42,6 @@ from .cypher import (
     _TEMPORAL,
     _TYPE_SYNONYMS,
     CypherBuilder,
-    _Pratt,
     _arity,
     _check_chain,
     _dotted_name,
@@ -52,11 +51,12 @@ from .cypher import (
     _NotNull,
     _Op,
     _PathAssign,
+    _Pratt,
     _Scope,
     _Skip,
     _Where,
 )
-from .literals import INT64_MAX, decode_float, decode_integer, decode_string
+from .literals import decode_float, decode_integer, decode_string
 
 # -- markers --------------------------------------------------------------------------------------
 
@@ -1699,11 +1699,10 @@ def _gql_chain(elements: list, pos: int) -> ir.PathChain:
     out: list = []
     for element in elements:
         if (
-            (isinstance(element, ir.RelPattern)
-            and (not out or not isinstance(out[-1], ir.NodePattern)))
-            or (out
-            and isinstance(out[-1], ir.RelPattern)
-            and not isinstance(element, ir.NodePattern))
+            isinstance(element, ir.RelPattern)
+            and (not out or not isinstance(out[-1], ir.NodePattern))
+        ) or (
+            out and isinstance(out[-1], ir.RelPattern) and not isinstance(element, ir.NodePattern)
         ):
             out.append(ir.NodePattern(pos=element.pos))
         out.append(element)
