@@ -833,6 +833,8 @@ class CypherGenerator(Generator):
         ``shortestPath()``, whatever the dialect's usual syntax)."""
         if rel.direction is p.Direction.UNDIRECTED:
             self.require(self.caps.undirected_edges, "undirected edge", rel)
+        if rel.cost is not None:
+            raise self.unsupported("edge cost", rel, rewrite="sum the costs in a CALL subquery")
         opening, closing, abbreviated = _ARROWS[rel.direction]
         star = braces = ""
         if rel.quantifier is not None:
