@@ -36,7 +36,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             count_subquery collect_subquery value_subquery filter_step let_step next_composition
             conditional_queries schema_commands
             finish use_graph graph_prefix_required union_distinct union_all except_intersect
-            otherwise standalone_order_by procedure_calls implicit_grouping group_by""",
+            otherwise standalone_order_by procedure_calls implicit_grouping group_by
+            braced_query_branches set_op_distinct_keyword for_index""",
         ),
         (
             "Writes",
@@ -48,7 +49,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             """quantified_paths quantified_edge_syntax unbounded_quantifiers shortest_prefix
             shortest_function shortest_in_quantifier label_expressions colon_labels
             max_node_labels inline_where match_modes default_match_mode path_modes
-            quantifier_path_modes undirected_edges path_union anonymous_edge_shorthand""",
+            quantifier_path_modes undirected_edges path_union anonymous_edge_shorthand
+            search_prefixes search_with_mode""",
         ),
         (
             "Expressions",
@@ -56,12 +58,15 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             string_predicate_functions regex_match list_membership membership_unnest
             list_comprehension pattern_comprehension map_projection reduce list_predicates
             subscript slicing slice_syntax dynamic_property concat_operator plus_concatenates
-            integer_division cast temporal_literals return_graph_elements""",
+            integer_division cast temporal_literals return_graph_elements xor_operator
+            map_literals collect_keeps_nulls collect_empty_null element_json_function
+            type_names""",
         ),
         (
             "Ordering and lexical",
             """null_ordering_syntax nulls_sort_high null_order_fixed param_sigil list_index_base
-            string_quote identifier_quote keyword_case""",
+            string_quote identifier_quote identifier_escape quoted_variables
+            float_literal_exponent keyword_case""",
         ),
     )
 )

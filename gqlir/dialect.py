@@ -107,11 +107,35 @@ class Capabilities:
     # canonical functions with no same-meaning spelling here; a call written with that name in
     # this dialect's text does not have the canonical meaning
     unsupported_functions: tuple[str, ...] = ()
+    # forms the GQL emitter chooses between (the defaults describe Neo4j)
+    xor_operator: bool = True  # a XOR b (GoogleSQL has none)
+    map_literals: bool = True  # {k: v} as a value (GoogleSQL has no map type)
+    # FOR x IN l WITH <form> i, forms as written: "ORDINALITY", "OFFSET", "OFFSET AS"
+    for_index: tuple[str, ...] = ()
+    # path search prefixes, as ir.SearchKind values
+    search_prefixes: tuple[str, ...] = (
+        "ALL",
+        "ANY",
+        "ANY SHORTEST",
+        "ALL SHORTEST",
+        "SHORTEST k",
+        "SHORTEST k GROUPS",
+    )
+    search_with_mode: bool = True  # a prefix and a path mode together: ANY SHORTEST TRAIL (…)
+    braced_query_branches: bool = False  # { … NEXT … } as an operand of UNION
+    set_op_distinct_keyword: bool = False  # UNION DISTINCT must be spelled out
+    collect_keeps_nulls: bool = False  # the list aggregate keeps nulls unless told (ARRAY_AGG)
+    collect_empty_null: bool = False  # the list aggregate of no rows is null, not []
+    element_json_function: str = ""  # makes a graph element returnable (SAFE_TO_JSON)
+    type_names: tuple[str, ...] = ()  # "CANONICAL=SURFACE" value type names; "-": none
     # lexical
     param_sigil: str = "$"
     list_index_base: int = 0
     string_quote: str = "'"
     identifier_quote: str = "`"
+    identifier_escape: str = "double"  # "double": `a``b`; "backslash": the string escapes
+    quoted_variables: bool = True  # a variable may be a delimited identifier
+    float_literal_exponent: bool = False  # 1.5 is exact in ISO GQL: floats need 1.5E0
     keyword_case: str = "upper"
 
 
