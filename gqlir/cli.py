@@ -1,4 +1,5 @@
-"""The ``gqlir`` command line: ``validate``, ``translate``, ``parse`` and ``dialects``.
+"""The ``gqlir`` command line: ``validate``, ``translate``, ``parse``, ``dialects``, ``run`` and
+``tck``.
 
 The CLI is a thin shell over the public API (:func:`gqlir.validate`, :func:`gqlir.transpile`,
 :func:`gqlir.parse`) so that a verdict on the command line is the verdict a library user gets.
@@ -186,6 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_FORMATTER,
     )
     p.add_argument("-d", "--dialect", required=True, metavar="D", help="the dialect to check")
+    p.add_argument(
+        "-s",
+        "--schema",
+        metavar="SCHEMA",
+        help="also check labels, relationship types, properties and directions against this "
+        "schema (gqlir schema JSON, or any format 'gqlir schema convert' reads)",
+    )
     _add_query_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_validate)
@@ -228,6 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_dialects)
+    _add_evaluator_commands(sub)
+    _add_schema_commands(sub)
     return parser
 
 
@@ -255,6 +265,131 @@ def _add_common_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let internal errors raise with a traceback (for gqlir developers)",
     )
+
+
+# -- reference evaluator: run and tck ----------------------------------------------------------
+
+_RUN_EPILOG = """\
+examples:
+  gqlir run --graph social.json "MATCH (p:Person) RETURN p.name AS name"
+  gqlir run --graph g.json --param min=30 --json "MATCH (p) WHERE p.age > $min RETURN p"
+  gqlir run --dialect iso-gql --graph g.json "MATCH (a)-[e]->(b) RETURN a, e, b"
+
+The graph file: {"nodes": [{"id", "labels", "properties"}], "edges": [{"id", "type",
+"source", "target", "properties"}]}. Writes change the in-memory copy only, unless
+--save FILE writes the graph back out. Exit code 1 when the query fails.
+"""
+
+_TCK_EPILOG = """\
+examples:
+  gqlir tck ../shared/tck/features
+  gqlir tck ../shared/tck --area expressions/temporal --json
+
+Runs every scenario of a folder of openCypher TCK features through the parser and the
+reference evaluator; prints the pass rate by feature area and every failure's reason
+(--json: {total, passed, failed, pass_rate, areas, failure_reasons, failures}). Exit code 1
+when the pass rate is below --min-rate (default: any failure).
+"""
+
+
+def _add_evaluator_commands(sub: Any) -> None:
+    p = sub.add_parser(
+        "run",
+        help="run a query on a small graph with the reference evaluator",
+        description="Run a query on an in-memory graph with gqlir's reference evaluator.",
+        epilog=_RUN_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("query", nargs="?", metavar="QUERY", help="the query text ('-' = stdin)")
+    p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="the query's dialect")
+    p.add_argument("-e", "--engine", default="reference", help="only 'reference' is built in")
+    p.add_argument("-g", "--graph", metavar="FILE.json", help="the graph (default: empty)")
+    p.add_argument(
+        "-p", "--param", action="append", default=[], metavar="NAME=JSON", help="a parameter"
+    )
+    p.add_argument("--save", metavar="FILE.json", help="write the graph after the query here")
+    _add_common_arguments(p)
+    p.set_defaults(handler=_cmd_run)
+
+    p = sub.add_parser(
+        "tck",
+        help="run openCypher TCK features through the parser and the reference evaluator",
+        description="Run TCK-style Gherkin features and report the pass rate by area.",
+        epilog=_TCK_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("directory", metavar="DIR", help="a features folder (or a TCK root)")
+    p.add_argument("-a", "--area", action="append", default=[], help="only this area (repeatable)")
+    p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="dialect of the queries")
+    p.add_argument("--min-rate", type=float, default=1.0, help="pass rate below which to exit 1")
+    _add_common_arguments(p)
+    p.set_defaults(handler=_cmd_tck)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .eval import Graph, run
+    from .eval.result import json_value
+
+    if args.engine != "reference":
+        raise UsageError(f"unknown engine {args.engine!r}: this build has 'reference' only")
+    params: dict[str, Any] = {}
+    for item in args.param:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param needs NAME=JSON, not {item!r}")
+        try:
+            params[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            params[name] = raw  # a bare word is a string
+    try:
+        graph = Graph.load(args.graph) if args.graph else Graph()
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"cannot load the graph {args.graph}: {exc}") from None
+    text = _single_query(args.query)
+    try:
+        result = run(text, graph, params, dialect=args.dialect)
+    except GqlirError as exc:
+        if exc.text is None:
+            exc.text = text
+        if args.json:
+            print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
+        else:
+            print(_format_error(exc), file=sys.stderr)
+        return EXIT_INVALID
+    if args.save:
+        try:
+            graph.save(args.save)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.save}: {exc}") from None
+    if args.json:
+        data = {
+            "columns": result.columns,
+            "rows": [[json_value(v) for v in row] for row in result.rows],
+            "ordered": result.ordered,
+            "side_effects": result.side_effects,
+        }
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(result.format_table())
+    return EXIT_OK
+
+
+def _cmd_tck(args: argparse.Namespace) -> int:
+    from .conformance.runner import format_report, run_tck
+    from .conformance.tck import TckFormatError
+
+    if not os.path.isdir(args.directory):
+        raise UsageError(f"not a directory: {args.directory}")
+    try:
+        report = run_tck(args.directory, areas=args.area, dialect=args.dialect)
+    except TckFormatError as exc:
+        raise UsageError(f"cannot read the features: {exc}") from None
+    if args.json:
+        print(json.dumps(report.summary(), ensure_ascii=False))
+    else:
+        print(format_report(report))
+    rate = report.passed / report.total if report.total else 1.0
+    return EXIT_OK if rate >= args.min_rate else EXIT_INVALID
 
 
 # -- entry point ---------------------------------------------------------------------------------
@@ -507,12 +642,21 @@ class _Outcome:
     error: dict[str, Any] | None = None
     construct: str | None = None
     exc: GqlirError | None = None
+    more: list[GqlirError] = field(default_factory=list)
 
 
-def _validate_one(text: str, dialect: Dialect) -> _Outcome:
+def _validate_one(text: str, dialect: Dialect, schema: Any = None) -> _Outcome:
     from .api import validate
 
     result = validate(text, dialect.name)
+    if result.valid and schema is not None:
+        from .schema.checks import check_query
+
+        issues = check_query(text, dialect.name, schema)
+        if issues:
+            fields = {"valid": False, "schema_issues": [i.to_dict() for i in issues]}
+            first = issues[0]
+            return _Outcome(INVALID, fields, first.to_dict(), exc=first, more=list(issues[1:]))
     if result.valid:
         return _Outcome(VALID, {"valid": True})
     err = result.error
@@ -560,12 +704,13 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from .dialect import get_dialect
 
     dialect = get_dialect(args.dialect)
-    run = partial(_validate_one, dialect=dialect)
+    schema = _read_schema_file(args.schema, None) if args.schema else None
+    run = partial(_validate_one, dialect=dialect, schema=schema)
     if args.input is not None:
         return _run_batch(
             args,
             run,
-            reserved=("valid", "status", "error"),
+            reserved=("valid", "status", "error", "schema_issues"),
             failed={"valid": False},
             title=f"validate {dialect.name}",
             ok_status=VALID,
@@ -578,12 +723,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         data: dict[str, Any] = {"valid": outcome.status == VALID, "dialect": dialect.name}
         if outcome.error:
             data["error"] = outcome.error
+        if "schema_issues" in outcome.fields:
+            data["schema_issues"] = outcome.fields["schema_issues"]
         _write_single(args, _json_line(data))
     elif outcome.status == VALID:
         _write_single(args, f"valid ({dialect.name})")
     else:
         assert outcome.exc is not None
-        print(_format_error(outcome.exc), file=sys.stderr)
+        for exc in [outcome.exc, *outcome.more]:
+            print(_format_error(exc), file=sys.stderr)
     return EXIT_OK if outcome.status == VALID else EXIT_INVALID
 
 
@@ -930,3 +1078,245 @@ class _Progress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.stop()
+
+
+# -- schemas and graph data: schema convert / schema show / graph validate ----------------------
+
+_SCHEMA_EPILOG = """\
+examples:
+  gqlir schema convert --from gqlir --to kuzu schemas/movies/schema.json
+  gqlir schema convert --from cypherbench --to spanner nba_schema.json --output nba.sql
+  gqlir schema convert --from sql:sqlite --to gqlir shop.sql --name shop
+  gqlir schema convert --from gqlir --to neo4j --lossy schema.json
+  gqlir schema convert --from neo4j --to gqlir bolt://127.0.0.1:7687 --user neo4j
+  gqlir schema show schemas/finance/schema.json
+
+formats: {formats}
+
+A format that cannot express part of the schema is an error naming what would be lost;
+--lossy writes it anyway and lists the losses on stderr (--json: as data).
+--from may be left out when the file says what it is (gqlir JSON, CypherBench JSON,
+TuGraph JSON, CREATE GRAPH TYPE, Kuzu or Neo4j DDL, prompt text).
+"""
+
+_GRAPH_EPILOG = """\
+examples:
+  gqlir graph validate schemas/social/graph
+  gqlir graph validate data/ --schema schema.json --json
+
+A graph directory holds nodes.jsonl and edges.jsonl, or nodes/<Label>.csv|parquet and
+edges/<TYPE>.csv|parquet (docs/graph-format.md). Without --schema, schema.json next to the
+directory (or inside it) is used. Every problem is listed as file:row: field: reason;
+exit code 1 when there is any.
+"""
+
+
+def _add_schema_commands(sub: Any) -> None:
+    from .schema.formats import format_names
+
+    schema = sub.add_parser(
+        "schema",
+        help="convert schemas between formats, or show one",
+        description="Convert a graph schema between formats, or summarise it.",
+        epilog=_SCHEMA_EPILOG.format(formats=", ".join(format_names())),
+        formatter_class=_FORMATTER,
+    )
+    ssub = schema.add_subparsers(dest="schema_command", metavar="SUBCOMMAND")
+    p = ssub.add_parser(
+        "convert",
+        help="convert a schema from one format to another",
+        epilog=_SCHEMA_EPILOG.format(formats=", ".join(format_names())),
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("-f", "--from", dest="source", metavar="F", help="the input's format")
+    p.add_argument("-t", "--to", dest="target", required=True, metavar="G", help="output format")
+    p.add_argument("file", metavar="FILE", help="the schema file ('-' = stdin; bolt://… for neo4j)")
+    p.add_argument("-o", "--output", metavar="OUT", help="write here, not stdout")
+    p.add_argument("--lossy", action="store_true", help="write even if something is lost")
+    p.add_argument("--name", help="the graph's name, for formats that have none")
+    p.add_argument("--user", help="user for a live database (default: $NEO4J_USER)")
+    p.add_argument("--password", help="password for a live database (default: $NEO4J_PASSWORD)")
+    _add_common_arguments(p)
+    p.set_defaults(handler=_cmd_schema_convert)
+    p = ssub.add_parser("show", help="summarise a schema", formatter_class=_FORMATTER)
+    p.add_argument("file", metavar="FILE", help="the schema file ('-' = stdin)")
+    p.add_argument("-f", "--from", dest="source", metavar="F", help="the file's format")
+    p.add_argument("--name", help="the graph's name, for formats that have none")
+    _add_common_arguments(p)
+    p.set_defaults(handler=_cmd_schema_show)
+    schema.set_defaults(handler=_cmd_schema_help, schema_parser=schema)
+
+    graph = sub.add_parser(
+        "graph",
+        help="check graph data files against a schema",
+        description="Work with graph data directories.",
+        epilog=_GRAPH_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    gsub = graph.add_subparsers(dest="graph_command", metavar="SUBCOMMAND")
+    p = gsub.add_parser(
+        "validate",
+        help="validate a graph directory",
+        epilog=_GRAPH_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("directory", metavar="DIR", help="the graph directory")
+    p.add_argument("-s", "--schema", metavar="SCHEMA", help="default: DIR/../schema.json")
+    p.add_argument("--max-issues", type=int, default=1000, metavar="N", help="stop after N")
+    _add_common_arguments(p)
+    p.set_defaults(handler=_cmd_graph_validate)
+    graph.set_defaults(handler=_cmd_schema_help, schema_parser=graph)
+
+
+def _cmd_schema_help(args: argparse.Namespace) -> int:
+    args.schema_parser.print_help(sys.stderr)
+    return EXIT_USAGE
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+
+
+def _read_schema_file(path: str, fmt: str | None, name: str | None = None, args: Any = None) -> Any:
+    """A SchemaGraph from a file (or a live bolt:// database), in ``fmt`` or a detected format."""
+    from .schema.formats import detect_format, read
+
+    if path.startswith(("bolt://", "bolt+s://", "neo4j://", "neo4j+s://")):
+        from .schema.formats.neo4j import connect, read_live
+
+        user = getattr(args, "user", None) or os.environ.get("NEO4J_USER")
+        password = getattr(args, "password", None) or os.environ.get("NEO4J_PASSWORD")
+        driver = connect(path, user, password)
+        try:
+            return read_live(driver, name=name or "")
+        finally:
+            driver.close()
+    text = _read_text(path)
+    if fmt is None:
+        fmt = detect_format(text)
+        if fmt is None:
+            raise UsageError(f"cannot tell the format of {path!r}: pass --from")
+    if name is None:
+        name = os.path.splitext(os.path.basename(path))[0] if path != "-" else ""
+    return read(text, fmt, name=name)
+
+
+def _cmd_schema_convert(args: argparse.Namespace) -> int:
+    from .errors import SchemaError
+    from .schema.formats import write
+
+    schema = _read_schema_file(args.file, args.source, args.name, args)
+    try:
+        result = write(schema, args.target, lossy=args.lossy)
+    except SchemaError as exc:
+        report = getattr(exc, "report", None)
+        if report is None:
+            raise
+        if args.json:
+            data = {"error": exc.to_dict(), "report": report.to_dict()}
+            print(json.dumps(data, ensure_ascii=False), file=sys.stderr)
+        else:
+            print(f"gqlir: {exc.message}", file=sys.stderr)
+        return EXIT_INVALID
+    _write_single(args, result.text)
+    if result.report:
+        if args.json:
+            print(json.dumps(result.report.to_dict(), ensure_ascii=False), file=sys.stderr)
+        else:
+            lines = "\n  ".join(result.report.lines())
+            print(f"gqlir: {args.target} could not express:\n  {lines}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _cmd_schema_show(args: argparse.Namespace) -> int:
+    schema = _read_schema_file(args.file, args.source, args.name, args)
+    if args.json:
+        print(schema.to_json(), end="")
+        return EXIT_OK
+    out = [
+        f"schema {schema.name or '(unnamed)'}: {len(schema.node_types)} node types, "
+        f"{len(schema.edge_types)} edge types"
+    ]
+    if schema.description:
+        out.append(f"  {schema.description}")
+    for n in schema.node_types:
+        labels = ":".join(n.labels)
+        key = f" key ({', '.join(n.keys)})" if n.keys else ""
+        out.append(f"node (:{labels}){key}")
+        out.extend(_show_property(p) for p in n.properties)
+    for e in schema.edge_types:
+        ends = ", ".join(f"({p.source})->({p.target})" for p in e.endpoints) or "(any)->(any)"
+        notes = [
+            x
+            for x in (
+                e.cardinality.value if e.cardinality else None,
+                f"source {e.source_participation.value}" if e.source_participation else None,
+                f"target {e.target_participation.value}" if e.target_participation else None,
+                "symmetric" if e.symmetric else None,
+                "time-sensitive" if e.time_sensitive else None,
+                f"implies {', '.join(e.implies)}" if e.implies else None,
+                f"key ({', '.join(e.keys)})" if e.keys else None,
+            )
+            if x
+        ]
+        out.append(f"edge [:{e.label}] {ends}" + (f"  [{'; '.join(notes)}]" if notes else ""))
+        out.extend(_show_property(p) for p in e.properties)
+    print("\n".join(out))
+    return EXIT_OK
+
+
+def _show_property(p: Any) -> str:
+    flags = [
+        f
+        for f, on in (
+            ("required", p.required),
+            ("unique", p.unique),
+            ("indexed", p.indexed),
+            ("categorical", p.categorical),
+        )
+        if on
+    ]
+    if p.unit:
+        flags.append(f"unit {p.unit}")
+    return f"  {p.name}: {p.type}" + (f"  ({', '.join(flags)})" if flags else "")
+
+
+def _cmd_graph_validate(args: argparse.Namespace) -> int:
+    from .schema.graphdata import validate_graph
+
+    path = args.schema
+    if path is None:
+        parent = os.path.dirname(os.path.abspath(args.directory))
+        for candidate in (
+            os.path.join(args.directory, "schema.json"),
+            os.path.join(parent, "schema.json"),
+        ):
+            if os.path.exists(candidate):
+                path = candidate
+                break
+        else:
+            raise UsageError("no schema.json next to or inside the graph directory: pass --schema")
+    if not os.path.isdir(args.directory):
+        raise UsageError(f"{args.directory!r} is not a directory")
+    schema = _read_schema_file(path, None)
+    report = validate_graph(args.directory, schema, max_issues=args.max_issues)
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False))
+    else:
+        for issue in report.issues:
+            print(issue)
+        total_n, total_e = sum(report.nodes.values()), sum(report.edges.values())
+        verdict = (
+            "valid"
+            if report.ok
+            else f"{len(report.issues)} problem(s)"
+            + (" (stopped early)" if report.truncated else "")
+        )
+        print(f"{args.directory}: {total_n:,} nodes, {total_e:,} edges: {verdict}", file=sys.stderr)
+    return EXIT_OK if report.ok else EXIT_INVALID

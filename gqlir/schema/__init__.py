@@ -1,0 +1,53 @@
+"""Graph schemas: the SchemaGraph model, its type system, readers and writers for the schema
+formats of graph databases and benchmarks, the relational mapping, the graph data format, and
+schema-aware query checks.
+
+    from gqlir.schema import load_schema, read_schema, write_schema
+    schema = load_schema("schemas/movies/schema.json")       # gqlir's JSON (docs/schema-format.md)
+    ddl = write_schema(schema, "kuzu", lossy=True)            # .text, .report (what was lost)
+    same = read_schema(ddl.text, "kuzu", name="movies")
+
+Modules: :mod:`.model`, :mod:`.types`, :mod:`.report`, :mod:`.relational`, :mod:`.formats`
+(one module per format), :mod:`.graphdata` (docs/graph-format.md), :mod:`.loaders`,
+:mod:`.checks`.
+"""
+
+from __future__ import annotations
+
+from .formats import WriteResult, detect_format, format_names
+from .formats import read as read_schema
+from .formats import write as write_schema
+from .model import (
+    Cardinality,
+    EdgeType,
+    Endpoint,
+    NodeType,
+    Participation,
+    Property,
+    SchemaGraph,
+    load_schema,
+)
+from .report import Change, LossReport, diff
+from .types import PropertyType, TypeKind, parse_type
+
+__all__ = [
+    "Cardinality",
+    "Change",
+    "EdgeType",
+    "Endpoint",
+    "LossReport",
+    "NodeType",
+    "Participation",
+    "Property",
+    "PropertyType",
+    "SchemaGraph",
+    "TypeKind",
+    "WriteResult",
+    "detect_format",
+    "diff",
+    "format_names",
+    "load_schema",
+    "parse_type",
+    "read_schema",
+    "write_schema",
+]

@@ -1,0 +1,62 @@
+"""Rewrite the golden files of tests/test_schema_formats.py (review the diff before committing).
+
+    python tests/golden/schema/regen.py
+
+For each format F: ``<F>.txt`` is the fixpoint text (source.json written in F, read back, and
+written again) and ``<F>.lost`` the loss report of writing source.json in F.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", ".."))
+
+from gqlir.schema.formats import read, write  # noqa: E402
+from gqlir.schema.model import load_schema  # noqa: E402
+
+FORMATS = [
+    "gqlir",
+    "cypherbench",
+    "tugraph",
+    "tugraph:procedures",
+    "spanner",
+    "gql",
+    "sql:sqlite",
+    "sql:duckdb",
+    "sql:postgres",
+    "sql:oracle",
+    "sqlpgq",
+    "sqlpgq:oracle",
+    "sqlpgq:duckdb",
+    "sqlpgq:postgres",
+    "neo4j",
+    "kuzu",
+    "prompt",
+    "prompt:cypherbench",
+]
+
+
+def file_stem(fmt: str) -> str:
+    return fmt.replace(":", "_")
+
+
+def main() -> None:
+    source = load_schema(os.path.join(HERE, "source.json"))
+    for fmt in FORMATS:
+        first = write(source, fmt, lossy=True)
+        fixpoint = write(read(first.text, fmt, name=source.name), fmt).text
+        with open(
+            os.path.join(HERE, file_stem(fmt) + ".txt"), "w", encoding="utf-8", newline="\n"
+        ) as fh:
+            fh.write(fixpoint)
+        with open(
+            os.path.join(HERE, file_stem(fmt) + ".lost"), "w", encoding="utf-8", newline="\n"
+        ) as fh:
+            fh.write("".join(line + "\n" for line in first.report.lines()))
+
+
+if __name__ == "__main__":
+    main()
