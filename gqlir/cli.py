@@ -275,9 +275,10 @@ examples:
   gqlir run --graph g.json --param min=30 --json "MATCH (p) WHERE p.age > $min RETURN p"
   gqlir run --dialect iso-gql --graph g.json "MATCH (a)-[e]->(b) RETURN a, e, b"
 
-The graph file: {"nodes": [{"id", "labels", "properties"}], "edges": [{"id", "type",
-"source", "target", "properties"}]}. Writes change the in-memory copy only, unless
---save FILE writes the graph back out. Exit code 1 when the query fails.
+The graph: a JSON file {"nodes": [{"id", "labels", "properties"}], "edges": [{"id",
+"type", "source", "target", "properties"}]}, or a graph directory (docs/graph-format.md).
+Writes change the in-memory copy only, unless --save FILE writes the graph back out as
+JSON. Exit code 1 when the query fails.
 """
 
 _TCK_EPILOG = """\
@@ -303,7 +304,9 @@ def _add_evaluator_commands(sub: Any) -> None:
     p.add_argument("query", nargs="?", metavar="QUERY", help="the query text ('-' = stdin)")
     p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="the query's dialect")
     p.add_argument("-e", "--engine", default="reference", help="only 'reference' is built in")
-    p.add_argument("-g", "--graph", metavar="FILE.json", help="the graph (default: empty)")
+    p.add_argument(
+        "-g", "--graph", metavar="PATH", help="graph JSON file or directory (default: empty)"
+    )
     p.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=JSON", help="a parameter"
     )
@@ -1197,6 +1200,11 @@ def _read_schema_file(path: str, fmt: str | None, name: str | None = None, args:
             return read_live(driver, name=name or "")
         finally:
             driver.close()
+    if os.path.isdir(path):
+        # A graph folder (as in schemas/): its schema is schema.json.
+        if name is None:
+            name = os.path.basename(os.path.normpath(path))
+        path = os.path.join(path, "schema.json")
     text = _read_text(path)
     if fmt is None:
         fmt = detect_format(text)

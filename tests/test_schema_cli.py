@@ -94,7 +94,7 @@ def test_validate_with_schema(capsys) -> None:
     assert main(["validate", "-d", "neo4j", "--schema", MOVIES, q]) == 1
     err = capsys.readouterr().err
     assert "SCHEMA_WRONG_DIRECTION" in err and "did you mean 'Person'" in err
-    assert main(["validate", "-d", "neo4j", "--schema", MOVIES, "--json", q]) == 0 or True
+    assert main(["validate", "-d", "neo4j", "--schema", MOVIES, "--json", q]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["valid"] is False
     assert [i["code"] for i in data["schema_issues"]] == [
@@ -105,6 +105,12 @@ def test_validate_with_schema(capsys) -> None:
     assert (
         main(["validate", "-d", "neo4j", "--schema", MOVIES, "MATCH (p:Person) RETURN p.name"]) == 0
     )
+
+
+def test_validate_with_a_graph_folder_as_schema(capsys) -> None:
+    folder = os.path.join(ROOT, "movies")
+    assert main(["validate", "-d", "neo4j", "--schema", folder, "MATCH (m:Movi) RETURN m"]) == 1
+    assert "did you mean 'Movie'" in capsys.readouterr().err
 
 
 def test_validate_batch_with_schema(tmp_path, capsys) -> None:
