@@ -180,3 +180,36 @@ class EngineError(GqlirError):
     def __init__(self, message: str, *, engine_code: str | None = None, **kw: Any) -> None:
         super().__init__(message, **kw)
         self.engine_code = engine_code
+
+
+class EvaluationError(GqlirError):
+    """The reference evaluator stopped a query.
+
+    ``category`` names the kind of failure the way the openCypher TCK does (``TypeError``,
+    ``ArgumentError``, ``ArithmeticError``, ``EntityNotFound``, ``ConstraintVerificationFailed``,
+    ``SyntaxError`` for invalid runtime arguments such as a negative LIMIT, ``ProcedureError``),
+    or ``Unsupported`` for a construct the evaluator does not model; ``detail`` is the TCK's
+    finer name (``InvalidArgumentType``, ``DivisionByZero`` ...) where one applies. Conformance
+    runs compare categories, so they are part of the contract.
+    """
+
+    code = "EVAL"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        category: str = "TypeError",
+        detail: str | None = None,
+        **kw: Any,
+    ) -> None:
+        super().__init__(message, **kw)
+        self.category = category
+        self.detail = detail
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        out["category"] = self.category
+        if self.detail:
+            out["detail"] = self.detail
+        return out
