@@ -342,3 +342,20 @@ def test_one_based_list_positions_become_zero_based() -> None:
     assert isinstance(dynamic.expr.index, ir.Case)
     with pytest.raises(ParseError):
         gqlir.parse("RETURN [1, 2][0] AS x", "kuzu")
+
+
+def test_with_where_on_dropped_variables_filters_inside_the_projection() -> None:
+    kept = gqlir.parse("MATCH (n) WITH n AS m WHERE m.x > 1 RETURN m").steps
+    assert [type(s).__name__ for s in kept] == ["Match", "Projection", "Filter", "Projection"]
+    dropped = gqlir.parse("UNWIND [1] AS i UNWIND [2] AS j WITH i AS x WHERE i <> j RETURN x")
+    projection = dropped.steps[2]
+    assert isinstance(projection, ir.Projection)
+    assert projection.where == ir.Comparison(ir.CompOp.NE, ir.Variable("i"), ir.Variable("j"))
+    assert gqlir.parse(gqlir.emit(dropped, "neo4j")) == dropped
+
+
+def test_pattern_predicates_are_marked_but_mean_exists() -> None:
+    bare = gqlir.parse("MATCH (n) WHERE (n)-->() RETURN n").steps[0].where
+    braced = gqlir.parse("MATCH (n) WHERE EXISTS { (n)-->() } RETURN n").steps[0].where
+    assert bare == braced
+    assert bare.pattern_predicate and not braced.pattern_predicate

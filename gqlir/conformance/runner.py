@@ -14,8 +14,7 @@ then the query; its outcome is compared with what the scenario expects:
 * **runtime errors** — passed when evaluation raises an error of the expected category;
 * **control queries** — run after the query and compared the same way.
 
-Every failure carries a kind and a reason. Failures that come from something the IR cannot
-express are reported as ``ir-gap`` with the construct, so that they are visible, not hidden.
+Every failure carries a kind and a reason.
 """
 
 from __future__ import annotations
@@ -31,13 +30,12 @@ from typing import Any
 from .tck import TckOutcome, TckProcedure, TckScenario, read_tck
 from .values import TckValueError, canonical, parse_value
 
-__all__ = ["IR_GAPS", "ScenarioResult", "TckReport", "run_scenario", "run_tck"]
+__all__ = ["ScenarioResult", "TckReport", "run_scenario", "run_tck"]
 
 PASS = "passed"
 
 # Failure kinds, in report order.
 KINDS = (
-    "ir-gap",
     "semantic-check-missing",
     "not-modelled",
     "wrong-result",
@@ -46,45 +44,6 @@ KINDS = (
     "wrong-error",
     "unexpected-error",
     "setup-failed",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class IrGap:
-    """A meaning the IR does not carry, and how to recognise a scenario that needs it."""
-
-    name: str
-    explanation: str
-    applies: Callable[[TckScenario, Any], bool]
-
-
-def _pattern_predicate_declares(scenario: TckScenario, statement: Any) -> bool:
-    """An expected UndefinedVariable in a query whose EXISTS introduces new variables: a bare
-    pattern predicate may not (``WHERE (n)-[r]->()``), an EXISTS { } subquery may, and both
-    become one :class:`gqlir.ir.Exists`."""
-    from .. import ir
-    from ..eval.patterns import pattern_variables
-
-    if scenario.expected.error_detail != "UndefinedVariable" or statement is None:
-        return False
-    for exists in statement.find_all(ir.Exists):
-        q = exists.query
-        if (
-            isinstance(q, ir.LinearQuery)
-            and len(q.steps) == 1
-            and isinstance(q.steps[0], ir.Match)
-            and any(pattern_variables(pp) for pp in q.steps[0].patterns)
-        ):
-            return True
-    return False
-
-
-IR_GAPS: tuple[IrGap, ...] = (
-    IrGap(
-        "pattern predicate vs EXISTS subquery",
-        "one ir.Exists for both; only EXISTS { } may declare new variables",
-        _pattern_predicate_declares,
-    ),
 )
 
 
@@ -230,17 +189,12 @@ def _run(scenario: TckScenario, dialect: str) -> tuple[str | None, str | None]:
         statement = api.parse(scenario.query, dialect)
         check(statement)
     except StaticCheckError as exc:
-        if exc.ir_gap and expected.kind != "error":
-            raise _Failure("ir-gap", f"IR does not model: {exc.ir_gap}") from None
         return _compile_error(scenario, "checker", exc.detail, exc)
     except GqlirError as exc:
         if statement is None:
             return _compile_error(scenario, "parser", None, exc)
         raise
     if compile_time:
-        gap = next((g for g in IR_GAPS if g.applies(scenario, statement)), None)
-        if gap is not None:
-            raise _Failure("ir-gap", f"IR does not model: {gap.name} ({gap.explanation})")
         raise _Failure("semantic-check-missing", f"semantic check missing: {expected.error_detail}")
 
     try:

@@ -35,6 +35,7 @@ from ..ir import ddl as d
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
+from ..ir.analysis import reads_only
 from ..ir.node import Node
 from . import precedence as prec
 from .base import Generator, emits, quote_identifier
@@ -125,9 +126,12 @@ class CypherGenerator(Generator):
             if isinstance(step, q.Projection):
                 final = i == last
                 out.append(self.projection(step, final=final))
-                takes_where = not final
+                # A filter on the projected columns may join the WITH (the parser reads it
+                # back as the same filter step).
+                takes_where = not final and step.where is None
+                names = {_column_name(item) for item in step.items}
             elif isinstance(step, q.Filter):
-                if takes_where:
+                if takes_where and (steps[i - 1].star or reads_only(step.condition, names)):
                     out[-1] = f"{out[-1]} WHERE {self.gen(step.condition)}"
                 else:
                     out.append(self.filter(step))
@@ -277,6 +281,12 @@ class CypherGenerator(Generator):
             parts.append("SKIP " + self.gen(step.skip))
         if step.limit is not None:
             parts.append("LIMIT " + self.gen(step.limit))
+        if step.where is not None:
+            if final:
+                raise self.unsupported(
+                    "RETURN … WHERE", step, rewrite="filter in a WITH before the RETURN"
+                )
+            parts.append("WHERE " + self.gen(step.where))
         return " ".join(parts)
 
     @emits(q.ReturnItem)
@@ -1546,3 +1556,10 @@ def _has_bar(node: Node) -> bool:
         if isinstance(inner, e.TypeTest) and _type_has_union(inner.type):
             return True
     return False
+
+
+def _column_name(item: q.ReturnItem) -> str | None:
+    """The name a projected item is known by afterwards (an unaliased variable keeps its own)."""
+    if item.alias is not None:
+        return item.alias
+    return item.expr.name if isinstance(item.expr, e.Variable) else None

@@ -58,7 +58,6 @@ class StaticCheckError(SemanticError):
         super().__init__(message, offset=offset, code=code)
         self.detail = detail
         self.category = category
-        self.ir_gap: str | None = None  # set when the refusal may be a meaning the IR lacks
 
 
 def check(statement: ir.Statement) -> None:
@@ -68,17 +67,6 @@ def check(statement: ir.Statement) -> None:
     elif isinstance(statement, ir.Program):
         for part in statement.statements:
             check(part)
-
-
-def _reads_dropped(exc: StaticCheckError, previous: ir.Step | None, dropped: Scope) -> bool:
-    """Whether an undefined variable in a filter was visible before the plain projection right
-    before it: Cypher's WITH … WHERE may read it, GQL's RETURN … NEXT FILTER may not."""
-    if exc.detail != "UndefinedVariable" or not isinstance(previous, ir.Projection):
-        return False
-    if previous.distinct or any(aggregates_in(i.expr) for i in previous.items):
-        return False
-    name = exc.message.removeprefix("variable ").removesuffix(" is not defined")
-    return name in dropped
 
 
 def _fail(
@@ -128,28 +116,14 @@ class _Checker:
 
     def linear(self, q: ir.LinearQuery, scope: Scope) -> tuple[Scope, list[str] | None]:
         columns: list[str] | None = None
-        previous: ir.Step | None = None
-        dropped: Scope = {}
         for step in q.steps:
             handler = getattr(self, "s_" + type(step).__name__, None)
             columns = None
             if handler is None:
-                previous = step
                 continue
-            before = scope
-            try:
-                result = handler(step, scope)
-            except StaticCheckError as exc:
-                if isinstance(step, ir.Filter) and _reads_dropped(exc, previous, dropped):
-                    exc.ir_gap = (
-                        "WITH … WHERE reading a variable the WITH drops "
-                        "(ir.Filter sees only the projection's columns)"
-                    )
-                raise
+            result = handler(step, scope)
             if isinstance(result, tuple):
                 scope, columns = result
-            dropped = {k: v for k, v in before.items() if k not in scope}
-            previous = step
         return scope, columns
 
     # -- reading steps ---------------------------------------------------------------------------
@@ -325,6 +299,10 @@ class _Checker:
         for bound, what in ((step.skip, "SKIP"), (step.limit, "LIMIT")):
             if bound is not None:
                 self.count_argument(bound, scope, what)
+        if step.where is not None:
+            # WITH … WHERE sees ORDER BY's scope: the dropped variables too, unless grouped.
+            wide = not grouping and not step.distinct
+            self.condition(step.where, {**scope, **new_scope} if wide else new_scope, "WHERE")
         return new_scope, aliases
 
     def order_by(
@@ -656,6 +634,18 @@ class _Checker:
                 self.expr(item.value, scope, ctx)
 
     def _subquery(self, e: Any, scope: Scope, ctx: _Ctx) -> None:
+        if isinstance(e, ir.Exists) and e.pattern_predicate:
+            # A bare pattern predicate may only test variables that exist already.
+            for node in e.query.walk():
+                name = getattr(node, "variable", None)
+                if isinstance(node, (ir.NodePattern, ir.RelPattern)) and name is not None:
+                    if name not in scope:
+                        raise _fail(
+                            "UndefinedVariable",
+                            f"variable {name} is not defined (a pattern predicate cannot "
+                            "introduce new variables; use EXISTS { … })",
+                            node,
+                        )
         self.query(e.query, dict(scope))
 
     e_Exists = e_CountSubquery = e_CollectSubquery = e_ValueSubquery = _subquery

@@ -169,6 +169,14 @@ class Interpreter:
             pairs = pairs[skip:]
         if limit is not None:
             pairs = pairs[:limit]
+        if step.where is not None:
+            # WITH … WHERE: ORDER BY's scope (the incoming row too, unless grouped or DISTINCT).
+            wide = not grouping and not step.distinct
+            pairs = [
+                (out, scope)
+                for out, scope in pairs
+                if truth(self.rt.eval(step.where, scope if wide else out), "WHERE") is True
+            ]
         return out_columns, [out for out, _ in pairs]
 
     def _grouped(

@@ -8,7 +8,7 @@ are both :class:`TemporalLiteral`; ``n:A:B`` and ``n:A&B`` are the same :class:`
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .node import Node
@@ -416,9 +416,14 @@ class MapProjection(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Exists(Expr):
-    """``EXISTS { ... }`` (and bare pattern predicates, which mean the same)."""
+    """``EXISTS { ... }``, and bare pattern predicates, which mean the same.
+
+    ``pattern_predicate`` records the bare form (``WHERE (a)-->(b)``), which may not introduce
+    variables: a rule of validity, not of meaning, so it takes no part in equality.
+    """
 
     query: Query
+    pattern_predicate: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

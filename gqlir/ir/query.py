@@ -90,6 +90,10 @@ class Projection(Step):
     grouping (the non-aggregate items are the keys when any item aggregates); a tuple is an
     explicit GQL ``GROUP BY`` that differs from the implicit keys. ``order_by`` may refer to
     variables of the incoming scope when the projection neither aggregates nor is DISTINCT.
+
+    ``where`` keeps the rows it holds for, after ORDER BY/SKIP/LIMIT, with ``order_by``'s scope:
+    Cypher's ``WITH … WHERE`` may read a variable the WITH drops. (A condition on the projected
+    columns alone is a :class:`Filter` step after the projection instead.)
     """
 
     items: tuple[ReturnItem, ...] = ()
@@ -99,6 +103,7 @@ class Projection(Step):
     order_by: tuple[SortItem, ...] = ()
     skip: Expr | None = None
     limit: Expr | None = None
+    where: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,12 +10,14 @@ mode (edge uniqueness) and where nulls sort.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .. import ir
 from ..dialect import Dialect
 from ..errors import ParseError, SemanticError, UnsupportedError
 from ..ir import functions
+from ..ir.analysis import reads_only
 from .literals import INT64_MAX, decode_float, decode_integer, decode_string, unquote_identifier
 
 # -- markers: values that exist only between reductions -------------------------------------------
@@ -220,7 +222,7 @@ class CypherBuilder:
 
     def _exists_pattern(self, path: ir.PathChain, pos: int) -> ir.Exists:
         match = ir.Match((ir.PathPattern(path, pos=pos),), mode=self.default_mode, pos=pos)
-        return ir.Exists(ir.LinearQuery((match,), pos=pos), pos=pos)
+        return ir.Exists(ir.LinearQuery((match,), pos=pos), pattern_predicate=True, pos=pos)
 
     # -- names -------------------------------------------------------------------------------
 
@@ -361,7 +363,11 @@ class CypherBuilder:
             bindings = tuple(ir.Binding(i.alias, i.expr, pos=i.pos) for i in projection.items)
             projection = ir.Let(bindings, pos=pos)
         if len(c) > 1:
-            return (projection, ir.Filter(c[1].value, pos=c[1].pos))
+            where = c[1].value
+            if isinstance(projection, ir.Projection) and not _sees_only_projected(where, projection):
+                # The WHERE reads a variable the WITH drops: it filters inside the projection.
+                return (replace(projection, where=where),)
+            return (projection, ir.Filter(where, pos=c[1].pos))
         return (projection,)
 
     def return_clause(self, c: list, pos: int) -> _Return:
@@ -1350,6 +1356,12 @@ def _is_let(step: ir.Projection) -> bool:
         and step.limit is None
         and not any(_aggregates(item.expr) for item in step.items)
     )
+
+
+def _sees_only_projected(condition: ir.Expr, step: ir.Projection) -> bool:
+    """Whether a WITH's WHERE needs nothing but the WITH's own columns (then it is a Filter
+    step after the projection)."""
+    return step.star or reads_only(condition, {item.alias for item in step.items})
 
 
 def _is_plain_star(step: ir.Step) -> bool:
