@@ -68,7 +68,7 @@ def _gqlir_version() -> str:
         from importlib.metadata import version
 
         return version("gqlir")
-    except Exception:  # noqa: BLE001 - not installed as a distribution: a source checkout
+    except Exception:
         return "checkout"
 
 
@@ -192,7 +192,7 @@ def _pass(run: Runner, queries: list[str], errors: Counter[str] | None) -> tuple
         except RecursionError:
             if errors is not None:
                 errors["RecursionError"] += 1
-        except Exception as e:  # noqa: BLE001 - any rejection or crash counts as not accepted
+        except Exception as e:
             if errors is not None:
                 errors[type(e).__name__] += 1
     return time.perf_counter() - start, accepted
@@ -204,7 +204,7 @@ def measure(tool: str, queries: list[str], passes: int, budget: float, trace: bo
     t0 = time.perf_counter()
     try:
         version, run = TOOLS[tool]()
-    except Exception as e:  # noqa: BLE001 - not installed or broken: report it, do not crash
+    except Exception as e:
         out["error"] = f"{type(e).__name__}: {e}"
         return out
     out.update(available=True, version=version, import_seconds=time.perf_counter() - t0)
@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         queries = json.load(fh)
     try:
         result = measure(args.tool, queries, args.passes, args.budget, args.tracemalloc)
-    except Exception:  # noqa: BLE001 - the caller needs JSON whatever happened
+    except Exception:
         result = {"tool": args.tool, "available": False, "error": traceback.format_exc(limit=3)}
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")

@@ -20,7 +20,7 @@ class Position:
     column: int
 
     @staticmethod
-    def at(text: str, offset: int) -> "Position":
+    def at(text: str, offset: int) -> Position:
         offset = max(0, min(offset, len(text)))
         line = text.count("\n", 0, offset) + 1
         line_start = text.rfind("\n", 0, offset) + 1

@@ -116,9 +116,7 @@ class Builder:
         card = et.cardinality
         if card is not None and card.source_max_one and self._out.get((label, s), 0):
             return False
-        if card is not None and card.target_max_one and self._in.get((label, t), 0):
-            return False
-        return True
+        return not (card is not None and card.target_max_one and self._in.get((label, t), 0))
 
     def add_edge(self, label: str, s: Any, t: Any, props: dict[str, Any] | None = None) -> bool:
         if not self.can_add(label, s, t):
@@ -815,11 +813,11 @@ def movies() -> tuple[SchemaGraph, Callable[[random.Random], Builder]]:
             },
         )
         b.add_nodes("User", 200, lambda i: {"userId": i + 1, "name": f"user{i + 1}"})
-        roles = lambda s, t: {
-            "roles": [f"{rng.choice(FIRST)}"]
-            if rng.random() < 0.9
-            else [f"{rng.choice(FIRST)}", f"{rng.choice(FIRST)}"]
-        }
+        def roles(s: Any, t: Any) -> dict[str, Any]:
+            if rng.random() < 0.9:
+                return {"roles": [f"{rng.choice(FIRST)}"]}
+            return {"roles": [f"{rng.choice(FIRST)}", f"{rng.choice(FIRST)}"]}
+
         b.connect("ACTED_IN", "Person", "Movie", (0, 3), roles)
         b.cover_targets("ACTED_IN", "Person", "Movie", roles)
         b.cover_targets("DIRECTED", "Person", "Movie")

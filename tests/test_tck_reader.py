@@ -275,10 +275,10 @@ def test_jsonl_loader(tmp_path: Path) -> None:
     ]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"query": "RETURN 1"}\n{"query": \n')
-    with pytest.raises(ValueError, match="bad.jsonl:2"):
+    with pytest.raises(ValueError, match=r"bad\.jsonl:2"):
         load_jsonl_corpus(bad)
     (tmp_path / "noquery.jsonl").write_text('{"q": 1}\n')
-    with pytest.raises(ValueError, match="noquery.jsonl:1"):
+    with pytest.raises(ValueError, match=r"noquery\.jsonl:1"):
         load_jsonl_corpus(tmp_path / "noquery.jsonl")
 
 

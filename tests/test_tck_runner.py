@@ -371,6 +371,7 @@ def test_cli_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 # -- the openCypher TCK --------------------------------------------------------------------------
 
+
 @needs_tck
 def test_the_opencypher_tck() -> None:
     """Every scenario of ../shared/tck passes (2,521 of 2,521, docs/tck.md)."""

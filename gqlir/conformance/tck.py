@@ -281,7 +281,8 @@ _CELL_PADDING = re.compile(r"\A[^\S\n]+|[^\S\n]+\Z")
 
 
 def _split_cells(line: str) -> list[str]:
-    """Cells of a ``| a | b |`` row, trimmed, with Gherkin's ``\\|``, ``\\\\`` and ``\\n`` escapes."""
+    """Cells of a ``| a | b |`` row, trimmed, with Gherkin's escapes (``\\|``, ``\\\\``,
+    ``\\n``)."""
     body = line.strip()
     cells: list[str] = []
     cell: list[str] = []

@@ -662,8 +662,12 @@ class CypherGenerator(Generator):
     def show(self, node: d.Show) -> str:
         self.require(self.caps.schema_commands, "SHOW", node)
         plural = {
-            "INDEX": "INDEXES", "CONSTRAINT": "CONSTRAINTS", "PROCEDURE": "PROCEDURES",
-            "FUNCTION": "FUNCTIONS", "DATABASE": "DATABASES", "TRANSACTION": "TRANSACTIONS",
+            "INDEX": "INDEXES",
+            "CONSTRAINT": "CONSTRAINTS",
+            "PROCEDURE": "PROCEDURES",
+            "FUNCTION": "FUNCTIONS",
+            "DATABASE": "DATABASES",
+            "TRANSACTION": "TRANSACTIONS",
             "SETTING": "SETTINGS",
         }
         words = ["SHOW"]

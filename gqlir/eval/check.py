@@ -638,14 +638,14 @@ class _Checker:
             # A bare pattern predicate may only test variables that exist already.
             for node in e.query.walk():
                 name = getattr(node, "variable", None)
-                if isinstance(node, (ir.NodePattern, ir.RelPattern)) and name is not None:
-                    if name not in scope:
-                        raise _fail(
-                            "UndefinedVariable",
-                            f"variable {name} is not defined (a pattern predicate cannot "
-                            "introduce new variables; use EXISTS { … })",
-                            node,
-                        )
+                element = isinstance(node, (ir.NodePattern, ir.RelPattern))
+                if element and name is not None and name not in scope:
+                    raise _fail(
+                        "UndefinedVariable",
+                        f"variable {name} is not defined (a pattern predicate cannot "
+                        "introduce new variables; use EXISTS { … })",
+                        node,
+                    )
         self.query(e.query, dict(scope))
 
     e_Exists = e_CountSubquery = e_CollectSubquery = e_ValueSubquery = _subquery

@@ -14,7 +14,14 @@ from .expr import (
 )
 
 # Nodes that name variables in patterns or items rather than as Variable nodes.
-_OPAQUE = (Exists, CountSubquery, CollectSubquery, ValueSubquery, PatternComprehension, MapProjection)
+_OPAQUE = (
+    Exists,
+    CountSubquery,
+    CollectSubquery,
+    ValueSubquery,
+    PatternComprehension,
+    MapProjection,
+)
 
 
 def reads_only(expr: Expr, names: set[str]) -> bool:

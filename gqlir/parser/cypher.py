@@ -364,7 +364,8 @@ class CypherBuilder:
             projection = ir.Let(bindings, pos=pos)
         if len(c) > 1:
             where = c[1].value
-            if isinstance(projection, ir.Projection) and not _sees_only_projected(where, projection):
+            narrow = isinstance(projection, ir.Projection)
+            if narrow and not _sees_only_projected(where, projection):
                 # The WHERE reads a variable the WITH drops: it filters inside the projection.
                 return (replace(projection, where=where),)
             return (projection, ir.Filter(where, pos=c[1].pos))
