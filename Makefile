@@ -23,7 +23,16 @@ bench: $(STAMP)
 	$(PY) benchmarks/run.py
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check gqlir tests benchmarks
+	$(VENV)/bin/ruff check gqlir tests benchmarks scripts
+	$(VENV)/bin/ruff format --check gqlir tests benchmarks scripts
+
+# The property tests (fuzzing, translation equivalence) for about ten minutes, with a fixed seed.
+FUZZ_SEED ?= 20261121
+FUZZ_EXAMPLES ?= 4000
+fuzz: $(STAMP)
+	GQLIR_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
+		--hypothesis-seed=$(FUZZ_SEED) --hypothesis-show-statistics \
+		tests/test_fuzz.py tests/test_eval_equivalence.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
