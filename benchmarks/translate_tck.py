@@ -30,11 +30,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import gqlir  # noqa: E402
-from gqlir.conformance import tck  # noqa: E402
-from gqlir.dialect import get_dialect  # noqa: E402
-from gqlir.emitter.gql import emit_gql  # noqa: E402
-from gqlir.errors import GqlirError, UnsupportedError  # noqa: E402
+import gqlir
+from gqlir.conformance import tck
+from gqlir.dialect import get_dialect
+from gqlir.emitter.gql import emit_gql
+from gqlir.errors import GqlirError, UnsupportedError
 
 DIALECTS = ("iso-gql", "spanner", "tugraph-gql")
 #: The graph Spanner output is written for (TCK queries run on an unnamed graph).
@@ -68,6 +68,7 @@ def translate_all(
     graph: str = DEFAULT_GRAPH,
     *,
     rename_variables: bool = False,
+    spanner_elements: str = "refuse",
 ) -> dict[str, Outcome]:
     """Parse each query once and emit it in every dialect."""
     outcomes = {d: Outcome(d) for d in dialects}
@@ -84,7 +85,11 @@ def translate_all(
                 target = get_dialect(d)
                 named = graph if target.capabilities.graph_prefix_required else None
                 outcome.translated[text] = emit_gql(
-                    tree, target, graph=named, rename_variables=rename_variables
+                    tree,
+                    target,
+                    graph=named,
+                    rename_variables=rename_variables,
+                    spanner_elements=spanner_elements,  # type: ignore[arg-type]
                 )
             except UnsupportedError as exc:
                 outcome.refused[text] = exc.construct
@@ -184,6 +189,12 @@ def main(argv: list[str] | None = None) -> int:
         help="rename variables whose names are reserved in the target (result columns keep "
         "their names)",
     )
+    parser.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="graph elements in a Spanner result: refused (default) or SAFE_TO_JSON",
+    )
     parser.add_argument("--gqlppy", action="store_true", help="check iso-gql output with gqlppy")
     parser.add_argument("--zetasql", action="store_true", help="check spanner output with ZetaSQL")
     parser.add_argument("--limit", type=int, help="check only the first N outputs per parser")
@@ -199,7 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     dialects = tuple(args.dialect or DIALECTS)
     started = time.perf_counter()
     outcomes = translate_all(
-        queries, dialects, args.graph, rename_variables=args.rename_variables
+        queries,
+        dialects,
+        args.graph,
+        rename_variables=args.rename_variables,
+        spanner_elements=args.spanner_elements,
     )
     elapsed = time.perf_counter() - started
     print(f"{len(queries)} valid TCK queries, {len(dialects)} dialects, {elapsed:.1f} s")

@@ -37,7 +37,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             conditional_queries schema_commands
             finish use_graph graph_prefix_required union_distinct union_all except_intersect
             otherwise standalone_order_by procedure_calls implicit_grouping group_by
-            braced_query_branches set_op_distinct_keyword for_index""",
+            braced_query_branches set_op_distinct_keyword for_index catalog_statements""",
         ),
         (
             "Writes",
@@ -50,7 +50,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             shortest_function shortest_in_quantifier label_expressions colon_labels
             max_node_labels inline_where match_modes default_match_mode path_modes
             quantifier_path_modes undirected_edges path_union anonymous_edge_shorthand
-            search_prefixes search_with_mode""",
+            search_prefixes search_with_mode edge_cost""",
         ),
         (
             "Expressions",
@@ -60,7 +60,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             subscript slicing slice_syntax dynamic_property concat_operator plus_concatenates
             integer_division cast temporal_literals return_graph_elements xor_operator
             map_literals collect_keeps_nulls collect_empty_null element_json_function
-            type_names""",
+            type_names element_predicates""",
         ),
         (
             "Ordering and lexical",

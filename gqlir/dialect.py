@@ -128,6 +128,11 @@ class Capabilities:
     collect_empty_null: bool = False  # the list aggregate of no rows is null, not []
     element_json_function: str = ""  # makes a graph element returnable (SAFE_TO_JSON)
     type_names: tuple[str, ...] = ()  # "CANONICAL=SURFACE" value type names; "-": none
+    # GQL element predicates: "IS DIRECTED", "IS SOURCE OF" (and DESTINATION), "SAME",
+    # "ALL_DIFFERENT", "PROPERTY_EXISTS"
+    element_predicates: tuple[str, ...] = ()
+    edge_cost: bool = False  # COST expr on an edge pattern (for CHEAPEST searches)
+    catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
     # lexical
     param_sigil: str = "$"
     list_index_base: int = 0

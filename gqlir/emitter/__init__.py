@@ -20,6 +20,7 @@ __all__ = ["emit", "generator_for"]
 #: family -> (module, generator class)
 _FAMILIES: dict[str, tuple[str, str]] = {
     "cypher": ("gqlir.emitter.cypher", "CypherGenerator"),
+    "gql": ("gqlir.emitter.gql", "GqlGenerator"),
 }
 
 

@@ -1,0 +1,3298 @@
+"""The GQL-family emitter (ISO GQL, Google Spanner Graph, TuGraph GQL).
+
+A translation that succeeds means the same thing as its input; everything the target cannot say
+with the same meaning raises :class:`~gqlir.errors.UnsupportedError`. Decisions are taken from
+the dialect's capabilities, never from its name. The IR has Cypher's meanings where Cypher and
+GQL differ (``+`` is polymorphic, ``sum()`` of nothing is 0, ``WITH`` groups implicitly), so most
+of this module is about writing those meanings in GQL's vocabulary:
+
+* **Pipelines.** A projection that is not the last step is ``RETURN … NEXT``; a projection that
+  only adds columns (``WITH *, e AS x``) is ``LET``; one that only orders or pages the rows is a
+  standalone ``ORDER BY``/``OFFSET``/``LIMIT`` statement; ``UNWIND`` is ``FOR``; a filter is
+  ``FILTER``. ``OFFSET`` is written before ``LIMIT``.
+* **Grouping.** Cypher groups by the non-aggregate items. ISO GQL groups only by binding
+  variables, so a key that is not a variable is bound first with ``LET`` under its column name
+  (``LET city = a.city RETURN city, COUNT(*) AS c GROUP BY city``), which is valid whether GROUP BY
+  names are read as incoming variables or as result columns. Where a column name cannot be a
+  variable (``a.name``), the projection is computed under fresh names and renamed by a second
+  ``RETURN`` after ``NEXT``.
+* **Ordering.** Every sort key carries ``NULLS FIRST``/``NULLS LAST`` unless the target's default
+  placement is known to match Cypher's (nulls last ascending). A key that repeats a returned
+  expression is written as that column's name.
+* **Types.** Types of expressions are inferred from literals, functions, pattern variables and
+  earlier bindings (:class:`VType`). They decide ``+`` (numbers add, strings and lists concatenate
+  with ``||``, a list and an element append) and ``size()`` (``CHAR_LENGTH`` or ``CARDINALITY``),
+  and they refuse what would change meaning: comparing or ordering values of different types
+  (Cypher gives false or uses a fixed type order, GQL raises), reading a field of a temporal
+  value, ``%`` on floats, a float divided by a literal zero (NaN or Infinity in Cypher, an
+  exception in GQL). An operand of unknown type is assumed to have the type the operator needs;
+  where GQL and Cypher disagree on it, GQL raises an exception rather than returning another
+  value.
+* **Rewrites with the same meaning.** ``a STARTS WITH b`` is ``LEFT(a, CHAR_LENGTH(b)) = b`` (null
+  in, null out); ``x IN [a, b]`` is ``x = a OR x = b`` and ``any/all/none(x IN [..] WHERE p)`` are
+  the disjunction or conjunction of ``p`` per element (three-valued logic gives Cypher's nulls);
+  subscripts, slices, ``range()``, ``head()``/``last()``/``tail()`` of constant lists are folded;
+  ``sum()`` is ``COALESCE(SUM(x), 0)`` and ``stDev()`` ``COALESCE(STDDEV_SAMP(x), 0)`` (Cypher
+  returns 0 where SQL-style aggregates return null); ``ceil``/``floor``/``^`` compute in floats as
+  Cypher does; ``COUNT { … }`` is ``VALUE { … RETURN COUNT(*) }``.
+* **Edge uniqueness.** Cypher never binds one relationship twice in a MATCH. ISO GQL's default
+  match mode (DIFFERENT EDGES) is the same; Spanner repeats edges unless told, so a MATCH whose
+  result uniqueness can change is written with ``TRAIL`` when all its relationships are in one
+  path pattern (TRAIL is per path), with ``ALL_DIFFERENT(r1, r2, …)`` when they are named
+  fixed-length relationships of several path patterns, and refused otherwise.
+* **Spanner.** The query starts with ``GRAPH g`` (from ``USE g`` in the IR or the ``graph``
+  option, never a silent default), parameters are ``@p``, quantifiers need an upper bound, and a
+  top-level result never holds a graph element: such a column is refused, or with
+  ``spanner_elements="to_json"`` wrapped in ``SAFE_TO_JSON`` (which changes the value's form, so
+  only on request).
+
+Names: a variable must be a regular identifier that is not a reserved word in ISO GQL
+(``bindingVariable : REGULAR_IDENTIFIER``), so another name is refused, never renamed. Result
+column names, labels, property keys and record fields are delimited (backticks, backslash
+escapes) when they are not plain or are reserved.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import ClassVar, Literal
+
+from ..dialect import Dialect
+from ..errors import UnsupportedError
+from ..ir import catalog as c
+from ..ir import ddl
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import predicates as pr
+from ..ir import query as q
+from ..ir.node import Node
+from .base import Generator, emits, is_plain_name, quote_identifier, quote_string
+
+__all__ = ["ElementPolicy", "GqlGenerator", "VType", "emit_gql"]
+
+ElementPolicy = Literal["refuse", "to_json"]
+
+# -- precedence ---------------------------------------------------------------------------------
+# GQL's boolean grammar puts XOR at OR's level (booleanValueExpression : term ((OR | XOR) term)*),
+# and every predicate (comparison, IS NULL, IS LABELED, IS TYPED, IS TRUE) is a boolean primary.
+_OR, _AND, _NOT, _PRED, _ADD, _MUL, _UNARY, _POSTFIX, _ATOM = 1, 3, 4, 5, 7, 8, 10, 12, 13
+
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+#: Largest constant list written out when folding ``range()``.
+_MAX_FOLDED_LIST = 10_000
+
+_ARROWS = {  # direction -> (opening, closing, abbreviated)
+    p.Direction.OUT: ("-[", "]->", "->"),
+    p.Direction.IN: ("<-[", "]-", "<-"),
+    p.Direction.EITHER: ("-[", "]-", "-"),
+    p.Direction.BOTH: ("<-[", "]->", "<->"),
+    p.Direction.UNDIRECTED: ("~[", "]~", "~"),
+}
+_MATCH_MODE_WORDS = {
+    p.MatchMode.DIFFERENT_EDGES: "DIFFERENT EDGES",
+    p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
+}
+_SHORTEST = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST})
+_ASSOCIATIVE_SET_OPS = frozenset({q.SetOp.UNION, q.SetOp.INTERSECT, q.SetOp.OTHERWISE})
+_WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
+_SUBQUERIES = (e.Exists, e.CountSubquery, e.CollectSubquery, e.ValueSubquery)
+#: Functions whose value changes between calls: never duplicated or dropped by a rewrite.
+_VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
+_TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+# =============================================================================================
+# value types
+# =============================================================================================
+
+_NUMERIC = frozenset({"integer", "float", "number"})
+_TEMPORAL = frozenset({"date", "localtime", "time", "localdatetime", "datetime"})
+#: Kinds known not to be a list (a stored property may hold a list, so "property" is not here).
+_SCALAR = frozenset({"boolean", "integer", "float", "string", "node", "edge", "path", "map"})
+_SCALAR |= _TEMPORAL | {"duration", "point"}
+
+
+@dataclass(frozen=True, slots=True)
+class VType:
+    """What is known about a value at translation time.
+
+    ``kind`` is ``any`` (nothing known), ``null``, ``boolean``, ``integer``, ``float``,
+    ``number`` (integer or float), ``string``, ``list``, ``map``, ``node``, ``edge``, ``path``,
+    a temporal kind (``date``, ``localtime``, ``time``, ``localdatetime``, ``datetime``,
+    ``duration``), ``point``, ``property`` (read from a node or edge: a stored value, so never a
+    map, element or path), or ``mixed`` (values of types GQL cannot compare with each other,
+    such as the elements of ``[1, 'a']``).
+    ``element`` is a list's element type; ``const`` the value itself when it is a constant
+    (literals only), so that lists bound once can be folded where they are used.
+    """
+
+    kind: str
+    element: VType | None = None
+    const: e.Expr | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.kind not in ("any", "property", "null", "mixed")
+
+
+ANY = VType("any")
+_KIND_OF_TEMPORAL = {
+    e.TemporalKind.DATE: "date",
+    e.TemporalKind.LOCAL_TIME: "localtime",
+    e.TemporalKind.TIME: "time",
+    e.TemporalKind.LOCAL_DATETIME: "localdatetime",
+    e.TemporalKind.DATETIME: "datetime",
+    e.TemporalKind.DURATION: "duration",
+}
+#: canonical function -> kind of its result (functions not listed: unknown, or computed).
+_FUNCTION_KINDS: dict[str, str] = {}
+for _kind, _names in {
+    "integer": "count size length char_length tointeger tointegerornull id timestamp sign",
+    "float": "tofloat tofloatornull sqrt exp log log10 sin cos tan cot asin acos atan atan2 "
+    "degrees radians rand e pi haversin stdev stdevp avg percentilecont ceil floor round",
+    "string": "upper lower trim ltrim rtrim btrim tostring tostringornull substring left right "
+    "replace type elementid randomuuid normalize valuetype",
+    "boolean": "toboolean tobooleanornull isempty isnan",
+    "map": "properties",
+    "node": "startnode endnode",
+    "point": "point",
+}.items():
+    for _name in _names.split():
+        _FUNCTION_KINDS[_name] = _kind
+_LIST_FUNCTIONS = {
+    "keys": VType("list", VType("string")),
+    "labels": VType("list", VType("string")),
+    "nodes": VType("list", VType("node")),
+    "relationships": VType("list", VType("edge")),
+    "range": VType("list", VType("integer")),
+    "split": VType("list", VType("string")),
+    "tobooleanlist": VType("list", VType("boolean")),
+    "tofloatlist": VType("list", VType("float")),
+    "tointegerlist": VType("list", VType("integer")),
+    "tostringlist": VType("list", VType("string")),
+}
+
+
+def _join(a: VType, b: VType) -> VType:
+    """The type of a value that is either ``a`` or ``b``."""
+    if a.kind == "null":
+        return replace(b, const=None)
+    if b.kind == "null":
+        return replace(a, const=None)
+    if a.kind == b.kind:
+        if a.kind == "list":
+            elem = _join(a.element or ANY, b.element or ANY)
+            return VType("list", elem)
+        return VType(a.kind)
+    if a.kind in _NUMERIC and b.kind in _NUMERIC:
+        return VType("number")
+    if (a.known and b.known) or "mixed" in (a.kind, b.kind):
+        return VType("mixed")
+    return ANY
+
+
+def _is_const(node: e.Expr) -> bool:
+    """A literal, or a list or map of literals: its value is known at translation time."""
+    if isinstance(node, (e.Null, e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)):
+        return True
+    if isinstance(node, e.ListLiteral):
+        return all(_is_const(item) for item in node.items)
+    if isinstance(node, e.MapLiteral):
+        return all(_is_const(value) for _, value in node.entries)
+    return False
+
+
+def _pure(node: Node) -> bool:
+    """Whether evaluating ``node`` twice (or not at all) cannot change the query's result: no
+    volatile function, no aggregate and no subquery."""
+    for inner in node.walk():
+        if isinstance(inner, e.FunctionCall) and inner.name in _VOLATILE:
+            return False
+        if isinstance(inner, (e.Aggregate, e.CountStar, *_SUBQUERIES, e.PatternComprehension)):
+            return False
+    return True
+
+
+def _aggregates(node: Node) -> bool:
+    """Whether ``node`` aggregates at this level (subqueries aggregate on their own)."""
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        if isinstance(inner, (e.Aggregate, e.CountStar)):
+            return True
+        if not isinstance(inner, _SUBQUERIES):
+            stack.extend(inner.children())
+    return False
+
+
+def _free_outside_aggregates(node: Node) -> set[str]:
+    """Variables ``node`` reads outside any aggregate call."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        if isinstance(inner, (e.Aggregate, e.CountStar, *_SUBQUERIES)):
+            continue
+        if isinstance(inner, e.Variable):
+            out.add(inner.name)
+        stack.extend(inner.children())
+    return out
+
+
+def _variables(node: Node) -> set[str]:
+    return {v.name for v in node.find_all(e.Variable)}
+
+
+def _names_in(node: Node) -> set[str]:
+    """Every name the query binds or reads (fresh names must avoid them all)."""
+    names: set[str] = set()
+    for inner in node.walk():
+        for attr in ("name", "variable", "alias", "index", "accumulator", "subject", "field"):
+            value = getattr(inner, attr, None)
+            if isinstance(value, str):
+                names.add(value)
+        if isinstance(inner, (q.SetLabels, q.RemoveLabels, q.SetProperties)):
+            names.add(inner.variable)
+    return names
+
+
+# =============================================================================================
+# the generator
+# =============================================================================================
+
+
+class GqlGenerator(Generator):
+    """Renders Graph-IR as the text of one GQL-family dialect.
+
+    ``graph`` names the property graph for dialects whose queries must name it (Spanner's
+    ``GRAPH g``) when the IR does not start with ``USE g``; for the others it adds ``USE g``.
+    ``spanner_elements`` says what to do with a graph element in the top-level result of a
+    dialect that cannot return one: ``"refuse"`` (the default, nothing changes silently) or
+    ``"to_json"`` (the dialect's JSON function, e.g. ``SAFE_TO_JSON``). ``rename_variables``
+    gives a variable whose name cannot be a variable in the dialect (a reserved word such as
+    ``count``) another name throughout the query; result columns keep their names, so the
+    result is the same. Off by default: such a variable is refused.
+    """
+
+    def __init__(
+        self,
+        dialect: Dialect,
+        *,
+        pretty: bool = False,
+        graph: str | None = None,
+        spanner_elements: ElementPolicy = "refuse",
+        rename_variables: bool = False,
+    ) -> None:
+        super().__init__(dialect, pretty=pretty)
+        if spanner_elements not in ("refuse", "to_json"):
+            raise UnsupportedError(
+                "graph element policy",
+                dialect.name,
+                f"spanner_elements must be 'refuse' or 'to_json', not {spanner_elements!r}",
+            )
+        self.graph = graph
+        self.element_policy: ElementPolicy = spanner_elements
+        self.rename_variables = rename_variables
+        #: Variables renamed because their names cannot be variables here (rename_variables).
+        self.renamed: dict[str, str] = {}
+        #: Variables in scope and what is known of their values.
+        self.scope: dict[str, VType] = {}
+        #: Whether the MATCH being written may bind extra variables: no later ``*``
+        #: projection of its linear query would return them.
+        self.may_bind_extra = False
+        #: Names used anywhere in the query being written; fresh names avoid them.
+        self.used: set[str] = set()
+        self._fresh_count = 0
+        self._type_names = dict(item.split("=", 1) for item in self.caps.type_names)
+
+    # =========================================================================================
+    # entry points
+    # =========================================================================================
+    def generate(self, node: Node) -> str:
+        """A whole query (with the graph prefix where the dialect needs one), a single step, or
+        an expression or pattern on its own."""
+        self.used = _names_in(node)
+        self.scope = {}
+        self.renamed = {}
+        if isinstance(node, q.Query):
+            return self.top(node)
+        if isinstance(node, q.Step):
+            return self.join_clauses(self.step_clauses(node, final=True, top=False))
+        if isinstance(node, e.Expr):
+            return self.expr(node)
+        return self.gen(node)
+
+    def top(self, query: q.Query) -> str:
+        """The query as the user runs it: graph selection, then the body."""
+        graph = self.graph
+        if (
+            isinstance(query, q.LinearQuery)
+            and query.steps
+            and isinstance(query.steps[0], q.UseGraph)
+        ):
+            graph = query.steps[0].graph
+            query = replace(query, steps=query.steps[1:])
+        prefix: list[str] = []
+        lead: str | None = None
+        if self.caps.graph_prefix_required:
+            if graph is None:
+                raise self.unsupported(
+                    "graph name",
+                    query,
+                    rewrite="pass graph=<property graph name> (the CLI's --graph), or start the "
+                    "query with USE <graph>",
+                    message=f"{self.dialect.name} queries start with GRAPH <name>, and no graph "
+                    "was named",
+                )
+            prefix.append("GRAPH " + self.graph_name(graph))
+        elif graph is not None:
+            self.require(self.caps.use_graph, "USE", query)
+            lead = "USE " + self.graph_name(graph)
+        body = self.query_text(query, top=True, lead=lead)
+        return self.join_clauses([*prefix, body])
+
+    def graph_name(self, name: str) -> str:
+        if self.caps.graph_prefix_required and (name.startswith("/") or name in _PREDEFINED_REFS):
+            raise self.unsupported(
+                "graph reference",
+                None,
+                message=f"{self.dialect.name} names a graph by its name, not {name!r}",
+            )
+        return self.catalog_ref(name, None)  # type: ignore[arg-type]
+
+    # =========================================================================================
+    # queries
+    # =========================================================================================
+    def query_text(self, query: q.Query, *, top: bool, lead: str | None = None) -> str:
+        if isinstance(query, q.LinearQuery):
+            return self.join_clauses(self.linear(query, top=top, lead=lead))
+        if isinstance(query, q.SetOperation):
+            return self.set_operation(query, top=top, lead=lead)
+        if isinstance(query, q.ConditionalQuery):
+            raise self.unsupported(
+                "conditional query",
+                query,
+                rewrite="one CALL subquery per branch, each filtered on its condition and the "
+                "negation of the earlier ones, combined with UNION ALL",
+            )
+        raise self.unsupported(f"IR node {type(query).__name__}", query)
+
+    @emits(q.LinearQuery, q.SetOperation, q.ConditionalQuery)
+    def query_node(self, query: q.Query) -> str:
+        return self.query_text(query, top=False)
+
+    def linear(self, query: q.LinearQuery, *, top: bool, lead: str | None = None) -> list[str]:
+        """The statements of a linear query; projections other than the last end a statement
+        with ``NEXT``. ``lead`` (``USE g``) opens every statement."""
+        steps = query.steps
+        if not steps:
+            raise self.unsupported("empty query", query)
+        out: list[str] = []
+        opening = True
+        last = len(steps) - 1
+        for i, step in enumerate(steps):
+            if opening and lead is not None:
+                out.append(lead)
+            opening = False
+            self.may_bind_extra = not _star_follows(steps, i)
+            clauses = self.step_clauses(step, final=i == last, top=top)
+            out.extend(clauses)
+            if clauses and clauses[-1] == "NEXT":
+                opening = True
+        tail = steps[-1]
+        if isinstance(tail, q.ProcedureCall) and len(steps) == 1:
+            out.append(self.standalone_call_result(tail))
+        return out
+
+    def step_clauses(self, step: q.Step, *, final: bool, top: bool) -> list[str]:
+        if isinstance(step, q.Projection):
+            return self.projection(step, final=final, top=top)
+        text = self.gen(step)
+        return [text] if text else []
+
+    def set_operation(self, query: q.SetOperation, *, top: bool, lead: str | None) -> str:
+        branches = self._set_branches(query)
+        keyword = self._set_keyword(query)
+        sep = self.clause_separator()
+        texts = []
+        outer = self.scope
+        for branch in branches:
+            self.scope = dict(outer)
+            if isinstance(branch, q.LinearQuery):
+                clauses = self.linear(branch, top=top, lead=lead)
+                if "NEXT" in clauses:
+                    # A branch with NEXT is a nested query specification in braces.
+                    self.require(
+                        self.caps.braced_query_branches,
+                        "NEXT inside a set operation branch",
+                        branch,
+                        rewrite="move the branch into a CALL subquery",
+                    )
+                    texts.append("{ " + self.join_clauses(clauses) + " }")
+                else:
+                    texts.append(self.join_clauses(clauses))
+            else:
+                raise self.unsupported(f"IR node {type(branch).__name__}", branch)
+        self.scope = outer
+        return (sep + keyword + sep).join(texts)
+
+    def _set_branches(self, query: q.SetOperation) -> list[q.Query]:
+        """The operands of a chain of one set operator, left to right; mixed operators and
+        non-associative nesting cannot be written without changing the grouping."""
+        key = (query.op, query.all)
+        rights: list[q.Query] = []
+        node: q.Query = query
+        while isinstance(node, q.SetOperation):
+            self._same_set_op(node, key)
+            rights.append(node.right)
+            node = node.left
+        branches: list[q.Query] = []
+        for branch in [node, *reversed(rights)]:
+            if isinstance(branch, q.SetOperation):
+                self._same_set_op(branch, key)
+                if branch.op not in _ASSOCIATIVE_SET_OPS:
+                    raise self.unsupported(
+                        "nested set operation",
+                        branch,
+                        rewrite="move the inner operation into a CALL subquery",
+                    )
+                branches.extend(self._set_branches(branch))
+            else:
+                branches.append(branch)
+        return branches
+
+    def _same_set_op(self, node: q.SetOperation, key: tuple[q.SetOp, bool]) -> None:
+        if (node.op, node.all) != key:
+            raise self.unsupported(
+                "mixed set operations",
+                node,
+                rewrite="move one of the operations into a CALL subquery",
+            )
+
+    def _set_keyword(self, query: q.SetOperation) -> str:
+        caps = self.caps
+        distinct = " DISTINCT" if caps.set_op_distinct_keyword else ""
+        if query.op is q.SetOp.UNION:
+            if query.all:
+                self.require(caps.union_all, "UNION ALL", query)
+                return "UNION ALL"
+            self.require(caps.union_distinct, "UNION", query)
+            return "UNION" + distinct
+        if query.op is q.SetOp.OTHERWISE:
+            self.require(caps.otherwise, "OTHERWISE", query)
+            if query.all:
+                raise self.unsupported("OTHERWISE ALL", query)
+            return "OTHERWISE"
+        self.require(caps.except_intersect, query.op.value, query)
+        return f"{query.op.value} ALL" if query.all else query.op.value + distinct
+
+    def block(self, query: q.Query, scope: dict[str, VType]) -> str:
+        """A braced subquery body, written in ``scope`` (the outer scope is restored after)."""
+        outer = self.scope
+        self.scope = dict(scope)
+        self.depth += 1
+        try:
+            body = self.query_text(query, top=False)
+        finally:
+            self.depth -= 1
+            self.scope = outer
+        if self.pretty:
+            return "{\n" + "  " * (self.depth + 1) + body + "\n" + "  " * self.depth + "}"
+        return "{ " + body + " }"
+
+    # =========================================================================================
+    # projections
+    # =========================================================================================
+    def projection(self, step: q.Projection, *, final: bool, top: bool) -> list[str]:
+        """WITH / RETURN as GQL statements (see the module docstring for the forms chosen)."""
+        if step.where is not None:
+            return self._projection_where(step, final=final, top=top)
+        cols = self._columns(step)
+        aggregating = any(_aggregates(x) for x, _ in cols)
+        plain = not (step.distinct or aggregating or step.group_by is not None)
+        if not final and step.star and plain:
+            new = [(x, a) for x, a in cols if not (isinstance(x, e.Variable) and x.name == a)]
+            if not new and not (step.order_by or step.skip is not None or step.limit is not None):
+                return []
+            if not new:
+                return self.page_statement(step)
+            if not (step.order_by or step.skip is not None or step.limit is not None):
+                return self.let(q.Let(tuple(q.Binding(a, x) for x, a in new), pos=step.pos))
+        if top and final and not self.caps.return_graph_elements:
+            wrapped = [(self._returnable(x, a, step), a) for x, a in cols]
+            changed = {a for (x, a), (y, _) in zip(cols, wrapped) if x is not y}
+            for item in step.order_by:
+                if changed & _variables(item.expr):
+                    raise self.unsupported(
+                        "ORDER BY a graph element",
+                        item,
+                        rewrite="order by one of its properties",
+                    )
+            cols = wrapped
+        if self._needs_two_stages(step, cols, final=final, aggregating=aggregating):
+            return self._two_stages(step, cols, final=final, top=top)
+        return self._single_stage(step, cols, final=final, aggregating=aggregating)
+
+    def _projection_where(self, step: q.Projection, *, final: bool, top: bool) -> list[str]:
+        """``WITH … WHERE c`` where ``c`` reads variables the WITH drops: the projection keeps
+        them as extra columns, ``FILTER c`` runs after its ordering and paging, and a second
+        projection drops them."""
+        assert step.where is not None
+        aliases = [item.alias or getattr(item.expr, "name", "") for item in step.items]
+        if step.distinct or step.star or any(_aggregates(i.expr) for i in step.items):
+            raise self.unsupported(
+                "WITH … WHERE on a dropped variable",
+                step.where,
+                rewrite="keep the variable in the WITH",
+            )
+        hidden = sorted(_variables(step.where) - set(aliases))
+        first = replace(
+            step,
+            items=step.items + tuple(q.ReturnItem(e.Variable(v), v) for v in hidden),
+            where=None,
+        )
+        out = self.projection(first, final=False, top=top)
+        out.append(self.filter(q.Filter(step.where, pos=step.where.pos)))
+        second = q.Projection(tuple(q.ReturnItem(e.Variable(a), a) for a in aliases), pos=step.pos)
+        out.extend(self.projection(second, final=final, top=top))
+        return out
+
+    def _columns(self, step: q.Projection) -> list[tuple[e.Expr, str]]:
+        """The projected columns as (expression, name); ``*`` is the variables in scope."""
+        cols: list[tuple[e.Expr, str]] = []
+        names = set()
+        for item in step.items:
+            alias = item.alias
+            if alias is None:
+                if not isinstance(item.expr, e.Variable):
+                    raise self.unsupported(
+                        "unnamed return item", item, rewrite="name the item with AS"
+                    )
+                alias = item.expr.name
+            cols.append((item.expr, alias))
+            names.add(alias)
+        if step.star:
+            if not self.scope and not cols:
+                raise self.unsupported("RETURN * without variables", step)
+            star = [(e.Variable(n), n) for n in sorted(self.scope) if n not in names]
+            cols = star + cols
+        if not cols:
+            raise self.unsupported("empty projection", step)
+        return cols
+
+    def _returnable(self, value: e.Expr, alias: str, step: q.Projection) -> e.Expr:
+        """A top-level result column for a dialect that cannot return graph elements."""
+        vtype = self.type_of(value)
+        if not _holds_element(vtype):
+            return value
+        if self.element_policy == "to_json" and self.caps.element_json_function:
+            return e.FunctionCall(_JSON_MARK, (value,), pos=value.pos)
+        raise self.unsupported(
+            "graph element in result",
+            value if value.pos is not None else step,
+            message=f"column {alias!r} holds a graph element, which {self.dialect.name} cannot "
+            "return at the top level",
+            rewrite="return its properties (n.name AS name), or pass "
+            "spanner_elements='to_json' to return it as JSON",
+        )
+
+    def _needs_two_stages(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        *,
+        final: bool,
+        aggregating: bool,
+    ) -> bool:
+        """Whether the columns must be computed under other names and renamed after NEXT: a
+        grouping key or a sort key has to name a column whose name is not a variable."""
+        if self._iso_grouping(step, cols, aggregating):
+            for x, alias in cols:
+                if _aggregates(x) or (isinstance(x, e.Variable) and x.name == alias):
+                    continue
+                if not self.usable_variable(alias) or alias in self.scope:
+                    return True
+        if not step.order_by:
+            return False
+        restricted = step.distinct or aggregating
+        outputs = {a for _, a in cols}
+        for item in step.order_by:
+            free = _variables(self._sort_key(item.expr, cols))
+            if any(v in outputs and not self.usable_variable(v) for v in free):
+                return True
+            if restricted and not free <= outputs:
+                return True
+        return False
+
+    def _two_stages(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        *,
+        final: bool,
+        top: bool,
+    ) -> list[str]:
+        """Compute the columns under fresh names, then rename them (with the ordering and
+        paging) in a second RETURN after NEXT."""
+        fresh = [(x, self._stage_name(x, a)) for x, a in cols]
+        outputs = {a: f for (_, a), (_, f) in zip(cols, fresh)}
+        hidden: list[tuple[e.Expr, str]] = []
+        order: list[q.SortItem] = []
+        for item in step.order_by:
+            key = self._sort_key(item.expr, cols, usable_only=False)
+            if not _variables(key) <= set(outputs):
+                if step.distinct or any(_aggregates(x) for x, _ in cols):
+                    raise self.unsupported(
+                        "ORDER BY on a value the projection drops",
+                        item,
+                        rewrite="return the sort key as a column",
+                    )
+                name = self.fresh()
+                hidden.append((item.expr, name))
+                order.append(replace(item, expr=e.Variable(name)))
+            else:
+                order.append(replace(item, expr=_rename(key, outputs)))
+        first = q.Projection(
+            tuple(q.ReturnItem(x, f) for x, f in fresh + hidden),
+            distinct=step.distinct,
+            group_by=step.group_by,
+            pos=step.pos,
+        )
+        second = q.Projection(
+            tuple(q.ReturnItem(e.Variable(f), a) for (_, f), (_, a) in zip(fresh, cols)),
+            order_by=tuple(order),
+            skip=step.skip,
+            limit=step.limit,
+            pos=step.pos,
+        )
+        out = self._single_stage(
+            first, fresh + hidden, final=False, aggregating=any(_aggregates(x) for x, _ in fresh)
+        )
+        out.extend(
+            self._single_stage(
+                second,
+                [(e.Variable(f), a) for (_, f), (_, a) in zip(fresh, cols)],
+                final=final,
+                aggregating=False,
+                rewrite_keys=False,
+            )
+        )
+        return out
+
+    def _stage_name(self, value: e.Expr, alias: str) -> str:
+        """The name a column gets in the first of two stages: its own where it can be a
+        variable (and, for a grouping key bound with LET, is not bound already)."""
+        regular = is_plain_name(alias) and alias.upper() not in self.reserved
+        if regular and (
+            _aggregates(value)
+            or alias not in self.scope
+            or (isinstance(value, e.Variable) and value.name == alias)
+        ):
+            return alias
+        return self.fresh()
+
+    def _single_stage(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        *,
+        final: bool,
+        aggregating: bool,
+        rewrite_keys: bool = True,
+    ) -> list[str]:
+        out: list[str] = []
+        group_text = ""
+        if step.group_by is not None:
+            group_text = self._explicit_group_by(step)
+        elif aggregating and not self.caps.implicit_grouping:
+            cols, lets, group_text = self._implicit_group_by(step, cols)
+            if lets:
+                out.extend(self.let(q.Let(tuple(lets), pos=step.pos)))
+        parts = ["RETURN"]
+        if step.distinct:
+            parts.append("DISTINCT")
+        parts.append(", ".join(self.column(x, a, final=final) for x, a in cols))
+        if group_text:
+            parts.append(group_text)
+        column_types = {a: self.type_of(x) for x, a in cols}
+        if step.order_by:
+            keys = [
+                replace(s, expr=self._sort_key(s.expr, cols)) if rewrite_keys else s
+                for s in step.order_by
+            ]
+            parts.append("ORDER BY " + ", ".join(self.sort_item(s) for s in keys))
+        if step.skip is not None:
+            parts.append("OFFSET " + self.page_count(step.skip))
+        if step.limit is not None:
+            parts.append("LIMIT " + self.page_count(step.limit))
+        out.append(" ".join(parts))
+        self.scope = {a: column_types[a] for _, a in cols}
+        if not final:
+            out.append("NEXT")
+        return out
+
+    def column(self, value: e.Expr, alias: str, *, final: bool) -> str:
+        """One RETURN item. A column that feeds a later statement is a binding variable, so its
+        name must be a variable name; a final column may have any name."""
+        text = self.expr(value)
+        if isinstance(value, e.Variable) and value.name == alias:
+            if final and text != self.column_name(alias):
+                return f"{text} AS {self.column_name(alias)}"
+            return text
+        name = self.column_name(alias) if final else self.variable_name(alias, value)
+        return f"{text} AS {name}"
+
+    def _sort_key(
+        self, key: e.Expr, cols: list[tuple[e.Expr, str]], *, usable_only: bool = True
+    ) -> e.Expr:
+        """``key`` with every part that repeats a column's expression replaced by that column
+        (only columns whose name can be referenced, unless ``usable_only`` is false)."""
+        by_expr = {
+            x: a
+            for x, a in cols
+            if not (isinstance(x, e.Variable) and x.name == a)
+            and (self.usable_variable(a) or not usable_only)
+        }
+
+        def swap(node: Node) -> Node:
+            alias = by_expr.get(node) if isinstance(node, e.Expr) else None
+            return e.Variable(alias, pos=node.pos) if alias is not None else node
+
+        if not by_expr:
+            return key
+        result = key.transform(swap)
+        assert isinstance(result, e.Expr)
+        return result
+
+    def _iso_grouping(
+        self, step: q.Projection, cols: list[tuple[e.Expr, str]], aggregating: bool
+    ) -> bool:
+        return (
+            aggregating
+            and step.group_by is None
+            and not self.caps.implicit_grouping
+            and self.caps.group_by == "variables"
+            and any(not _aggregates(x) for x, _ in cols)
+        )
+
+    def _implicit_group_by(
+        self, step: q.Projection, cols: list[tuple[e.Expr, str]]
+    ) -> tuple[list[tuple[e.Expr, str]], list[q.Binding], str]:
+        """Cypher's implicit grouping as an explicit GROUP BY on the non-aggregate columns."""
+        mode = self.caps.group_by
+        keys = [(x, a) for x, a in cols if not _aggregates(x)]
+        if not keys:
+            return cols, [], ""
+        if mode == "expressions":
+            return cols, [], "GROUP BY " + ", ".join(self.expr(x) for x, _ in keys)
+        if mode != "variables":
+            raise self.unsupported(
+                "implicit grouping", step, rewrite="return only aggregates, or group in a subquery"
+            )
+        lets: list[q.Binding] = []
+        out: list[tuple[e.Expr, str]] = []
+        names: list[str] = []
+        key_vars: dict[e.Expr, str] = {}
+        for x, alias in cols:
+            if _aggregates(x):
+                out.append((x, alias))
+                continue
+            if not (isinstance(x, e.Variable) and x.name == alias):
+                lets.append(q.Binding(alias, x))
+                key_vars[x] = alias
+                x = e.Variable(alias, pos=x.pos)
+            out.append((x, alias))
+            names.append(alias)
+        # An aggregating item may use a key's expression outside its aggregates: the key's
+        # variable stands for it (GQL lets a grouped RETURN read its grouping variables).
+        out = [(_swap_exprs(x, key_vars) if _aggregates(x) else x, a) for x, a in out]
+        for x, _ in out:
+            if _aggregates(x) and not _free_outside_aggregates(x) <= set(names):
+                raise self.unsupported(
+                    "aggregate combined with a grouping key",
+                    x,
+                    rewrite="compute the aggregate in its own column, then combine it with the "
+                    "key in a later projection",
+                )
+        return out, lets, "GROUP BY " + ", ".join(self.variable_name(n) for n in names)
+
+    def _explicit_group_by(self, step: q.Projection) -> str:
+        assert step.group_by is not None
+        mode = self.caps.group_by
+        if not mode:
+            raise self.unsupported("explicit GROUP BY", step)
+        if not step.group_by:
+            return "GROUP BY ()" if mode == "variables" else ""
+        if mode == "variables":
+            for key in step.group_by:
+                if not isinstance(key, e.Variable):
+                    raise self.unsupported(
+                        "GROUP BY expression",
+                        key,
+                        rewrite="bind the expression with LET and group by the variable",
+                    )
+        return "GROUP BY " + ", ".join(self.expr(key) for key in step.group_by)
+
+    def page_statement(self, step: q.Projection) -> list[str]:
+        """``WITH * ORDER BY … SKIP … LIMIT …``: standalone ordering and paging statements."""
+        has_page = step.skip is not None or step.limit is not None
+        if step.order_by and not has_page and not self.caps.standalone_order_by:
+            raise self.unsupported(
+                "ORDER BY without LIMIT",
+                step,
+                rewrite="order the final RETURN instead",
+            )
+        parts = []
+        if step.order_by:
+            parts.append("ORDER BY " + ", ".join(self.sort_item(s) for s in step.order_by))
+        if step.skip is not None:
+            parts.append("OFFSET " + self.page_count(step.skip))
+        if step.limit is not None:
+            parts.append("LIMIT " + self.page_count(step.limit))
+        return [" ".join(parts)]
+
+    def page_count(self, value: e.Expr) -> str:
+        """OFFSET / LIMIT take an unsigned integer or a parameter, not an expression."""
+        if isinstance(value, e.Integer) and type(value.value) is int and value.value >= 0:
+            return str(value.value)
+        if isinstance(value, e.Parameter):
+            return self.parameter(value.name)
+        raise self.unsupported(
+            "computed SKIP/LIMIT",
+            value,
+            rewrite="pass the count as a parameter",
+        )
+
+    @emits(q.SortItem)
+    def sort_item(self, item: q.SortItem) -> str:
+        if self.type_of(item.expr).kind == "mixed":
+            raise self.unsupported(
+                "ordering values of different types",
+                item,
+                message="Cypher orders values of different types by a fixed type order; GQL "
+                "cannot compare them",
+            )
+        text = self.expr(item.expr)
+        if item.descending:
+            text += " DESC"
+        default_first = item.descending if self.caps.nulls_sort_high else not item.descending
+        if item.nulls_first != default_first or not self.caps.null_order_fixed:
+            self.require(self.caps.null_ordering_syntax, "null ordering", item)
+            text += " NULLS FIRST" if item.nulls_first else " NULLS LAST"
+        return text
+
+    @emits(q.Projection)
+    def projection_node(self, step: q.Projection) -> str:
+        return self.join_clauses(self.projection(step, final=False, top=False))
+
+    @emits(q.ReturnItem)
+    def return_item(self, item: q.ReturnItem) -> str:
+        alias = item.alias
+        if alias is None:
+            return self.expr(item.expr)
+        return self.column(item.expr, alias, final=True)
+
+    def standalone_call_result(self, call: q.ProcedureCall) -> str:
+        """A query that is only a procedure call returns the call's rows: GQL needs a RETURN."""
+        if call.yield_star:
+            return "RETURN *"
+        if not call.yields:
+            raise self.unsupported(
+                "standalone CALL without YIELD",
+                call,
+                rewrite="YIELD the procedure's output fields",
+            )
+        return "RETURN " + ", ".join(
+            self.variable_name(item.alias or item.field) for item in call.yields
+        )
+
+    # =========================================================================================
+    # reading steps
+    # =========================================================================================
+    @emits(q.Filter)
+    def filter(self, step: q.Filter) -> str:
+        self.require(self.caps.filter_step, "FILTER", step)
+        return "FILTER " + self.expr(step.condition)
+
+    def let(self, step: q.Let) -> list[str]:
+        """``LET x = e, …``; a binding that reads one bound in the same step starts a new LET
+        (GQL's LET cannot define and reference a variable in one statement)."""
+        if not step.bindings:
+            raise self.unsupported("empty LET", step)
+        self.require(self.caps.let_step, "LET", step)
+        groups: list[list[q.Binding]] = [[]]
+        bound: set[str] = set()
+        for binding in step.bindings:
+            if groups[-1] and not bound.isdisjoint(_variables(binding.value)):
+                groups.append([])
+                bound = set()
+            groups[-1].append(binding)
+            bound.add(binding.variable)
+        out = []
+        for group in groups:
+            texts = []
+            types = {}
+            for binding in group:
+                if binding.variable in self.scope:
+                    raise self.unsupported(
+                        "LET of a bound variable",
+                        binding,
+                        rewrite="bind the value under a new name",
+                    )
+                texts.append(
+                    f"{self.variable_name(binding.variable, binding)} = {self.expr(binding.value)}"
+                )
+                types[binding.variable] = self.type_of(binding.value)
+            out.append("LET " + ", ".join(texts))
+            self.scope = {**self.scope, **types}
+        return out
+
+    @emits(q.Let)
+    def let_node(self, step: q.Let) -> str:
+        return self.join_clauses(self.let(step))
+
+    @emits(q.Binding)
+    def binding(self, binding: q.Binding) -> str:
+        return f"{self.variable_name(binding.variable, binding)} = {self.expr(binding.value)}"
+
+    @emits(q.Unwind)
+    def unwind(self, step: q.Unwind) -> str:
+        source_type = self.type_of(step.source)
+        if source_type.known and source_type.kind != "list":
+            raise self.unsupported(
+                "UNWIND of a non-list value",
+                step.source,
+                rewrite="UNWIND a list: [value]",
+            )
+        text = f"FOR {self.variable_name(step.variable, step)} IN {self.expr(step.source)}"
+        if step.index is not None:
+            # for_index holds the words written after WITH ("OFFSET", "OFFSET AS", ...).
+            word = "ORDINALITY" if step.index_base == 1 else "OFFSET"
+            forms = [f for f in self.caps.for_index if f.split()[0] == word]
+            if step.index_base not in (0, 1) or not forms:
+                raise self.unsupported(
+                    f"FOR WITH {word}",
+                    step,
+                    rewrite="number the elements with a separate list of positions",
+                )
+            text += f" WITH {forms[0]} {self.variable_name(step.index, step)}"
+        elem = source_type.element if source_type.kind == "list" and source_type.element else ANY
+        self.scope = {**self.scope, step.variable: replace(elem, const=None)}
+        if step.index is not None:
+            self.scope[step.index] = VType("integer")
+        return text
+
+    @emits(q.Match)
+    def match(self, step: q.Match) -> str:
+        if not step.patterns:
+            raise self.unsupported("empty MATCH", step)
+        for pattern in step.patterns:
+            for rel in pattern.find_all(p.RelPattern):
+                if rel.quantifier is not None and rel.variable in self.scope:
+                    raise self.unsupported(
+                        "variable-length relationship bound earlier",
+                        rel,
+                        message="Cypher matches the relationships of a bound list; a GQL group "
+                        "variable cannot be bound in advance",
+                    )
+        self._bind_patterns(step.patterns)
+        patterns, mode, extra = self._edge_uniqueness(step)
+        self._check_shortest_where(step)
+        parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
+        if mode:
+            parts.append(mode)
+        parts.append(", ".join(self.path_pattern(x) for x in patterns))
+        where = step.where
+        if extra is not None:
+            where = extra if where is None else e.And(extra, where)
+        if where is not None:
+            parts.append("WHERE " + self.expr(where))
+        return " ".join(parts)
+
+    def _check_shortest_where(self, step: q.Match) -> None:
+        """A path search selects paths before the graph pattern's WHERE filters them in GQL; a
+        Cypher shortest path is the shortest one that satisfies the WHERE."""
+        if step.where is None:
+            return
+        for pattern in step.patterns:
+            if pattern.search is not None and pattern.search.kind is not p.SearchKind.ALL:
+                raise self.unsupported(
+                    "path search with MATCH WHERE",
+                    step.where,
+                    rewrite="put the condition on the pattern's elements, e.g. "
+                    "ANY SHORTEST ((a)-[r]->{1,5}(b) WHERE cond)",
+                )
+
+    def _edge_uniqueness(
+        self, step: q.Match
+    ) -> tuple[tuple[p.PathPattern, ...], str, e.Expr | None]:
+        """The match mode words, and the patterns and extra condition that give the IR's edge
+        uniqueness where the dialect has no match mode keywords (see the module docstring)."""
+        patterns = step.patterns
+        if step.mode.name == self.caps.default_match_mode:
+            return patterns, "", None
+        if self.caps.match_modes:
+            return patterns, _MATCH_MODE_WORDS[step.mode], None
+        if not _uniqueness_matters(step):
+            return patterns, "", None
+        if step.mode is p.MatchMode.REPEATABLE_ELEMENTS:
+            raise self.unsupported(
+                "REPEATABLE ELEMENTS",
+                step,
+                rewrite="write each relationship pattern in its own MATCH",
+            )
+        with_rels = [i for i, x in enumerate(patterns) if _relationships(x.path)]
+        if len(with_rels) == 1:
+            i = with_rels[0]
+            return (
+                patterns[:i] + (self._trail(patterns[i], step),) + patterns[i + 1 :],
+                "",
+                None,
+            )
+        refusal = self.unsupported(
+            "edge uniqueness across path patterns",
+            step,
+            rewrite="name every relationship and keep variable-length ones in a single path "
+            "pattern, or join the path patterns into one path",
+        )
+        for pattern in patterns:
+            for inner in pattern.walk():
+                if isinstance(inner, p.ParenPath) or (
+                    isinstance(inner, p.RelPattern) and inner.quantifier is not None
+                ):
+                    raise refusal
+        names: list[e.Expr] = []
+
+        def name(node: Node) -> Node:
+            if not isinstance(node, p.RelPattern):
+                return node
+            if node.variable is None:
+                if not self.may_bind_extra:
+                    raise refusal
+                node = replace(node, variable=self.fresh())
+            names.append(e.Variable(node.variable))
+            return node
+
+        if "ALL_DIFFERENT" not in self.caps.element_predicates:
+            raise refusal
+        named = tuple(x.transform(name) for x in patterns)
+        return named, "", pr.AllDifferent(tuple(names))  # type: ignore[return-value]
+
+    def _trail(self, pattern: p.PathPattern, step: q.Match) -> p.PathPattern:
+        """``pattern`` with no edge repeated: TRAIL, or nothing for a shortest search over one
+        quantified relationship (a shortest walk never repeats an edge)."""
+        self.require("TRAIL" in self.caps.path_modes, "edge uniqueness", step)
+        if pattern.mode is not None:
+            if pattern.mode in (p.PathMode.TRAIL, p.PathMode.SIMPLE, p.PathMode.ACYCLIC):
+                return pattern
+            raise self.unsupported(
+                "edge uniqueness",
+                pattern,
+                message=f"a {pattern.mode.value} path pattern cannot also keep its edges different",
+            )
+        if pattern.search is not None and pattern.search.kind in _SHORTEST:
+            chain = pattern.path
+            if (
+                isinstance(chain, p.PathChain)
+                and len(chain.elements) == 3
+                and isinstance(chain.elements[1], p.RelPattern)
+                and chain.elements[1].where is None
+            ):
+                return pattern
+        return replace(pattern, mode=p.PathMode.TRAIL)
+
+    def _bind_patterns(self, patterns: tuple[p.PathPattern, ...]) -> None:
+        """Add the variables a graph pattern binds to the scope."""
+        new: dict[str, VType] = {}
+        for pattern in patterns:
+            if pattern.variable is not None:
+                new[pattern.variable] = VType("path")
+            self._bind_path(pattern.path, new, group=False)
+        self.scope = {**self.scope, **new}
+
+    def _bind_path(self, path: Node, out: dict[str, VType], *, group: bool) -> None:
+        chains = path.alternatives if isinstance(path, p.PathUnion) else (path,)
+        for chain in chains:
+            assert isinstance(chain, p.PathChain)
+            for element in chain.elements:
+                if isinstance(element, p.NodePattern) and element.variable:
+                    t = VType("node")
+                    out.setdefault(element.variable, VType("list", t) if group else t)
+                elif isinstance(element, p.RelPattern) and element.variable:
+                    t = VType("edge")
+                    is_group = group or element.quantifier is not None
+                    out.setdefault(element.variable, VType("list", t) if is_group else t)
+                elif isinstance(element, p.ParenPath):
+                    inner_group = group or element.quantifier is not None
+                    if element.variable:
+                        t = VType("path")
+                        out.setdefault(element.variable, VType("list", t) if inner_group else t)
+                    self._bind_path(element.path, out, group=inner_group)
+
+    @emits(q.CallSubquery)
+    def call_subquery(self, step: q.CallSubquery) -> str:
+        caps = self.caps
+        self.require(caps.call_subquery, "CALL subquery", step)
+        if step.in_transactions is not None:
+            raise self.unsupported("CALL IN TRANSACTIONS", step)
+        keyword = "CALL"
+        if step.optional:
+            self.require(caps.optional_call, "OPTIONAL CALL", step)
+            keyword = "OPTIONAL CALL"
+        imports = sorted(self.scope) if step.imports is None else list(step.imports)
+        inner = {name: self.scope.get(name, ANY) for name in imports}
+        scope = "(" + ", ".join(self.variable_name(v, step) for v in imports) + ")"
+        outer = self.scope
+        body = self.block(step.query, inner)
+        self.scope = {**outer, **self._result_types(step.query, inner)}
+        return f"{keyword} {scope} {body}"
+
+    def _result_types(self, query: q.Query, scope: dict[str, VType]) -> dict[str, VType]:
+        """The columns a subquery adds to the outer scope (their types are not followed)."""
+        if isinstance(query, q.SetOperation):
+            return self._result_types(query.left, scope)
+        if not isinstance(query, q.LinearQuery) or not query.steps:
+            return {}
+        last = query.steps[-1]
+        if not isinstance(last, q.Projection):
+            return {}
+        names = [
+            i.alias or (i.expr.name if isinstance(i.expr, e.Variable) else "") for i in last.items
+        ]
+        if last.star:
+            names += list(scope)
+        return {name: ANY for name in names if name}
+
+    @emits(q.ProcedureCall)
+    def procedure_call(self, step: q.ProcedureCall) -> str:
+        self.require(self.caps.procedure_calls, "procedure call", step)
+        keyword = "CALL "
+        if step.optional:
+            self.require(self.caps.optional_call, "OPTIONAL CALL", step)
+            keyword = "OPTIONAL CALL "
+        if step.args is None:
+            raise self.unsupported(
+                "procedure call without arguments",
+                step,
+                rewrite="pass the arguments explicitly: CALL proc($a, $b)",
+            )
+        text = keyword + self.qualified_name(step.name)
+        text += "(" + ", ".join(self.expr(arg) for arg in step.args) + ")"
+        if step.yields:
+            if step.yield_star:
+                raise self.unsupported("YIELD * with items", step)
+            text += " YIELD " + ", ".join(self.gen(item) for item in step.yields)
+            new = {item.alias or item.field: ANY for item in step.yields}
+            self.scope = {**self.scope, **new}
+        elif step.yields is not None and not step.yield_star:
+            raise self.unsupported("empty YIELD", step)
+        if step.where is not None:
+            if not (step.yield_star or step.yields):
+                raise self.unsupported(
+                    "procedure WHERE without YIELD",
+                    step,
+                    rewrite="YIELD the fields the condition uses",
+                )
+            text += " FILTER " + self.expr(step.where)
+        return text
+
+    @emits(q.YieldItem)
+    def yield_item(self, item: q.YieldItem) -> str:
+        if item.alias is None:
+            return self.variable_name(item.field, item)
+        return f"{self.schema_name(item.field)} AS {self.variable_name(item.alias, item)}"
+
+    @emits(q.UseGraph)
+    def use_graph(self, step: q.UseGraph) -> str:
+        raise self.unsupported(
+            "USE inside a query",
+            step,
+            rewrite="select the graph once, at the start of the query",
+        )
+
+    @emits(q.Finish)
+    def finish(self, step: q.Finish) -> str:
+        self.require(self.caps.finish, "FINISH", step)
+        return "FINISH"
+
+    @emits(q.LoadCsv)
+    def load_csv(self, step: q.LoadCsv) -> str:
+        raise self.unsupported("LOAD CSV", step)
+
+    # =========================================================================================
+    # writing steps
+    # =========================================================================================
+    @emits(q.Create)
+    def create(self, step: q.Create) -> str:
+        self.require(self.caps.graph_writes, self.caps.create_keyword, step)
+        if self.caps.create_keyword.upper() != "INSERT":
+            raise self.unsupported(f"create keyword {self.caps.create_keyword}", step)
+        if not step.patterns:
+            raise self.unsupported("empty INSERT", step)
+        text = "INSERT " + ", ".join(self.insert_path(x) for x in step.patterns)
+        self._bind_patterns(step.patterns)
+        return text
+
+    def insert_path(self, pattern: p.PathPattern) -> str:
+        """An insert pattern: nodes and directed edges with a label set and literal properties
+        (GQL's insertPathPattern has no path variables, quantifiers or WHERE)."""
+        if pattern.variable is not None:
+            raise self.unsupported(
+                "path variable in CREATE",
+                pattern,
+                rewrite="MATCH the path after creating it",
+            )
+        if pattern.search is not None or pattern.mode is not None:
+            raise self.unsupported("path prefix in CREATE", pattern)
+        chain = pattern.path
+        if not isinstance(chain, p.PathChain) or not chain.elements:
+            raise self.unsupported("path union in CREATE", pattern)
+        out = []
+        for element in chain.elements:
+            if isinstance(element, p.NodePattern):
+                out.append("(" + self._insert_filler(element) + ")")
+            elif isinstance(element, p.RelPattern):
+                if element.quantifier is not None:
+                    raise self.unsupported("quantified relationship in CREATE", element)
+                if element.direction not in (p.Direction.OUT, p.Direction.IN):
+                    self.require(
+                        element.direction is p.Direction.UNDIRECTED and self.caps.undirected_edges,
+                        "relationship without direction in CREATE",
+                        element,
+                    )
+                opening, closing, _ = _ARROWS[element.direction]
+                out.append(opening + self._insert_filler(element) + closing)
+            else:
+                raise self.unsupported("quantified path in CREATE", element)
+        return "".join(out)
+
+    def _insert_filler(self, element: p.NodePattern | p.RelPattern) -> str:
+        if element.where is not None:
+            raise self.unsupported("WHERE in CREATE", element)
+        text = "" if element.variable is None else self.variable_name(element.variable, element)
+        labels = element.labels if isinstance(element, p.NodePattern) else element.types
+        if labels is not None:
+            names = _conjunction(labels)
+            if names is None:
+                raise self.unsupported("label expression in CREATE", element)
+            limit = self.caps.max_node_labels
+            if limit and isinstance(element, p.NodePattern) and len(names) > limit:
+                raise self.unsupported("multiple labels", element)
+            text += ":" + "&".join(self.schema_name(name) for name in names)
+        if element.properties is not None:
+            props = self.property_map(element.properties, element)
+            text = f"{text} {props}" if text else props
+        return text
+
+    @emits(q.SetClause)
+    def set_clause(self, step: q.SetClause) -> str:
+        """SET items; GQL evaluates one SET statement's values before assigning any (Cypher
+        assigns in order), so an item that reads a variable changed earlier in the clause
+        starts a new SET statement."""
+        self.require(self.caps.graph_writes, "SET", step)
+        if not step.items:
+            raise self.unsupported("empty SET", step)
+        groups: list[list[str]] = [[]]
+        written: set[str] = set()
+        for item in step.items:
+            reads = _variables(item.value) if hasattr(item, "value") else set()
+            if groups[-1] and not reads.isdisjoint(written):
+                groups.append([])
+                written = set()
+            groups[-1].extend(self.set_item(item))
+            written.add(_set_target(item))
+        # SET n += {} sets nothing: the clause is a no-op, written as nothing.
+        return self.join_clauses(["SET " + ", ".join(group) for group in groups if group])
+
+    def set_item(self, item: q.SetItem) -> list[str]:
+        if isinstance(item, q.SetProperty):
+            subject = self._write_subject(item.subject, item)
+            return [f"{subject}.{self.schema_name(item.key)} = {self.expr(item.value)}"]
+        if isinstance(item, q.SetDynamicProperty):
+            raise self.unsupported("dynamic property", item)
+        if isinstance(item, q.SetProperties):
+            name = self.variable_name(item.variable, item)
+            if not isinstance(item.value, e.MapLiteral):
+                raise self.unsupported(
+                    "SET from a map value",
+                    item,
+                    rewrite="set each property: SET n.k = map.k",
+                )
+            if item.merge:
+                return [
+                    f"{name}.{self.schema_name(k)} = {self.expr(v)}" for k, v in item.value.entries
+                ]
+            self.require(self.caps.set_map, "SET n = map", item)
+            return [f"{name} = {self.property_map(item.value, item, empty_ok=True)}"]
+        if isinstance(item, q.SetLabels):
+            self.require(self.caps.set_labels, "SET labels", item)
+            if not item.labels:
+                raise self.unsupported("empty label list", item)
+            name = self.variable_name(item.variable, item)
+            return [f"{name}:{self.schema_name(label)}" for label in item.labels]
+        raise self.unsupported(f"IR node {type(item).__name__}", item)
+
+    def _write_subject(self, subject: e.Expr, item: Node) -> str:
+        if not isinstance(subject, e.Variable):
+            raise self.unsupported(
+                "property write on an expression",
+                item,
+                rewrite="bind the element to a variable first",
+            )
+        return self.variable_name(subject.name, subject)
+
+    @emits(q.Remove)
+    def remove(self, step: q.Remove) -> str:
+        self.require(self.caps.graph_writes and self.caps.remove_clause, "REMOVE", step)
+        if not step.items:
+            raise self.unsupported("empty REMOVE", step)
+        items: list[str] = []
+        for item in step.items:
+            if isinstance(item, q.RemoveProperty):
+                subject = self._write_subject(item.subject, item)
+                items.append(f"{subject}.{self.schema_name(item.key)}")
+            else:
+                if not item.labels:
+                    raise self.unsupported("empty label list", item)
+                name = self.variable_name(item.variable, item)
+                items.extend(f"{name}:{self.schema_name(label)}" for label in item.labels)
+        return "REMOVE " + ", ".join(items)
+
+    @emits(q.Delete)
+    def delete(self, step: q.Delete) -> str:
+        self.require(self.caps.graph_writes, "DELETE", step)
+        if not step.targets:
+            raise self.unsupported("empty DELETE", step)
+        for target in step.targets:
+            if self.type_of(target).kind == "path":
+                raise self.unsupported(
+                    "DELETE of a path",
+                    target,
+                    rewrite="delete the path's relationships and nodes by variable",
+                )
+        keyword = "DETACH DELETE " if step.detach else "DELETE "
+        return keyword + ", ".join(self.expr(target) for target in step.targets)
+
+    @emits(q.Merge)
+    def merge(self, step: q.Merge) -> str:
+        raise self.unsupported(
+            "MERGE",
+            step,
+            rewrite="MATCH the pattern and INSERT it only when no match exists, e.g. "
+            "OPTIONAL MATCH … FILTER … IS NULL … INSERT …",
+        )
+
+    @emits(q.Foreach)
+    def foreach(self, step: q.Foreach) -> str:
+        raise self.unsupported("FOREACH", step, rewrite="FOR x IN list followed by the updates")
+
+    @emits(ddl.CreateIndex, ddl.CreateConstraint, ddl.DropIndex, ddl.DropConstraint, ddl.Show)
+    def schema_command(self, node: Node) -> str:
+        raise self.unsupported(
+            {
+                ddl.CreateIndex: "CREATE INDEX",
+                ddl.CreateConstraint: "CREATE CONSTRAINT",
+                ddl.DropIndex: "DROP INDEX",
+                ddl.DropConstraint: "DROP CONSTRAINT",
+                ddl.Show: "SHOW",
+            }[type(node)],
+            node,
+        )
+
+    # =========================================================================================
+    # catalog, session and transaction statements
+    # =========================================================================================
+    def catalog_ref(self, ref: str, at: Node) -> str:
+        """A catalog reference as the IR keeps it: a predefined one (``HOME_GRAPH``), an absolute
+        path (``/dir/g``) or a dotted name."""
+        if ref in _PREDEFINED_REFS:
+            return ref
+        if ref.startswith("/"):
+            parts = [part for part in ref[1:].split("/") if part]
+            return "/" + "/".join(self.schema_name(part) for part in parts)
+        return ".".join(self.schema_name(part) for part in ref.split("."))
+
+    def _catalog(self, construct: str, node: Node) -> None:
+        self.require(
+            self.caps.catalog_statements,
+            construct,
+            node,
+            rewrite="run the command through the database's own API or DDL",
+        )
+
+    @emits(c.Program)
+    def program(self, node: c.Program) -> str:
+        """Statements of one request, in order (GQL writes them one after the other)."""
+        if not node.statements:
+            raise self.unsupported("empty request", node)
+        texts = []
+        for statement in node.statements:
+            if isinstance(statement, q.Query):
+                self.scope = {}
+                texts.append(self.top(statement))
+            else:
+                texts.append(self.gen(statement))
+        return self.join_clauses(texts)
+
+    @emits(c.SessionSetSchema)
+    def session_set_schema(self, node: c.SessionSetSchema) -> str:
+        self._catalog("SESSION SET", node)
+        return "SESSION SET SCHEMA " + self.catalog_ref(node.schema, node)
+
+    @emits(c.SessionSetGraph)
+    def session_set_graph(self, node: c.SessionSetGraph) -> str:
+        self._catalog("SESSION SET", node)
+        return "SESSION SET GRAPH " + self.catalog_ref(node.graph, node)
+
+    @emits(c.SessionSetTimeZone)
+    def session_set_time_zone(self, node: c.SessionSetTimeZone) -> str:
+        self._catalog("SESSION SET", node)
+        return "SESSION SET TIME ZONE " + self.string(node.zone)
+
+    @emits(c.SessionSetParameter)
+    def session_set_parameter(self, node: c.SessionSetParameter) -> str:
+        self._catalog("SESSION SET", node)
+        parts = ["SESSION SET VALUE"]
+        if node.if_not_exists:
+            parts.append("IF NOT EXISTS")
+        parts.append(self.parameter(node.name))
+        if node.type is not None:
+            parts.append(":: " + self.type_ref(node.type, node))
+        parts.append("= " + self.expr(node.value))
+        return " ".join(parts)
+
+    @emits(c.SessionReset)
+    def session_reset(self, node: c.SessionReset) -> str:
+        self._catalog("SESSION RESET", node)
+        target = node.target
+        if target is c.SessionResetTarget.ALL:
+            return "SESSION RESET"
+        if target is c.SessionResetTarget.PARAMETER:
+            if node.parameter is None:
+                raise self.unsupported("SESSION RESET PARAMETER without a name", node)
+            return "SESSION RESET PARAMETER " + self.parameter(node.parameter)
+        if target in (c.SessionResetTarget.PARAMETERS, c.SessionResetTarget.CHARACTERISTICS):
+            return "SESSION RESET ALL " + target.value
+        return "SESSION RESET " + target.value
+
+    @emits(c.SessionClose)
+    def session_close(self, node: c.SessionClose) -> str:
+        self._catalog("SESSION CLOSE", node)
+        return "SESSION CLOSE"
+
+    @emits(c.StartTransaction)
+    def start_transaction(self, node: c.StartTransaction) -> str:
+        self._catalog("START TRANSACTION", node)
+        return "START TRANSACTION READ ONLY" if node.read_only else "START TRANSACTION"
+
+    @emits(c.Commit, c.Rollback)
+    def end_transaction(self, node: c.Commit | c.Rollback) -> str:
+        word = "COMMIT" if isinstance(node, c.Commit) else "ROLLBACK"
+        self._catalog(word, node)
+        return word
+
+    @emits(c.CreateSchema, c.DropSchema)
+    def schema_statement(self, node: c.CreateSchema | c.DropSchema) -> str:
+        if isinstance(node, c.CreateSchema):
+            self._catalog("CREATE SCHEMA", node)
+            guard = " IF NOT EXISTS" if node.if_not_exists else ""
+            return f"CREATE SCHEMA{guard} {self.catalog_ref(node.path, node)}"
+        self._catalog("DROP SCHEMA", node)
+        guard = " IF EXISTS" if node.if_exists else ""
+        return f"DROP SCHEMA{guard} {self.catalog_ref(node.path, node)}"
+
+    @emits(c.CreateGraph)
+    def create_graph(self, node: c.CreateGraph) -> str:
+        self._catalog("CREATE GRAPH", node)
+        head = self._create_head("GRAPH", node.or_replace, node.if_not_exists, node)
+        source = node.graph_type
+        if isinstance(source, c.OpenGraphType):
+            of = "ANY"
+        elif isinstance(source, c.GraphTypeName):
+            of = ":: " + self.catalog_ref(source.name, node)
+        elif isinstance(source, c.GraphTypeLike):
+            of = "LIKE " + self.catalog_ref(source.graph, node)
+        else:
+            of = self.gen(source)
+        text = f"{head} {self.catalog_ref(node.name, node)} {of}"
+        if node.copy_of is not None:
+            text += " AS COPY OF " + self.catalog_ref(node.copy_of, node)
+        return text
+
+    @emits(c.CreateGraphType)
+    def create_graph_type(self, node: c.CreateGraphType) -> str:
+        self._catalog("CREATE GRAPH TYPE", node)
+        head = self._create_head("GRAPH TYPE", node.or_replace, node.if_not_exists, node)
+        source = node.source
+        if isinstance(source, c.GraphTypeName):
+            of = "COPY OF " + self.catalog_ref(source.name, node)
+        elif isinstance(source, c.GraphTypeLike):
+            of = "LIKE " + self.catalog_ref(source.graph, node)
+        else:
+            of = self.gen(source)
+        return f"{head} {self.catalog_ref(node.name, node)} {of}"
+
+    def _create_head(self, what: str, or_replace: bool, if_not_exists: bool, node: Node) -> str:
+        if or_replace and if_not_exists:
+            raise self.unsupported("CREATE OR REPLACE … IF NOT EXISTS", node)
+        if or_replace:
+            return f"CREATE OR REPLACE {what}"
+        return f"CREATE {what} IF NOT EXISTS" if if_not_exists else f"CREATE {what}"
+
+    @emits(c.DropGraph, c.DropGraphType)
+    def drop_graph(self, node: c.DropGraph | c.DropGraphType) -> str:
+        what = "GRAPH" if isinstance(node, c.DropGraph) else "GRAPH TYPE"
+        self._catalog(f"DROP {what}", node)
+        guard = " IF EXISTS" if node.if_exists else ""
+        return f"DROP {what}{guard} {self.catalog_ref(node.name, node)}"
+
+    @emits(c.GraphTypeSpec)
+    def graph_type_spec(self, node: c.GraphTypeSpec) -> str:
+        if not node.elements:
+            raise self.unsupported("empty graph type", node)
+        return "{" + ", ".join(self.gen(element) for element in node.elements) + "}"
+
+    @emits(c.NodeType)
+    def node_type(self, node: c.NodeType) -> str:
+        head = "" if node.name is None else f"NODE {self.schema_name(node.name)} "
+        return head + "(" + self._type_filler(node, alias=node.alias) + ")"
+
+    @emits(c.EdgeType)
+    def edge_type(self, node: c.EdgeType) -> str:
+        head = ""
+        if node.name is not None:
+            kind = "DIRECTED" if node.directed else "UNDIRECTED"
+            head = f"{kind} EDGE {self.schema_name(node.name)} "
+        source, destination = self._endpoint(node.source), self._endpoint(node.destination)
+        filler = self._type_filler(node, alias=None)
+        if node.directed:
+            return f"{head}{source}-[{filler}]->{destination}"
+        return f"{head}{source}~[{filler}]~{destination}"
+
+    def _endpoint(self, node: c.NodeType) -> str:
+        """An edge type's endpoint: a node type's alias, or a filler that matches one."""
+        if node.alias is not None:
+            return "(" + self.variable_name(node.alias, node) + ")"
+        return "(" + self._type_filler(node, alias=None) + ")"
+
+    def _type_filler(self, node: c.NodeType | c.EdgeType, *, alias: str | None) -> str:
+        """``alias :Key => :A&B {p TYPE, …}``: key labels, implied labels, property types."""
+        parts = [] if alias is None else [self.variable_name(alias, node)]
+        if node.key_labels is not None:
+            key = ":" + "&".join(self.schema_name(x) for x in node.key_labels) + " "
+            parts.append((key if node.key_labels else "") + "=>")
+        if node.labels:
+            parts.append(":" + "&".join(self.schema_name(x) for x in node.labels))
+        if node.properties:
+            parts.append("{" + ", ".join(self.gen(x) for x in node.properties) + "}")
+        return " ".join(parts)
+
+    @emits(c.PropertyType)
+    def property_type(self, node: c.PropertyType) -> str:
+        return f"{self.schema_name(node.name)} {self.type_ref(node.type, node)}"
+
+    @emits(c.OpenGraphType, c.GraphTypeName, c.GraphTypeLike)
+    def graph_type_source(self, node: Node) -> str:
+        raise self.unsupported(f"IR node {type(node).__name__} outside CREATE GRAPH", node)
+
+    # =========================================================================================
+    # patterns
+    # =========================================================================================
+    @emits(p.PathPattern)
+    def path_pattern(self, pattern: p.PathPattern) -> str:
+        head = "" if pattern.variable is None else self.variable_name(pattern.variable) + " = "
+        parts = []
+        path_text = self.gen(pattern.path)
+        if pattern.search is not None:
+            selector = self.search(pattern.search)
+            if selector:
+                parts.append(selector)
+        if pattern.mode is not None:
+            mode = self.path_mode(pattern.mode, pattern)
+            if parts and not self.caps.search_with_mode:
+                path_text = f"({mode} {path_text})"
+            else:
+                parts.append(mode)
+        parts.append(path_text)
+        return head + " ".join(parts)
+
+    @emits(p.Search)
+    def search(self, search: p.Search) -> str:
+        kind = search.kind
+        allowed = kind.value in self.caps.search_prefixes
+        self.require(allowed, kind.value, search)
+        if kind is p.SearchKind.ALL:
+            return "ALL"
+        if kind is p.SearchKind.ANY:
+            return "ANY" if search.k is None else "ANY " + self.count(search.k, search)
+        if kind is p.SearchKind.ANY_SHORTEST:
+            return "ANY SHORTEST"
+        if kind is p.SearchKind.ALL_SHORTEST:
+            return "ALL SHORTEST"
+        if kind is p.SearchKind.ANY_CHEAPEST:
+            return "ANY CHEAPEST"
+        if kind is p.SearchKind.CHEAPEST_K:
+            return "CHEAPEST " + self.count(search.k, search)
+        if kind is p.SearchKind.SHORTEST_K_GROUPS:
+            if search.k is None:
+                return "SHORTEST GROUPS"
+            return f"SHORTEST {self.count(search.k, search)} GROUPS"
+        if search.k is None:
+            raise self.unsupported("SHORTEST k without k", search)
+        return "SHORTEST " + self.count(search.k, search)
+
+    def path_mode(self, mode: p.PathMode, node: Node) -> str:
+        self.require(mode.value in self.caps.path_modes, f"{mode.value} path mode", node)
+        return mode.value
+
+    @emits(p.PathChain)
+    def path_chain(self, chain: p.PathChain) -> str:
+        if not chain.elements:
+            raise self.unsupported("empty path pattern", chain)
+        out: list[str] = []
+        previous: Node | None = None
+        for element in chain.elements:
+            if previous is not None and not (
+                isinstance(element, p.RelPattern) or isinstance(previous, p.RelPattern)
+            ):
+                out.append(" ")
+            out.append(self.gen(element))
+            previous = element
+        return "".join(out)
+
+    @emits(p.PathUnion)
+    def path_union(self, union: p.PathUnion) -> str:
+        self.require(self.caps.path_union, "path union", union)
+        sep = " |+| " if union.multiset else " | "
+        return sep.join(self.gen(alternative) for alternative in union.alternatives)
+
+    @emits(p.ParenPath)
+    def paren_path(self, path: p.ParenPath) -> str:
+        self.require(self.caps.quantified_paths, "quantified path pattern", path)
+        # Inside its parentheses a quantified path's variables are single elements; outside
+        # they are group (list) variables.
+        inner: dict[str, VType] = {}
+        self._bind_path(path.path, inner, group=False)
+        outer = self.scope
+        self.scope = {**outer, **inner}
+        try:
+            return self._paren_path(path)
+        finally:
+            self.scope = outer
+
+    def _paren_path(self, path: p.ParenPath) -> str:
+        parts = []
+        if path.variable is not None:
+            parts.append(self.variable_name(path.variable, path) + " =")
+        if path.mode is not None:
+            parts.append(self.path_mode(path.mode, path))
+        parts.append(self.gen(path.path))
+        if path.where is not None:
+            parts.append("WHERE " + self.expr(path.where))
+        text = "(" + " ".join(parts) + ")"
+        if path.quantifier is not None:
+            text += self.gen(path.quantifier)
+        return text
+
+    @emits(p.NodePattern)
+    def node_pattern(self, node: p.NodePattern) -> str:
+        return "(" + self._filler(node, node.labels) + ")"
+
+    @emits(p.RelPattern)
+    def rel_pattern(self, rel: p.RelPattern) -> str:
+        if rel.direction is p.Direction.UNDIRECTED:
+            self.require(self.caps.undirected_edges, "undirected edge", rel)
+        opening, closing, abbreviated = _ARROWS[rel.direction]
+        outer = self.scope
+        if rel.variable is not None and rel.quantifier is not None:
+            # its WHERE sees one edge at a time
+            self.scope = {**outer, rel.variable: VType("edge")}
+        try:
+            inner = self._filler(rel, rel.types)
+            cost = self._cost(rel)
+        finally:
+            self.scope = outer
+        if cost:
+            inner = f"{inner} {cost}" if inner else cost
+        quantifier = "" if rel.quantifier is None else self.gen(rel.quantifier)
+        if not inner and not quantifier:
+            return abbreviated
+        return opening + inner + closing + quantifier
+
+    def _cost(self, rel: p.RelPattern) -> str:
+        """Spanner's ``COST expr`` after the rest of the edge filler."""
+        if rel.cost is None:
+            return ""
+        self.require(
+            self.caps.edge_cost,
+            "edge cost",
+            rel,
+            rewrite="sum the costs of the path's edges after matching it",
+        )
+        return "COST " + self.expr(rel.cost)
+
+    def _filler(self, element: p.NodePattern | p.RelPattern, labels: p.LabelExpr | None) -> str:
+        """Variable, label expression, then properties or WHERE (GQL's element pattern has one
+        or the other: properties with a WHERE become conditions in it)."""
+        text = "" if element.variable is None else self.variable_name(element.variable, element)
+        if labels is not None:
+            if isinstance(element, p.NodePattern):
+                names = _conjunction(labels)
+                limit = self.caps.max_node_labels
+                if limit and names is not None and len(names) > limit:
+                    raise self.unsupported(
+                        "multiple labels",
+                        element,
+                        rewrite="test the labels in WHERE, e.g. (n) WHERE n IS LABELED A",
+                    )
+            text += ":" + self.label_expr(labels)
+        where = element.where
+        props = element.properties
+        if props is not None and where is not None:
+            if element.variable is None or not isinstance(props, e.MapLiteral):
+                raise self.unsupported(
+                    "property map with element WHERE",
+                    element,
+                    rewrite="name the element and compare its properties in the WHERE",
+                )
+            subject = e.Variable(element.variable)
+            conds = [e.Comparison(e.CompOp.EQ, e.Property(subject, k), v) for k, v in props.entries]
+            conds.append(where)
+            where = _conjoin(conds)
+            props = None
+        if props is not None:
+            text = (
+                f"{text} {self.property_map(props, element)}"
+                if text
+                else self.property_map(props, element)
+            )
+        if where is not None:
+            self.require(self.caps.inline_where, "inline WHERE", element)
+            cond = "WHERE " + self.expr(where)
+            text = f"{text} {cond}" if text else cond
+        return text
+
+    def property_map(self, props: e.Expr, owner: Node, *, empty_ok: bool = False) -> str:
+        """``{k: v, …}``: GQL's property specifications take literal keys, not a map value."""
+        if not isinstance(props, e.MapLiteral):
+            raise self.unsupported(
+                "property map parameter",
+                owner,
+                rewrite="list the properties: {name: $map.name}",
+            )
+        if not props.entries and not empty_ok:
+            return ""
+        entries = (f"{self.schema_name(k)}: {self.expr(v)}" for k, v in props.entries)
+        return "{" + ", ".join(entries) + "}"
+
+    @emits(p.Quantifier)
+    def quantifier(self, quant: p.Quantifier) -> str:
+        lower = self.count(quant.lower, quant)
+        if quant.upper is None:
+            self.require(
+                self.caps.unbounded_quantifiers,
+                "unbounded quantifier",
+                quant,
+                rewrite=f"give it an upper bound, e.g. {{{lower},10}}, if the data allows",
+            )
+            return "{" + lower + ",}"
+        upper = self.count(quant.upper, quant)
+        return "{" + lower + "}" if quant.lower == quant.upper else "{" + lower + "," + upper + "}"
+
+    def count(self, value: object, node: Node) -> str:
+        """A non-negative integer written into the syntax (bounds, k): checked, never trusted."""
+        if type(value) is not int or value < 0:
+            raise self.unsupported(
+                "count", node, message=f"{value!r} is not a count (a non-negative integer)"
+            )
+        return str(value)
+
+    @emits(p.Label, p.LabelAnd, p.LabelOr, p.LabelNot, p.LabelAny)
+    def label_expression(self, labels: p.LabelExpr) -> str:
+        return self.label_expr(labels)
+
+    def label_expr(self, labels: p.LabelExpr, need: int = 1) -> str:
+        """``A&B|!C``, ``%``; ``!`` binds tighter than ``&``, which binds tighter than ``|``."""
+        if isinstance(labels, p.Label):
+            return self.schema_name(labels.name)
+        if isinstance(labels, p.LabelAny):
+            return "%"
+        if isinstance(labels, p.LabelNot):
+            text, level = "!" + self.label_expr(labels.operand, 3), 3
+        elif isinstance(labels, p.LabelAnd):
+            text = self.label_expr(labels.left, 2) + "&" + self.label_expr(labels.right, 3)
+            level = 2
+        elif isinstance(labels, p.LabelOr):
+            text = self.label_expr(labels.left, 1) + "|" + self.label_expr(labels.right, 2)
+            level = 1
+        else:
+            raise self.unsupported(f"IR node {type(labels).__name__}", labels)
+        return f"({text})" if level < need else text
+
+    # =========================================================================================
+    # names
+    # =========================================================================================
+    def quote(self, name: str) -> str:
+        """A delimited identifier. An empty one is refused: GoogleSQL rejects it ("Invalid empty
+        identifier") and SQL, whose rules GQL's follow, requires a non-empty body."""
+        if not name:
+            raise self.unsupported("empty name", None, rewrite="give the element a name")
+        if self.caps.identifier_escape == "backslash":
+            return quote_string(name, self.caps.identifier_quote)
+        return quote_identifier(name, self.caps.identifier_quote)
+
+    def usable_variable(self, name: str) -> bool:
+        """Whether ``name`` can be written as a binding variable (under its own name)."""
+        regular = is_plain_name(name) and name.upper() not in self.reserved
+        return regular or self.caps.quoted_variables
+
+    def variable_name(self, name: str, at: Node | None = None) -> str:
+        """A binding variable: a regular identifier that is not reserved, or quoted where the
+        dialect allows delimited variables; refused otherwise (never renamed)."""
+        if is_plain_name(name) and name.upper() not in self.reserved:
+            return name
+        if self.caps.quoted_variables:
+            return self.quote(name)
+        if self.rename_variables:
+            new = self.renamed.get(name)
+            if new is None:
+                new = self.fresh(name + "_" if is_plain_name(name) else "_g")
+                self.renamed[name] = new
+            return new
+        raise self.unsupported(
+            "variable name",
+            at,
+            message=f"{name!r} cannot be a variable in {self.dialect.name}: variables are "
+            "regular identifiers that are not reserved words",
+            rewrite="rename the variable",
+        )
+
+    def identifier(self, name: str) -> str:
+        return self.variable_name(name)
+
+    def column_name(self, name: str) -> str:
+        """A result column's name: delimited when it is not a plain, unreserved word."""
+        if is_plain_name(name) and name.upper() not in self.reserved:
+            return name
+        return self.quote(name)
+
+    def schema_name(self, name: str) -> str:
+        """A label, property key or record field: GQL's identifier excludes reserved words."""
+        if is_plain_name(name) and name.upper() not in self.reserved:
+            return name
+        return self.quote(name)
+
+    def qualified_name(self, name: str) -> str:
+        return ".".join(self.schema_name(part) for part in name.split("."))
+
+    def parameter(self, name: str) -> str:
+        """``$name``; any other name (``$`1```) is delimited, which GQL's parameter names and
+        GoogleSQL's both allow."""
+        if is_plain_name(name):
+            return self.caps.param_sigil + name
+        return self.caps.param_sigil + self.quote(name)
+
+    def fresh(self, stem: str = "_g") -> str:
+        """A variable name used nowhere in the query (``stem`` itself if it is free)."""
+        if stem != "_g" and stem not in self.used and stem.upper() not in self.reserved:
+            self.used.add(stem)
+            return stem
+        while True:
+            self._fresh_count += 1
+            name = f"{stem}{self._fresh_count}"
+            if name not in self.used and name not in self.scope:
+                self.used.add(name)
+                return name
+
+    # =========================================================================================
+    # expressions
+    # =========================================================================================
+    def expr(self, node: e.Expr) -> str:
+        """Render an expression after the rewrites that give it a GQL spelling."""
+        return self.gen(self.lower(node))
+
+    def operand(self, node: e.Expr, need: int) -> str:
+        lowered = self.lower(node)
+        text = self.gen(lowered)
+        return f"({text})" if _level(lowered) < need else text
+
+    def primary(self, node: e.Expr) -> str:
+        """``node`` as a value expression primary (what IS NULL, ``.key`` and ``||`` take)."""
+        lowered = self.lower(node)
+        text = self.gen(lowered)
+        return text if _is_primary(lowered) else f"({text})"
+
+    def binary(self, left: e.Expr, op: str, right: e.Expr, level: int) -> str:
+        left_need = level + 1 if level == _PRED else level
+        return f"{self.operand(left, left_need)} {op} {self.operand(right, level + 1)}"
+
+    # -- rewrites ------------------------------------------------------------------------------
+    def lower(self, node: e.Expr) -> e.Expr:
+        """The same value, in constructs the target can write (repeatedly, until stable)."""
+        for _ in range(64):
+            rule = self._LOWERINGS.get(type(node))
+            if rule is None:
+                return node
+            new = rule(self, node)
+            if new is node:
+                return node
+            node = new
+        return node
+
+    def _lower_string_match(self, node: e.StringMatch) -> e.Expr:
+        if self.caps.string_predicates:
+            return node
+        for side in (node.left, node.right):
+            kind = self.type_of(side).kind
+            if kind not in ("string", "any", "property", "null"):
+                raise self.unsupported(
+                    node.op.value,
+                    node,
+                    message=f"{node.op.value} on a {kind} gives null in Cypher and an error in "
+                    f"{self.dialect.name}",
+                )
+        if self.caps.string_predicate_functions and node.op is not e.StringOp.CONTAINS:
+            return e.FunctionCall(_STRING_FUNCTIONS[node.op], (node.left, node.right), pos=node.pos)
+        if node.op is e.StringOp.CONTAINS:
+            raise self.unsupported(
+                "CONTAINS",
+                node,
+                rewrite="no GQL function finds a substring; test a prefix or suffix with "
+                "LEFT/RIGHT, or filter in the application",
+            )
+        if not _pure(node.right):
+            raise self.unsupported(node.op.value, node, message="the pattern is not constant")
+        length: e.Expr = e.FunctionCall("char_length", (node.right,))
+        if isinstance(node.right, e.String):
+            length = e.Integer(len(node.right.value))
+        side = "left" if node.op is e.StringOp.STARTS_WITH else "right"
+        part = e.FunctionCall(side, (node.left, length))
+        return e.Comparison(e.CompOp.EQ, part, node.right, pos=node.pos)
+
+    def _lower_in(self, node: e.In) -> e.Expr:
+        if self.caps.list_membership:
+            return node
+        items = self._const_list(node.container)
+        if items is None:
+            raise self.unsupported(
+                "IN",
+                node,
+                rewrite="compare with each value (x = a OR x = b), or list the values as a "
+                "literal list",
+            )
+        if not _pure(node.item):
+            raise self.unsupported("IN", node, message="the tested value is not constant")
+        if not items:
+            return e.Boolean(False, pos=node.pos)
+        return _disjoin([e.Comparison(e.CompOp.EQ, node.item, item) for item in items], node.pos)
+
+    def _lower_list_predicate(self, node: e.ListPredicate) -> e.Expr:
+        if self.caps.list_predicates:
+            return node
+        construct = f"{node.quantifier.value}() list predicate"
+        items = self._const_list(node.source)
+        if items is None or node.predicate is None or node.quantifier is e.ListQuantifier.SINGLE:
+            raise self.unsupported(
+                construct,
+                node,
+                rewrite="write the list as a literal, or test the elements with FOR … FILTER in "
+                "a subquery",
+            )
+        terms = []
+        for item in items:
+            term = _substitute(node.predicate, node.variable, item)
+            if term is None:
+                raise self.unsupported(construct, node, message="the predicate uses a subquery")
+            terms.append(term)
+        if node.quantifier is e.ListQuantifier.ALL:
+            return _conjoin(terms, node.pos) if terms else e.Boolean(True, pos=node.pos)
+        any_true = _disjoin(terms, node.pos) if terms else e.Boolean(False, pos=node.pos)
+        if node.quantifier is e.ListQuantifier.ANY:
+            return any_true
+        return e.Not(any_true, pos=node.pos)
+
+    def _lower_list_comprehension(self, node: e.ListComprehension) -> e.Expr:
+        if self.caps.list_comprehension:
+            return node
+        items = self._const_list(node.source)
+        if items is None or node.where is not None:
+            raise self.unsupported(
+                "list comprehension",
+                node,
+                rewrite="VALUE { FOR x IN list FILTER … RETURN COLLECT_LIST(…) } (which drops "
+                "nulls)",
+            )
+        if node.projection is None:
+            return e.ListLiteral(tuple(items), pos=node.pos)
+        out = []
+        for item in items:
+            term = _substitute(node.projection, node.variable, item)
+            if term is None:
+                raise self.unsupported("list comprehension", node)
+            out.append(term)
+        return e.ListLiteral(tuple(out), pos=node.pos)
+
+    def _lower_index(self, node: e.Index) -> e.Expr:
+        if self.caps.subscript:
+            return node
+        if isinstance(node.index, e.String) and self.type_of(node.subject).kind != "list":
+            return e.Property(node.subject, node.index.value, pos=node.pos)
+        items = self._const_list(node.subject)
+        if items is not None and isinstance(node.index, e.Integer):
+            i = node.index.value
+            if -len(items) <= i < len(items) and all(_is_const(x) for x in items):
+                return items[i]
+            if all(_is_const(x) for x in items):
+                return e.Null(pos=node.pos)
+        subject = node.subject
+        if (
+            isinstance(subject, e.MapLiteral)
+            and isinstance(node.index, e.String)
+            and all(_is_const(v) for _, v in subject.entries)
+        ):
+            for key, value in subject.entries:
+                if key == node.index.value:
+                    return value
+            return e.Null(pos=node.pos)
+        raise self.unsupported("subscript", node, rewrite="bind the element to a variable")
+
+    def _lower_slice(self, node: e.Slice) -> e.Expr:
+        if self.caps.slicing:
+            return node
+        items = self._const_list(node.subject)
+        bounds = [b for b in (node.start, node.end) if b is not None]
+        if items is None or not all(isinstance(b, e.Integer) for b in bounds):
+            raise self.unsupported("list slice", node)
+        start = node.start.value if isinstance(node.start, e.Integer) else None
+        end = node.end.value if isinstance(node.end, e.Integer) else None
+        return e.ListLiteral(tuple(items[start:end]), pos=node.pos)
+
+    def _lower_arithmetic(self, node: e.Arithmetic) -> e.Expr:
+        op = node.op
+        lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if op is e.ArithOp.ADD:
+            return self._lower_add(node, lt, rt)
+        if op is e.ArithOp.MOD:
+            if "float" in (lt.kind, rt.kind):
+                raise self.unsupported("% on floats", node, message="GQL's MOD takes exact numbers")
+            return e.FunctionCall(_MOD_MARK, (node.left, node.right), pos=node.pos)
+        if op is e.ArithOp.POW:
+            base = node.left if lt.kind == "float" else e.Cast(node.left, e.TypeRef("FLOAT"))
+            return e.FunctionCall(_POWER_MARK, (base, node.right), pos=node.pos)
+        if (
+            op is e.ArithOp.DIV
+            and isinstance(node.right, (e.Integer, e.Float))
+            and node.right.value == 0
+            and "float" in (lt.kind, rt.kind)
+        ):
+            raise self.unsupported(
+                "float division by zero",
+                node,
+                message="Cypher divides floats by zero to NaN or Infinity; GQL raises a "
+                "division-by-zero exception",
+            )
+        if (
+            op is e.ArithOp.DIV
+            and self.caps.integer_division != "truncate"
+            and "float" not in (lt.kind, rt.kind)
+        ):
+            raise self.unsupported(
+                "integer division",
+                node,
+                rewrite="CAST an operand to FLOAT for a float quotient",
+            )
+        return node
+
+    def _lower_add(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr:
+        """Cypher's ``+``: numbers add, strings and lists concatenate, a list and an element
+        append; which one is decided from the operand types, refused when they are unknown."""
+        kinds = (lt.kind, rt.kind)
+        if "null" in kinds and _pure(node):
+            return e.Null(pos=node.pos)
+        if lt.kind in _NUMERIC and rt.kind in _NUMERIC:
+            return node
+        # A temporal instant or a duration only adds a duration (or, for a duration, an instant):
+        # any other operand is an error in Cypher, so + means the same whatever the other is.
+        if lt.kind in _TEMPORAL | {"duration"} and rt.kind in ("duration", "any", "property"):
+            return node
+        if rt.kind in _TEMPORAL | {"duration"} and lt.kind in ("duration", "any", "property"):
+            return node
+        if lt.kind == "string" and rt.kind == "string":
+            return e.Concat(node.left, node.right, pos=node.pos)
+        if lt.kind == "list" and rt.kind == "list":
+            return e.Concat(node.left, node.right, pos=node.pos)
+        if lt.kind == "list" and rt.kind in _SCALAR:
+            return e.Concat(node.left, e.ListLiteral((node.right,)), pos=node.pos)
+        if rt.kind == "list" and lt.kind in _SCALAR:
+            return e.Concat(e.ListLiteral((node.left,)), node.right, pos=node.pos)
+        if (lt.kind, rt.kind) == ("string", "integer"):
+            return e.Concat(node.left, e.Cast(node.right, e.TypeRef("STRING")), pos=node.pos)
+        if (lt.kind, rt.kind) == ("integer", "string"):
+            return e.Concat(e.Cast(node.left, e.TypeRef("STRING")), node.right, pos=node.pos)
+        raise self.unsupported(
+            "polymorphic +",
+            node,
+            message=f"+ on {lt.kind} and {rt.kind}: Cypher adds numbers and concatenates "
+            f"strings and lists, {self.dialect.name} has + for numbers and || for strings and "
+            "lists, and the operand types are not known",
+            rewrite="make the types explicit: toString(x) + '…' / toInteger(x) + 1, or || for "
+            "concatenation",
+        )
+
+    def _lower_xor(self, node: e.Xor) -> e.Expr:
+        if self.caps.xor_operator:
+            return node
+        # On booleans, a <> b is XOR in three-valued logic (null if either is null).
+        return e.Comparison(e.CompOp.NE, node.left, node.right, pos=node.pos)
+
+    def _lower_is_truth(self, node: e.IsTruth) -> e.Expr:
+        # A boolean is unknown exactly when it is null (GoogleSQL has no IS UNKNOWN).
+        if node.value is e.TruthValue.UNKNOWN:
+            return e.IsNull(node.operand, negated=node.negated, pos=node.pos)
+        return node
+
+    def _lower_function(self, node: e.FunctionCall) -> e.Expr:
+        name = node.name
+        args = node.args
+        if name in ("e", "pi") and not args:
+            return e.Float(math.e if name == "e" else math.pi, pos=node.pos)
+        if name == "coalesce" and len(args) == 1:
+            return args[0]
+        if name == "range" and 2 <= len(args) <= 3:
+            return self._fold_range(node) or node
+        if name in ("head", "last", "tail", "reverse") and len(args) == 1:
+            items = self._const_list(args[0])
+            if items is not None and all(_is_const(x) for x in items):
+                if name == "head":
+                    return items[0] if items else e.Null(pos=node.pos)
+                if name == "last":
+                    return items[-1] if items else e.Null(pos=node.pos)
+                if name == "tail":
+                    return e.ListLiteral(tuple(items[1:]), pos=node.pos)
+                return e.ListLiteral(tuple(reversed(items)), pos=node.pos)
+        if name in ("size", "length") and len(args) == 1:
+            kind = self.type_of(args[0]).kind
+            if kind == "string":
+                return e.FunctionCall("char_length", args, pos=node.pos)
+            if name == "length" and kind == "list":
+                return e.FunctionCall("size", args, pos=node.pos)
+        if name == "tostring" and len(args) == 1:
+            kind = self.type_of(args[0]).kind
+            if kind == "string":
+                return args[0]
+            if kind in ("integer", "null"):
+                # An integer's decimal digits; toBoolean/toFloat text differs from CAST's.
+                return e.Cast(args[0], e.TypeRef("STRING"), pos=node.pos)
+        if name in ("ceil", "floor") and len(args) == 1 and self.type_of(args[0]).kind != "float":
+            cast = e.Cast(args[0], e.TypeRef("FLOAT"))
+            return e.FunctionCall(name, (cast,), pos=node.pos)
+        return node
+
+    def _fold_range(self, node: e.FunctionCall) -> e.Expr | None:
+        bounds = node.args
+        if not all(isinstance(b, e.Integer) for b in bounds):
+            return None
+        start, end = bounds[0].value, bounds[1].value  # type: ignore[attr-defined]
+        step = bounds[2].value if len(bounds) == 3 else 1  # type: ignore[attr-defined]
+        if step == 0:
+            return None
+        values = range(start, end + (1 if step > 0 else -1), step)
+        if len(values) > _MAX_FOLDED_LIST:
+            return None
+        return e.ListLiteral(tuple(e.Integer(v) for v in values), pos=node.pos)
+
+    def _lower_aggregate(self, node: e.Aggregate) -> e.Expr:
+        """Cypher's sum() and stDev() give 0 on no input where GQL's (SQL's) give null."""
+        if node.name in ("min", "max") and any(
+            self.type_of(arg).kind == "mixed" for arg in node.args
+        ):
+            raise self.unsupported(
+                f"{node.name}() of values of different types",
+                node,
+                message="Cypher orders values of different types by a fixed type order; GQL "
+                "cannot compare them",
+            )
+        if node.name == "sum":
+            return e.FunctionCall(
+                "coalesce", (replace(node, name=_SUM_MARK), e.Integer(0)), pos=node.pos
+            )
+        if node.name in ("stdev", "stdevp"):
+            marked = replace(node, name=_STDEV_MARK + node.name)
+            return e.FunctionCall("coalesce", (marked, e.Float(0.0)), pos=node.pos)
+        if node.name == "collect" and (
+            self.caps.collect_keeps_nulls or self.caps.collect_empty_null
+        ):
+            marked = replace(node, name=_COLLECT_MARK)
+            if self.caps.collect_empty_null:
+                return e.FunctionCall("coalesce", (marked, e.ListLiteral(())), pos=node.pos)
+            return marked
+        return node
+
+    def _lower_count_subquery(self, node: e.CountSubquery) -> e.Expr:
+        if self.caps.count_subquery:
+            return node
+        if not self.caps.value_subquery:
+            raise self.unsupported("COUNT subquery", node)
+        query = node.query
+        if not isinstance(query, q.LinearQuery):
+            raise self.unsupported(
+                "COUNT subquery", node, rewrite="count the rows of each branch separately"
+            )
+        counting = q.Projection((q.ReturnItem(e.CountStar(), self.fresh()),))
+        return e.ValueSubquery(replace(query, steps=(*query.steps, counting)), pos=node.pos)
+
+    _LOWERINGS: ClassVar[dict[type, Callable[[GqlGenerator, e.Expr], e.Expr]]] = {}
+
+    def _const_list(self, node: e.Expr) -> list[e.Expr] | None:
+        """The items of a list whose value is known here: a list literal, or a variable bound
+        to a constant list."""
+        if isinstance(node, e.ListLiteral):
+            return list(node.items)
+        if isinstance(node, e.Variable):
+            const = self.scope.get(node.name, ANY).const
+            if isinstance(const, e.ListLiteral):
+                return list(const.items)
+        if isinstance(node, (e.FunctionCall, e.Index, e.Slice, e.Arithmetic, e.Concat)):
+            folded = self.lower(node)
+            if isinstance(folded, e.ListLiteral):
+                return list(folded.items)
+            if isinstance(folded, e.Concat):
+                left, right = self._const_list(folded.left), self._const_list(folded.right)
+                if left is not None and right is not None:
+                    return left + right
+        return None
+
+    # -- literals ------------------------------------------------------------------------------
+    @emits(e.Null)
+    def null(self, node: e.Null) -> str:
+        return "NULL"
+
+    @emits(e.Boolean)
+    def boolean(self, node: e.Boolean) -> str:
+        return "TRUE" if node.value else "FALSE"
+
+    @emits(e.Integer)
+    def integer(self, node: e.Integer) -> str:
+        value = node.value
+        if type(value) is not int:
+            raise self.unsupported("integer literal", node, message=f"{value!r} is not an integer")
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            raise self.unsupported(
+                "integer out of range",
+                node,
+                message=f"{value} does not fit a 64-bit integer",
+                rewrite="use a FLOAT or a STRING",
+            )
+        return str(value)
+
+    @emits(e.Float)
+    def float_(self, node: e.Float) -> str:
+        value = float(node.value)
+        if not math.isfinite(value):
+            raise self.unsupported(
+                "non-finite float",
+                node,
+                message=f"{self.dialect.name} has no literal for {value!r}",
+                rewrite="pass the value as a parameter",
+            )
+        text = repr(value)
+        if not self.caps.float_literal_exponent:
+            return text
+        # ISO GQL reads 1.5 as an exact number; an exponent makes it approximate (a float).
+        mantissa, _, exponent = text.partition("e")
+        return f"{mantissa}E{int(exponent) if exponent else 0}"
+
+    @emits(e.String)
+    def string_literal(self, node: e.String) -> str:
+        return self.string(node.value)
+
+    @emits(e.TemporalLiteral)
+    def temporal(self, node: e.TemporalLiteral) -> str:
+        """``DATE 'YYYY-MM-DD'`` where the dialect has typed literals, else the constructor of the
+        kind (DATE, ZONED_TIME, LOCAL_TIME, ZONED_DATETIME, LOCAL_DATETIME, DURATION), which
+        Neo4j's analogous-cypher.adoc pairs with Cypher's date(), time() … one to one.
+        ``TIME '…'`` and ``DATETIME '…'`` are not used: they are local or zoned by their text."""
+        if (
+            node.kind is e.TemporalKind.DATE
+            and self.caps.temporal_literals == "typed"
+            and _ISO_DATE.fullmatch(node.text)
+        ):
+            return "DATE " + self.string(node.text)
+        canonical = node.kind.value
+        if canonical in self.caps.unsupported_functions or canonical not in self.dialect.functions:
+            raise self.unsupported(
+                f"{canonical} value",
+                node,
+                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning",
+            )
+        return f"{self.dialect.function_name(canonical)}({self.string(node.text)})"
+
+    @emits(e.ListLiteral)
+    def list_literal(self, node: e.ListLiteral) -> str:
+        return "[" + ", ".join(self.expr(item) for item in node.items) + "]"
+
+    @emits(e.MapLiteral)
+    def map_literal(self, node: e.MapLiteral) -> str:
+        self.require(
+            self.caps.map_literals,
+            "map value",
+            node,
+            rewrite="return the entries as separate columns",
+        )
+        entries = (f"{self.schema_name(key)}: {self.expr(value)}" for key, value in node.entries)
+        return "{" + ", ".join(entries) + "}"
+
+    @emits(e.Parameter)
+    def parameter_ref(self, node: e.Parameter) -> str:
+        return self.parameter(node.name)
+
+    @emits(e.Variable)
+    def variable(self, node: e.Variable) -> str:
+        return self.variable_name(node.name, node)
+
+    # -- access ----------------------------------------------------------------------------------
+    def _lower_property(self, node: e.Property) -> e.Expr:
+        subject = node.subject
+        if isinstance(subject, e.MapLiteral) and _is_const(subject):
+            for key, value in subject.entries:
+                if key == node.key:
+                    return value
+            return e.Null(pos=node.pos)
+        return node
+
+    @emits(e.Property)
+    def property(self, node: e.Property) -> str:
+        kind = self.type_of(node.subject).kind
+        if kind in _TEMPORAL | {"duration", "point", "property"}:
+            raise self.unsupported(
+                "temporal accessor" if kind != "point" else "point accessor",
+                node,
+                message=f".{node.key} reads a component of a {kind} value, which "
+                f"{self.dialect.name} has no syntax for",
+            )
+        if kind in ("integer", "float", "string", "boolean", "list", "path"):
+            raise self.unsupported(
+                "property of a non-element",
+                node,
+                message=f"a {kind} has no property {node.key!r}",
+            )
+        return f"{self.primary(node.subject)}.{self.schema_name(node.key)}"
+
+    @emits(e.Index)
+    def index(self, node: e.Index) -> str:
+        raise self.unsupported("subscript", node)
+
+    @emits(e.Slice)
+    def slice(self, node: e.Slice) -> str:
+        raise self.unsupported("list slice", node)
+
+    # -- operators -----------------------------------------------------------------------------
+    @emits(e.Arithmetic)
+    def arithmetic(self, node: e.Arithmetic) -> str:
+        level = _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
+        if node.op not in (e.ArithOp.ADD, e.ArithOp.SUB, e.ArithOp.MUL, e.ArithOp.DIV):
+            raise self.unsupported(f"operator {node.op.value}", node)
+        return self.binary(node.left, node.op.value, node.right, level)
+
+    @emits(e.Negate)
+    def negate(self, node: e.Negate) -> str:
+        text = self.operand(node.operand, _UNARY)
+        if text[:1] in ("-", "+") or text[:1].isdigit():
+            text = f"({text})"
+        return "-" + text
+
+    @emits(e.UnaryPlus)
+    def unary_plus(self, node: e.UnaryPlus) -> str:
+        text = self.operand(node.operand, _UNARY)
+        if text[:1] in ("-", "+"):
+            text = f"({text})"
+        return "+" + text
+
+    @emits(e.Concat)
+    def concat(self, node: e.Concat) -> str:
+        self.require(self.caps.concat_operator, "|| concatenation", node)
+        left = self.lower(node.left)
+        left_text = self.gen(left) if isinstance(left, e.Concat) else self.primary(left)
+        return f"{left_text} || {self.primary(node.right)}"
+
+    @emits(e.Comparison)
+    def comparison(self, node: e.Comparison) -> str:
+        self._check_comparable(node)
+        return self.binary(node.left, node.op.value, node.right, _PRED)
+
+    def _check_comparable(self, node: e.Comparison) -> None:
+        """Cypher compares values of different types as false (= and <>) or null (< …); GQL
+        raises an exception. Known mismatches are refused."""
+        lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if not _comparable(lt, rt):
+            raise self.unsupported(
+                "comparison of different types",
+                node,
+                message=f"comparing {_describe(lt)} with {_describe(rt)} is "
+                f"{'false' if node.op in (e.CompOp.EQ, e.CompOp.NE) else 'null'} in Cypher and "
+                f"an error in {self.dialect.name}",
+            )
+
+    @emits(e.And)
+    def and_(self, node: e.And) -> str:
+        return self.binary(node.left, "AND", node.right, _AND)
+
+    @emits(e.Or)
+    def or_(self, node: e.Or) -> str:
+        return self.binary(node.left, "OR", node.right, _OR)
+
+    @emits(e.Xor)
+    def xor(self, node: e.Xor) -> str:
+        return self.binary(node.left, "XOR", node.right, _OR)
+
+    @emits(e.Not)
+    def not_(self, node: e.Not) -> str:
+        # booleanFactor : NOT? booleanTest: the operand is a predicate or a primary, so a
+        # nested NOT (or AND, OR) is parenthesised.
+        return "NOT " + self.operand(node.operand, _PRED)
+
+    @emits(e.IsTruth)
+    def is_truth(self, node: e.IsTruth) -> str:
+        test = " IS NOT " if node.negated else " IS "
+        return self.primary(node.operand) + test + node.value.value
+
+    @emits(e.IsNull)
+    def is_null(self, node: e.IsNull) -> str:
+        test = " IS NOT NULL" if node.negated else " IS NULL"
+        return self.primary(node.operand) + test
+
+    @emits(e.StringMatch)
+    def string_match(self, node: e.StringMatch) -> str:
+        raise self.unsupported(node.op.value, node)
+
+    @emits(e.RegexMatch)
+    def regex_match(self, node: e.RegexMatch) -> str:
+        raise self.unsupported(
+            "regular expression match",
+            node,
+            rewrite="no GQL operator matches a regular expression",
+        )
+
+    @emits(e.Like)
+    def like(self, node: e.Like) -> str:
+        raise self.unsupported("NOT LIKE" if node.negated else "LIKE", node)
+
+    @emits(e.In)
+    def in_(self, node: e.In) -> str:
+        """GoogleSQL's ``x IN UNNEST(l)`` has Cypher's three-valued rules, except that
+        ``UNNEST(NULL)`` is empty (false) where ``x IN null`` is null in Cypher: a list that may
+        be null is tested first (operators.md, IN operator, semantic rules)."""
+        if not self.caps.membership_unnest:
+            raise self.unsupported("IN", node)
+        container = node.container
+        text = f"{self.operand(node.item, _PRED + 1)} IN UNNEST({self.expr(container)})"
+        if isinstance(self.lower(container), e.ListLiteral):
+            return text
+        if not _pure(container):
+            raise self.unsupported(
+                "IN", node, rewrite="bind the list to a variable, or test it for null first"
+            )
+        return f"CASE WHEN {self.primary(container)} IS NULL THEN NULL ELSE {text} END"
+
+    @emits(e.HasLabels)
+    def has_labels(self, node: e.HasLabels) -> str:
+        if not isinstance(node.subject, e.Variable):
+            raise self.unsupported(
+                "label test on an expression",
+                node,
+                rewrite="bind the element to a variable first",
+            )
+        subject = self.variable_name(node.subject.name, node)
+        labels = self.label_expr(node.labels)
+        if self.caps.is_labeled:
+            return f"{subject} IS LABELED {labels}"
+        self.require(self.caps.label_predicate, "label predicate", node)
+        return f"{subject}:{labels}"
+
+    # -- graph element predicates ----------------------------------------------------------
+    def _element(self, node: e.Expr, at: Node, construct: str) -> str:
+        """An element reference: GQL's element predicates take variables, not expressions."""
+        if not isinstance(node, e.Variable):
+            raise self.unsupported(construct, at, rewrite="bind the element to a variable first")
+        return self.variable_name(node.name, at)
+
+    def _element_predicate(self, form: str, node: Node) -> None:
+        self.require(form in self.caps.element_predicates, form, node)
+
+    @emits(pr.IsDirected)
+    def is_directed(self, node: pr.IsDirected) -> str:
+        self._element_predicate("IS DIRECTED", node)
+        subject = self._element(node.operand, node, "IS DIRECTED")
+        return subject + (" IS NOT DIRECTED" if node.negated else " IS DIRECTED")
+
+    @emits(pr.IsEndpoint)
+    def is_endpoint(self, node: pr.IsEndpoint) -> str:
+        self._element_predicate("IS SOURCE OF", node)
+        construct = f"IS {node.endpoint.value} OF"
+        subject = self._element(node.node, node, construct)
+        edge = self._element(node.edge, node, construct)
+        test = " IS NOT " if node.negated else " IS "
+        return f"{subject}{test}{node.endpoint.value} OF {edge}"
+
+    @emits(pr.Same, pr.AllDifferent)
+    def element_list_predicate(self, node: pr.Same | pr.AllDifferent) -> str:
+        name = "SAME" if isinstance(node, pr.Same) else "ALL_DIFFERENT"
+        self._element_predicate(name, node)
+        if len(node.elements) < 2:
+            raise self.unsupported(f"{name} of fewer than two elements", node)
+        return f"{name}(" + ", ".join(self._element(x, node, name) for x in node.elements) + ")"
+
+    @emits(pr.PropertyExists)
+    def property_exists(self, node: pr.PropertyExists) -> str:
+        self._element_predicate("PROPERTY_EXISTS", node)
+        subject = self._element(node.subject, node, "PROPERTY_EXISTS")
+        return f"PROPERTY_EXISTS({subject}, {self.schema_name(node.key)})"
+
+    @emits(e.TypeTest)
+    def type_test(self, node: e.TypeTest) -> str:
+        self.require(self.caps.type_predicates, "type predicate", node)
+        test = " IS NOT TYPED " if node.negated else " IS TYPED "
+        return self.primary(node.operand) + test + self.type_ref(node.type, node)
+
+    @emits(e.TypeRef)
+    def type_ref_node(self, node: e.TypeRef) -> str:
+        return self.type_ref(node, node)
+
+    def type_ref(self, ref: e.TypeRef, at: Node) -> str:
+        """A value type in the dialect's names (``INTEGER`` is ``INT64``, ``MAP`` ``RECORD``)."""
+        if ref.alternatives:
+            if ref.name != "ANY" or ref.element is not None:
+                raise self.unsupported("value type", at)
+            members = " | ".join(self.type_ref(member, at) for member in ref.alternatives)
+            return f"ANY<{members}> NOT NULL" if ref.not_null else members
+        if not _TYPE_NAME.fullmatch(ref.name):
+            raise self.unsupported("value type", at, message=f"{ref.name!r} is not a type name")
+        name = self._type_names.get(ref.name, ref.name)
+        if name == "-":
+            raise self.unsupported(f"type {ref.name}", at)
+        text = name
+        if ref.element is not None:
+            text += "<" + self.type_ref(ref.element, at) + ">"
+        if ref.not_null:
+            text += " NOT NULL"
+        return text
+
+    @emits(e.Cast)
+    def cast(self, node: e.Cast) -> str:
+        self.require(self.caps.cast, "CAST", node)
+        return f"CAST({self.expr(node.operand)} AS {self.type_ref(node.type, node)})"
+
+    @emits(e.Case)
+    def case(self, node: e.Case) -> str:
+        """CASE. A simple CASE compares with ``=``: mismatched known types are refused (false
+        in Cypher, an error in GQL). Its operand and WHEN values must be non-parenthesised
+        primaries (caseOperand, whenOperand), so other ones make it a searched CASE."""
+        if not node.whens:
+            raise self.unsupported("CASE without WHEN", node)
+        subject = node.subject
+        if subject is not None:
+            for when in node.whens:
+                self._check_comparable(
+                    e.Comparison(e.CompOp.EQ, subject, when.condition, pos=when.pos)
+                )
+            operands = [subject, *(w.condition for w in node.whens)]
+            if not all(_is_bare_primary(self.lower(x)) for x in operands):
+                if not _pure(subject):
+                    raise self.unsupported(
+                        "simple CASE on a computed value",
+                        node,
+                        rewrite="bind the value to a variable first",
+                    )
+                whens = tuple(
+                    e.CaseWhen(e.Comparison(e.CompOp.EQ, subject, w.condition), w.result)
+                    for w in node.whens
+                )
+                return self.case(replace(node, subject=None, whens=whens))
+        parts = ["CASE"]
+        if subject is not None:
+            parts.append(self.gen(self.lower(subject)))
+            for when in node.whens:
+                value = self.gen(self.lower(when.condition))
+                parts.append(f"WHEN {value} THEN {self.expr(when.result)}")
+        else:
+            parts.extend(self.gen(when) for when in node.whens)
+        if node.default is not None:
+            parts.append("ELSE " + self.expr(node.default))
+        parts.append("END")
+        return " ".join(parts)
+
+    @emits(e.CaseWhen)
+    def case_when(self, node: e.CaseWhen) -> str:
+        return f"WHEN {self.expr(node.condition)} THEN {self.expr(node.result)}"
+
+    # -- calls ---------------------------------------------------------------------------------
+    def function_name(self, canonical: str, node: Node) -> str:
+        """A built-in's name in this dialect. GQL has no user-defined function calls, so a
+        function without a same-meaning built-in is refused."""
+        if canonical in self.caps.unsupported_functions:
+            raise self.unsupported(f"function {canonical}()", node)
+        surface = self.dialect.functions.get(canonical)
+        if surface is None:
+            raise self.unsupported(
+                f"function {canonical}()",
+                node,
+                message=f"{canonical}() has no built-in counterpart in {self.dialect.name}",
+            )
+        return surface
+
+    @emits(e.FunctionCall)
+    def function_call(self, node: e.FunctionCall) -> str:
+        name = node.name
+        args = node.args
+        if name in _MARKED:
+            return self._marked_call(node)
+        if name == "elementid" and (len(args) != 1 or not isinstance(args[0], e.Variable)):
+            raise self.unsupported(
+                "elementId() of an expression",
+                node,
+                rewrite="bind the element to a variable first",
+            )
+        if name in ("date", "datetime", "localdatetime", "time", "localtime", "duration"):
+            return self._temporal_call(node)
+        surface = self.function_name(name, node)
+        return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
+
+    def _temporal_call(self, node: e.FunctionCall) -> str:
+        """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
+        dateFunctionParameters : dateString | recordConstructor)."""
+        surface = self.function_name(node.name, node)
+        if len(node.args) > 1:
+            raise self.unsupported(f"function {node.name}()", node)
+        if node.args:
+            arg = node.args[0]
+            if not isinstance(arg, (e.String, e.MapLiteral)):
+                raise self.unsupported(
+                    f"{node.name}() of a computed value",
+                    node,
+                    message=f"{self.dialect.name}'s {surface}() takes a string literal or a "
+                    "record literal",
+                )
+        return f"{surface}({', '.join(self.expr(arg) for arg in node.args)})"
+
+    def _marked_call(self, node: e.FunctionCall) -> str:
+        """Calls the rewrites build with fixed GQL spellings."""
+        args = node.args
+        if node.name == _MOD_MARK:
+            return f"MOD({self.expr(args[0])}, {self.expr(args[1])})"
+        if node.name == _POWER_MARK:
+            return f"POWER({self.expr(args[0])}, {self.expr(args[1])})"
+        if node.name in _STRING_FUNCTION_NAMES:
+            return f"{node.name}({self.expr(args[0])}, {self.expr(args[1])})"
+        if node.name == _JSON_MARK:
+            return self.caps.element_json_function + "(" + self.expr(args[0]) + ")"
+        raise self.unsupported(f"function {node.name}()", node)
+
+    @emits(e.Aggregate)
+    def aggregate(self, node: e.Aggregate) -> str:
+        name = node.name
+        if name == _SUM_MARK:
+            surface = self.function_name("sum", node)
+        elif name.startswith(_STDEV_MARK):
+            surface = self.function_name(name[len(_STDEV_MARK) :], node)
+        elif name == _COLLECT_MARK:
+            surface = self.function_name("collect", node)
+        else:
+            surface = self.function_name(name, node)
+        if len(node.args) != 1 and name not in ("percentilecont", "percentiledisc"):
+            raise self.unsupported(f"function {name}()", node)
+        args = ", ".join(self.expr(arg) for arg in node.args)
+        if node.distinct:
+            args = "DISTINCT " + args
+        if name == _COLLECT_MARK and self.caps.collect_keeps_nulls:
+            args += " IGNORE NULLS"
+        return f"{surface}({args})"
+
+    @emits(e.CountStar)
+    def count_star(self, node: e.CountStar) -> str:
+        return self.function_name("count", node) + "(*)"
+
+    # -- constructions that only exist through rewrites ----------------------------------------
+    @emits(e.ListComprehension)
+    def list_comprehension(self, node: e.ListComprehension) -> str:
+        raise self.unsupported("list comprehension", node)
+
+    @emits(e.ListPredicate)
+    def list_predicate(self, node: e.ListPredicate) -> str:
+        raise self.unsupported(f"{node.quantifier.value}() list predicate", node)
+
+    @emits(e.Reduce)
+    def reduce(self, node: e.Reduce) -> str:
+        raise self.unsupported("reduce", node)
+
+    @emits(e.PatternComprehension)
+    def pattern_comprehension(self, node: e.PatternComprehension) -> str:
+        raise self.unsupported(
+            "pattern comprehension",
+            node,
+            rewrite="a CALL subquery with MATCH … RETURN COLLECT_LIST(…) (which drops nulls)",
+        )
+
+    @emits(e.MapProjection)
+    def map_projection(self, node: e.MapProjection) -> str:
+        raise self.unsupported(
+            "map projection", node, rewrite="return the properties as separate columns"
+        )
+
+    @emits(e.MapProjectionItem)
+    def map_projection_item(self, node: e.MapProjectionItem) -> str:
+        raise self.unsupported("map projection", node)
+
+    # -- subqueries ----------------------------------------------------------------------------
+    @emits(e.Exists)
+    def exists(self, node: e.Exists) -> str:
+        self.require(self.caps.exists_subquery, "EXISTS subquery", node)
+        return "EXISTS " + self.block(node.query, self.scope)
+
+    @emits(e.CountSubquery)
+    def count_subquery(self, node: e.CountSubquery) -> str:
+        raise self.unsupported("COUNT subquery", node)
+
+    @emits(e.CollectSubquery)
+    def collect_subquery(self, node: e.CollectSubquery) -> str:
+        raise self.unsupported(
+            "COLLECT subquery",
+            node,
+            rewrite="VALUE { … RETURN COLLECT_LIST(x) } where null elements may be dropped",
+        )
+
+    @emits(e.ValueSubquery)
+    def value_subquery(self, node: e.ValueSubquery) -> str:
+        self.require(self.caps.value_subquery, "VALUE subquery", node)
+        return "VALUE " + self.block(node.query, self.scope)
+
+    # =========================================================================================
+    # types
+    # =========================================================================================
+    def type_of(self, node: e.Expr) -> VType:
+        """What is known of ``node``'s value in the current scope (see :class:`VType`)."""
+        if _is_const(node):
+            return replace(_literal_type(node), const=node)
+        if isinstance(node, e.Variable):
+            return self.scope.get(node.name, ANY)
+        if isinstance(node, e.Parameter):
+            return ANY
+        if isinstance(node, e.Property):
+            subject = self.type_of(node.subject).kind
+            return VType("property") if subject in ("node", "edge") else ANY
+        if isinstance(node, e.ListLiteral):
+            elem: VType | None = None
+            for item in node.items:
+                t = self.type_of(item)
+                elem = t if elem is None else _join(elem, t)
+            return VType("list", replace(elem, const=None) if elem else VType("null"))
+        if isinstance(node, e.MapLiteral):
+            return VType("map")
+        if isinstance(node, e.Arithmetic):
+            return self._arithmetic_type(node)
+        if isinstance(node, (e.Negate, e.UnaryPlus)):
+            return replace(self.type_of(node.operand), const=None)
+        if isinstance(node, e.Concat):
+            return replace(self.type_of(node.left), const=None)
+        if isinstance(node, _BOOLEAN_VALUED):
+            return VType("boolean")
+        if isinstance(node, e.CountStar):
+            return VType("integer")
+        if isinstance(node, (e.FunctionCall, e.Aggregate)):
+            return self._call_type(node)
+        if isinstance(node, e.Case):
+            out: VType | None = None
+            for value in [w.result for w in node.whens] + [node.default or e.Null()]:
+                t = self.type_of(value)
+                out = t if out is None else _join(out, t)
+            return replace(out or ANY, const=None)
+        if isinstance(node, e.Cast):
+            return VType(_CAST_KINDS.get(node.type.name, "any"))
+        if isinstance(node, e.CountSubquery):
+            return VType("integer")
+        if isinstance(node, (e.CollectSubquery, e.PatternComprehension)):
+            return VType("list")
+        if isinstance(node, e.ListComprehension):
+            source = self.type_of(node.source)
+            if node.projection is None:
+                return replace(source, const=None) if source.kind == "list" else VType("list")
+            return VType("list")
+        if isinstance(node, e.Index):
+            subject = self.type_of(node.subject)
+            if subject.kind == "list" and subject.element is not None:
+                return subject.element
+            return ANY
+        if isinstance(node, e.Slice):
+            subject = self.type_of(node.subject)
+            return replace(subject, const=None) if subject.kind == "list" else ANY
+        if isinstance(node, e.MapProjection):
+            return VType("map")
+        return ANY
+
+    def _arithmetic_type(self, node: e.Arithmetic) -> VType:
+        lt, rt = self.type_of(node.left), self.type_of(node.right)
+        kinds = {lt.kind, rt.kind}
+        if node.op is e.ArithOp.POW and kinds <= _NUMERIC | {"null"}:
+            return VType("float")
+        if kinds <= _NUMERIC:
+            if kinds == {"integer"}:
+                return VType("integer")
+            return VType("float" if "float" in kinds else "number")
+        if node.op is e.ArithOp.ADD:
+            if kinds == {"string"}:
+                return VType("string")
+            if "list" in (lt.kind, rt.kind):
+                return VType("list")
+            if lt.kind in _TEMPORAL and rt.kind == "duration":
+                return VType(lt.kind)
+            if lt.kind == "duration" and rt.kind in _TEMPORAL:
+                return VType(rt.kind)
+        if node.op is e.ArithOp.SUB and lt.kind in _TEMPORAL and rt.kind == "duration":
+            return VType(lt.kind)
+        if kinds == {"duration"}:
+            return VType("duration")
+        return ANY
+
+    def _call_type(self, node: e.FunctionCall | e.Aggregate) -> VType:
+        name = node.name
+        args = node.args
+        if name in _LIST_FUNCTIONS:
+            return _LIST_FUNCTIONS[name]
+        kind = _FUNCTION_KINDS.get(name)
+        if kind is not None:
+            return VType(kind)
+        if name in _KIND_BY_NAME:
+            return VType(_KIND_BY_NAME[name])
+        if "." in name and name.split(".")[0] in _KIND_BY_NAME:
+            if name.startswith("duration."):
+                return VType("duration")
+            return VType(_KIND_BY_NAME[name.split(".")[0]])
+        if name == "collect" and args:
+            return VType("list", replace(self.type_of(args[0]), const=None))
+        if name in ("abs", "min", "max") and args:
+            return replace(self.type_of(args[0]), const=None)
+        if name == "sum" and args:
+            t = self.type_of(args[0])
+            return VType(t.kind) if t.kind in _NUMERIC | {"duration"} else ANY
+        if name == "coalesce" and args:
+            out = self.type_of(args[0])
+            for arg in args[1:]:
+                out = _join(out, self.type_of(arg))
+            return replace(out, const=None)
+        if name in ("head", "last") and args:
+            t = self.type_of(args[0])
+            return t.element if t.kind == "list" and t.element else ANY
+        if name in ("tail", "reverse") and args:
+            t = self.type_of(args[0])
+            return replace(t, const=None) if t.kind in ("list", "string") else ANY
+        return ANY
+
+
+#: Expressions whose value is a boolean.
+_BOOLEAN_VALUED = (
+    pr.IsDirected,
+    pr.IsEndpoint,
+    pr.Same,
+    pr.AllDifferent,
+    pr.PropertyExists,
+    e.Comparison,
+    e.And,
+    e.Or,
+    e.Xor,
+    e.Not,
+    e.IsTruth,
+    e.IsNull,
+    e.StringMatch,
+    e.RegexMatch,
+    e.Like,
+    e.In,
+    e.HasLabels,
+    e.TypeTest,
+    e.Exists,
+    e.ListPredicate,
+)
+#: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
+_PRIMARIES = (
+    e.Variable,
+    e.Parameter,
+    e.Property,
+    e.Null,
+    e.Boolean,
+    e.String,
+    e.ListLiteral,
+    e.MapLiteral,
+    e.Case,
+    e.Cast,
+    e.Aggregate,
+    e.CountStar,
+    e.ValueSubquery,
+)
+
+# -- helpers used by the generator ---------------------------------------------------------------
+
+#: Marker names of calls built by rewrites (never canonical names, which are lower-case words).
+_MOD_MARK = "%mod"
+_POWER_MARK = "%power"
+_JSON_MARK = "%to_json"
+_SUM_MARK = "%sum"
+_STDEV_MARK = "%stdev:"
+_COLLECT_MARK = "%collect"
+_STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
+_STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
+_MARKED = frozenset({_MOD_MARK, _POWER_MARK, _JSON_MARK})
+_MARKED |= _STRING_FUNCTION_NAMES
+#: Catalog references that are keywords, not names (kept upper-case by the GQL front end).
+_PREDEFINED_REFS = frozenset(
+    {
+        "HOME_GRAPH",
+        "HOME_PROPERTY_GRAPH",
+        "CURRENT_GRAPH",
+        "CURRENT_PROPERTY_GRAPH",
+        "HOME_SCHEMA",
+        "CURRENT_SCHEMA",
+    }
+)
+_KIND_BY_NAME = {
+    "date": "date",
+    "datetime": "datetime",
+    "localdatetime": "localdatetime",
+    "time": "time",
+    "localtime": "localtime",
+    "duration": "duration",
+}
+_CAST_KINDS = {
+    "INTEGER": "integer",
+    "FLOAT": "float",
+    "STRING": "string",
+    "BOOLEAN": "boolean",
+    "DATE": "date",
+    "DURATION": "duration",
+}
+
+GqlGenerator._LOWERINGS = {
+    e.StringMatch: GqlGenerator._lower_string_match,
+    e.In: GqlGenerator._lower_in,
+    e.ListPredicate: GqlGenerator._lower_list_predicate,
+    e.ListComprehension: GqlGenerator._lower_list_comprehension,
+    e.Index: GqlGenerator._lower_index,
+    e.Slice: GqlGenerator._lower_slice,
+    e.Arithmetic: GqlGenerator._lower_arithmetic,
+    e.Xor: GqlGenerator._lower_xor,
+    e.IsTruth: GqlGenerator._lower_is_truth,
+    e.FunctionCall: GqlGenerator._lower_function,
+    e.Aggregate: GqlGenerator._lower_aggregate,
+    e.CountSubquery: GqlGenerator._lower_count_subquery,
+    e.Property: GqlGenerator._lower_property,
+}  # type: ignore[assignment]
+
+
+def _literal_type(node: e.Expr) -> VType:
+    if isinstance(node, e.Null):
+        return VType("null")
+    if isinstance(node, e.Boolean):
+        return VType("boolean")
+    if isinstance(node, e.Integer):
+        return VType("integer")
+    if isinstance(node, e.Float):
+        return VType("float")
+    if isinstance(node, e.String):
+        return VType("string")
+    if isinstance(node, e.TemporalLiteral):
+        return VType(_KIND_OF_TEMPORAL[node.kind])
+    if isinstance(node, e.MapLiteral):
+        return VType("map")
+    assert isinstance(node, e.ListLiteral)
+    elem: VType | None = None
+    for item in node.items:
+        t = _literal_type(item)
+        elem = t if elem is None else _join(elem, t)
+    return VType("list", replace(elem, const=None) if elem else VType("null"))
+
+
+def _comparable(a: VType, b: VType) -> bool:
+    """Whether GQL can compare values of these types without raising (unknown counts as yes;
+    values known to be of several incomparable types count as no)."""
+    if "null" in (a.kind, b.kind):
+        return True
+    if "mixed" in (a.kind, b.kind):
+        return False
+    if not (a.known and b.known):
+        return True
+    if a.kind in _NUMERIC and b.kind in _NUMERIC:
+        return True
+    if a.kind != b.kind:
+        return False
+    if a.kind == "list":
+        if isinstance(a.const, e.ListLiteral) and isinstance(b.const, e.ListLiteral):
+            return all(
+                _comparable(_literal_type(x), _literal_type(y))
+                for x, y in zip(a.const.items, b.const.items)
+            )
+        return _comparable(a.element or ANY, b.element or ANY)
+    if a.kind == "map" and isinstance(a.const, e.MapLiteral) and isinstance(b.const, e.MapLiteral):
+        left, right = dict(a.const.entries), dict(b.const.entries)
+        if set(left) != set(right):
+            return False
+        return all(_comparable(_literal_type(left[k]), _literal_type(right[k])) for k in left)
+    return True
+
+
+def _describe(t: VType) -> str:
+    """``a list of integer``, ``an integer``: for messages."""
+    if t.kind == "mixed":
+        return "values of several types"
+    if t.kind == "list" and t.element is not None and t.element.known:
+        return f"a list of {t.element.kind}"
+    return ("an " if t.kind[0] in "aeiou" else "a ") + t.kind
+
+
+def _holds_element(t: VType) -> bool:
+    if t.kind in ("node", "edge", "path"):
+        return True
+    return t.kind == "list" and t.element is not None and _holds_element(t.element)
+
+
+def _is_primary(node: e.Expr) -> bool:
+    """Value expression primaries of GQL.g4: names, literals, parameters, property references,
+    CASE and its abbreviations, CAST, aggregates, VALUE subqueries, ELEMENT_ID."""
+    if isinstance(node, (e.Integer, e.Float)):
+        return math.copysign(1.0, float(node.value)) > 0
+    if isinstance(node, _PRIMARIES):
+        return True
+    if isinstance(node, e.FunctionCall):
+        return node.name in ("coalesce", "nullif", "elementid", _JSON_MARK)
+    return False
+
+
+def _is_bare_primary(node: e.Expr) -> bool:
+    """A primary written without parentheses (GQL's caseOperand and whenOperand)."""
+    return _is_primary(node) and not (
+        isinstance(node, (e.Integer, e.Float)) and math.copysign(1.0, float(node.value)) < 0
+    )
+
+
+def _level(node: e.Expr) -> int:
+    if isinstance(node, (e.Or, e.Xor)):
+        return _OR
+    if isinstance(node, e.And):
+        return _AND
+    if isinstance(node, e.Not):
+        return _NOT
+    if isinstance(
+        node,
+        (
+            e.Comparison,
+            e.IsNull,
+            e.IsTruth,
+            e.HasLabels,
+            e.TypeTest,
+            e.In,
+            e.Exists,
+            e.Like,
+            pr.IsDirected,
+            pr.IsEndpoint,
+        ),
+    ):
+        return _PRED
+    if isinstance(node, e.Arithmetic):
+        return _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
+    if isinstance(node, e.Concat):
+        return _ADD
+    if isinstance(node, (e.Negate, e.UnaryPlus)):
+        return _UNARY
+    if isinstance(node, (e.Integer, e.Float)):
+        return _UNARY if math.copysign(1.0, float(node.value)) < 0 else _ATOM
+    if isinstance(node, e.Property):
+        return _POSTFIX
+    return _ATOM
+
+
+def _conjoin(terms: list[e.Expr], pos: int | None = None) -> e.Expr:
+    out = terms[0]
+    for term in terms[1:]:
+        out = e.And(out, term, pos=pos)
+    return out
+
+
+def _disjoin(terms: list[e.Expr], pos: int | None = None) -> e.Expr:
+    out = terms[0]
+    for term in terms[1:]:
+        out = e.Or(out, term, pos=pos)
+    return out
+
+
+def _swap_exprs(node: e.Expr, names: dict[e.Expr, str]) -> e.Expr:
+    """``node`` with every subexpression equal to a key of ``names`` (outside aggregates)
+    replaced by that variable."""
+    if not names:
+        return node
+    if node in names:
+        return e.Variable(names[node], pos=node.pos)
+    if isinstance(node, (e.Aggregate, e.CountStar, *_SUBQUERIES)):
+        return node
+    changes = {}
+    for attr, child in node.field_values():
+        if isinstance(child, e.Expr):
+            new = _swap_exprs(child, names)
+            if new is not child:
+                changes[attr] = new
+        elif isinstance(child, tuple) and child and all(isinstance(c, e.Expr) for c in child):
+            items = tuple(_swap_exprs(c, names) for c in child)
+            if any(a is not b for a, b in zip(items, child)):
+                changes[attr] = items
+        elif isinstance(child, tuple) and child and all(isinstance(c, tuple) for c in child):
+            entries = tuple((k, _swap_exprs(v, names)) for k, v in child)
+            if any(a[1] is not b[1] for a, b in zip(entries, child)):
+                changes[attr] = entries
+    return replace(node, **changes) if changes else node
+
+
+def _rename(node: e.Expr, names: dict[str, str]) -> e.Expr:
+    def swap(inner: Node) -> Node:
+        if isinstance(inner, e.Variable) and inner.name in names:
+            return e.Variable(names[inner.name], pos=inner.pos)
+        return inner
+
+    result = node.transform(swap)
+    assert isinstance(result, e.Expr)
+    return result
+
+
+def _substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
+    """``node`` with the variable ``name`` replaced by the constant ``value``; None where a
+    subquery could see the variable (its scoping is not followed here)."""
+    if isinstance(node, e.Variable):
+        return value if node.name == name else node
+    if isinstance(node, (*_SUBQUERIES, e.PatternComprehension)):
+        return None if name in _variables(node) else node
+    if isinstance(node, (e.ListComprehension, e.ListPredicate)):
+        source = _substitute(node.source, name, value)
+        if source is None:
+            return None
+        if node.variable == name:
+            return replace(node, source=source)
+        fields = {"source": source}
+        for attr in ("where", "projection", "predicate"):
+            inner = getattr(node, attr, None)
+            if inner is not None:
+                new = _substitute(inner, name, value)
+                if new is None:
+                    return None
+                fields[attr] = new
+        return replace(node, **fields)
+    if isinstance(node, e.Reduce) and (
+        name in (node.accumulator, node.variable) or name in _variables(node.expression)
+    ):
+        return None
+    changes = {}
+    for attr, child in node.field_values():
+        if isinstance(child, e.Expr):
+            new = _substitute(child, name, value)
+            if new is None:
+                return None
+            if new is not child:
+                changes[attr] = new
+        elif isinstance(child, tuple) and child and all(isinstance(c, e.Expr) for c in child):
+            items = []
+            for c in child:
+                new = _substitute(c, name, value)
+                if new is None:
+                    return None
+                items.append(new)
+            if any(a is not b for a, b in zip(items, child)):
+                changes[attr] = tuple(items)
+        elif isinstance(child, tuple) and any(
+            isinstance(c, tuple) for c in child
+        ):  # map literal entries
+            entries = []
+            for key, inner in child:
+                new = _substitute(inner, name, value)
+                if new is None:
+                    return None
+                entries.append((key, new))
+            changes[attr] = tuple(entries)
+        elif isinstance(child, Node) and name in _variables(child):
+            return None
+    return replace(node, **changes) if changes else node
+
+
+def _star_follows(steps: tuple[q.Step, ...], i: int) -> bool:
+    """Whether the first projection after ``steps[i]`` keeps every variable (``WITH *``)."""
+    for step in steps[i + 1 :]:
+        if isinstance(step, q.Projection):
+            return step.star
+    return False
+
+
+def _relationships(path: Node) -> list[p.RelPattern]:
+    return list(path.find_all(p.RelPattern))
+
+
+def _uniqueness_matters(step: q.Match) -> bool:
+    """Whether edge uniqueness can change the rows of ``step``: two relationships, or one that
+    repeats."""
+    rels = 0
+    for pattern in step.patterns:
+        for inner in pattern.walk():
+            if isinstance(inner, p.ParenPath) and inner.quantifier is not None:
+                return True
+            if isinstance(inner, p.RelPattern):
+                if inner.quantifier is not None:
+                    return True
+                rels += 1
+    return rels > 1
+
+
+def _conjunction(labels: p.LabelExpr) -> list[str] | None:
+    """``A & B & C`` as names, or None if it is not a conjunction of plain labels."""
+    if isinstance(labels, p.Label):
+        return [labels.name]
+    if isinstance(labels, p.LabelAnd):
+        left, right = _conjunction(labels.left), _conjunction(labels.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
+def _set_target(item: q.SetItem) -> str:
+    if isinstance(item, (q.SetProperty, q.SetDynamicProperty)):
+        return item.subject.name if isinstance(item.subject, e.Variable) else ""
+    return item.variable
+
+
+def emit_gql(
+    node: Node,
+    dialect: str | Dialect,
+    *,
+    pretty: bool = False,
+    graph: str | None = None,
+    spanner_elements: ElementPolicy = "refuse",
+    rename_variables: bool = False,
+) -> str:
+    """:func:`gqlir.emitter.emit` with the GQL emitter's options (``graph``,
+    ``spanner_elements``, ``rename_variables``: see :class:`GqlGenerator`); the dialect must be
+    of the gql family."""
+    from ..dialect import get_dialect
+
+    target = get_dialect(dialect)
+    if target.family != "gql":
+        raise UnsupportedError(f"dialect family {target.family}", target.name)
+    generator = GqlGenerator(
+        target,
+        pretty=pretty,
+        graph=graph,
+        spanner_elements=spanner_elements,
+        rename_variables=rename_variables,
+    )
+    try:
+        return generator.generate(node)
+    except RecursionError:
+        raise UnsupportedError(
+            "nesting depth",
+            target.name,
+            "the query is nested too deeply to be written out",
+            offset=getattr(node, "pos", None),
+        ) from None
