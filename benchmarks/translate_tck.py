@@ -34,6 +34,7 @@ import gqlir
 from gqlir.conformance import tck
 from gqlir.dialect import get_dialect
 from gqlir.emitter.gql import emit_gql
+from gqlir.passes.fold import fold_constants
 from gqlir.errors import GqlirError, UnsupportedError
 
 DIALECTS = ("iso-gql", "spanner", "tugraph-gql")
@@ -67,7 +68,7 @@ def translate_all(
     dialects: Iterable[str],
     graph: str = DEFAULT_GRAPH,
     *,
-    rename_variables: bool = False,
+    rename_variables: bool = True,
     spanner_elements: str = "refuse",
 ) -> dict[str, Outcome]:
     """Parse each query once and emit it in every dialect."""
@@ -79,18 +80,34 @@ def translate_all(
             for outcome in outcomes.values():
                 outcome.errors[text] = f"parse: {exc.message}"
             continue
+        folded = None
         for d, outcome in outcomes.items():
-            try:
-                # Only a dialect that must name the graph gets one (else USE g is added).
-                target = get_dialect(d)
-                named = graph if target.capabilities.graph_prefix_required else None
-                outcome.translated[text] = emit_gql(
-                    tree,
+            # Only a dialect that must name the graph gets one (else USE g is added).
+            target = get_dialect(d)
+            named = graph if target.capabilities.graph_prefix_required else None
+
+            def write(query: Any, target: Any = target, named: str | None = named) -> str:
+                return emit_gql(
+                    query,
                     target,
                     graph=named,
                     rename_variables=rename_variables,
                     spanner_elements=spanner_elements,  # type: ignore[arg-type]
                 )
+
+            try:
+                try:
+                    outcome.translated[text] = write(tree)
+                except UnsupportedError as refused:
+                    # As gqlir.transpile does: retry with the constant parts folded to values.
+                    if folded is None:
+                        folded = fold_constants(tree, "neo4j")
+                    if folded == tree:
+                        raise
+                    try:
+                        outcome.translated[text] = write(folded)
+                    except UnsupportedError:
+                        raise refused from None
             except UnsupportedError as exc:
                 outcome.refused[text] = exc.construct
             except Exception as exc:  # a bug: reported, never counted as a refusal
@@ -184,10 +201,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dialect", action="append", choices=DIALECTS, help="target (repeatable)")
     parser.add_argument("--graph", default=DEFAULT_GRAPH, help="graph name for Spanner output")
     parser.add_argument(
-        "--rename-variables",
-        action="store_true",
-        help="rename variables whose names are reserved in the target (result columns keep "
-        "their names)",
+        "--keep-variable-names",
+        dest="rename_variables",
+        action="store_false",
+        help="refuse variables whose names are reserved in the target instead of renaming "
+        "them (renaming keeps the result columns' names)",
     )
     parser.add_argument(
         "--spanner-elements",

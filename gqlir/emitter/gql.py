@@ -275,7 +275,7 @@ class GqlGenerator(Generator):
     ``"to_json"`` (the dialect's JSON function, e.g. ``SAFE_TO_JSON``). ``rename_variables``
     gives a variable whose name cannot be a variable in the dialect (a reserved word such as
     ``count``) another name throughout the query; result columns keep their names, so the
-    result is the same. Off by default: such a variable is refused.
+    result is the same. On by default; off, such a variable is refused.
     """
 
     def __init__(
@@ -285,7 +285,7 @@ class GqlGenerator(Generator):
         pretty: bool = False,
         graph: str | None = None,
         spanner_elements: ElementPolicy = "refuse",
-        rename_variables: bool = False,
+        rename_variables: bool = True,
     ) -> None:
         super().__init__(dialect, pretty=pretty)
         if spanner_elements not in ("refuse", "to_json"):
@@ -3270,7 +3270,7 @@ def emit_gql(
     pretty: bool = False,
     graph: str | None = None,
     spanner_elements: ElementPolicy = "refuse",
-    rename_variables: bool = False,
+    rename_variables: bool = True,
 ) -> str:
     """:func:`gqlir.emitter.emit` with the GQL emitter's options (``graph``,
     ``spanner_elements``, ``rename_variables``: see :class:`GqlGenerator`); the dialect must be

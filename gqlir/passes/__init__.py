@@ -1,0 +1,1 @@
+"""Passes over the Graph-IR: IR in, IR of the same meaning out."""

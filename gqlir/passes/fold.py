@@ -1,0 +1,188 @@
+"""Constant folding: an expression with no inputs is replaced by its value.
+
+The value comes from the reference evaluator, which defines what the IR means, so the folded
+query means what the original meant. A target dialect may lack a function whose every argument is
+a literal (ISO GQL has no ``date.truncate``); its value, a literal, it can write. Folding is a
+fallback of translation, not a default: a query is written as the user wrote it wherever the
+target can express it.
+
+Nothing that depends on the moment, on chance or on the graph is folded (``datetime()``,
+``rand()``, ``id(n)``), nor anything whose evaluation fails: the failure is the meaning, and the
+target's refusal stays.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import ir
+from ..errors import GqlirError
+
+# Functions whose value is not a function of their arguments alone.
+_VOLATILE = frozenset(
+    {
+        "rand",
+        "randomuuid",
+        "timestamp",
+        "elementid",
+        "id",
+        "labels",
+        "type",
+        "keys",
+        "properties",
+        "startnode",
+        "endnode",
+        "nodes",
+        "relationships",
+        "length",
+    }
+)
+_VOLATILE_SUFFIXES = (".realtime", ".statement", ".transaction")
+_TEMPORAL_CONSTRUCTORS = frozenset({"date", "time", "localtime", "datetime", "localdatetime"})
+
+# Expression nodes whose value depends only on their children.
+_PURE = (
+    ir.Arithmetic,
+    ir.Negate,
+    ir.UnaryPlus,
+    ir.Concat,
+    ir.Comparison,
+    ir.And,
+    ir.Or,
+    ir.Xor,
+    ir.Not,
+    ir.IsNull,
+    ir.StringMatch,
+    ir.RegexMatch,
+    ir.In,
+    ir.Index,
+    ir.Slice,
+    ir.Case,
+    ir.CaseWhen,
+    ir.FunctionCall,
+    ir.Property,
+    ir.ListLiteral,
+    ir.MapLiteral,
+    ir.TypeTest,
+    ir.Cast,
+)
+_LITERALS = (ir.Null, ir.Boolean, ir.Integer, ir.Float, ir.String, ir.TemporalLiteral)
+
+
+def fold_constants(query: ir.Statement, dialect: str = "neo4j") -> ir.Statement:
+    """``query`` with every foldable constant sub-expression replaced by a literal."""
+    folder = _Folder(dialect)
+    return query.transform(folder)
+
+
+class _Folder:
+    def __init__(self, dialect: str) -> None:
+        self.dialect = dialect
+
+    def __call__(self, node: ir.Node) -> ir.Node:
+        if not isinstance(node, _PURE) or isinstance(node, (ir.ListLiteral, ir.MapLiteral)):
+            return node
+        if not _constant(node):
+            return node
+        value = self.evaluate(node)
+        if value is _FAILED:
+            return node
+        literal = to_literal(value)
+        if literal is None:
+            return node
+        # The literal must read back as exactly the value (a temporal's text included).
+        again = self.evaluate(literal)
+        if again is _FAILED or not _identical(again, value):
+            return node
+        return literal.with_pos(node.pos)
+
+    def evaluate(self, expr: ir.Expr) -> Any:
+        from ..eval import Graph, evaluate
+
+        query = ir.LinearQuery((ir.Projection((ir.ReturnItem(expr, "v"),)),))
+        try:
+            result = evaluate(query, Graph(), dialect=self.dialect, check=False)
+        except (GqlirError, ArithmeticError, ValueError, TypeError):
+            return _FAILED
+        return result.rows[0][0]
+
+
+_FAILED = object()
+
+
+def _identical(a: Any, b: Any) -> bool:
+    from ..eval import equivalence_key
+
+    return type(a) is type(b) and equivalence_key(a) == equivalence_key(b) and str(a) == str(b)
+
+
+def _constant(node: ir.Node) -> bool:
+    """Whether every input of ``node`` is a literal (nested list and map literals included)."""
+    if isinstance(node, ir.FunctionCall):
+        name = node.name
+        if (
+            name in _VOLATILE
+            or name.endswith(_VOLATILE_SUFFIXES)
+            or "." in name
+            and not (
+                name.split(".", 1)[0] in _TEMPORAL_CONSTRUCTORS or name.startswith("duration.")
+            )
+        ):
+            return False
+        if name in _TEMPORAL_CONSTRUCTORS and not node.args:
+            return False  # the current date or time
+    for child in node.children():
+        if isinstance(child, (ir.ListLiteral, ir.MapLiteral)):
+            if not all(_constant_value(c) for c in child.children()):
+                return False
+        elif isinstance(child, ir.CaseWhen):
+            if not (_constant_value(child.condition) and _constant_value(child.result)):
+                return False
+        elif not isinstance(child, (*_LITERALS, ir.TypeRef)):
+            return False
+    return True
+
+
+def _constant_value(node: ir.Node) -> bool:
+    if isinstance(node, _LITERALS):
+        return True
+    if isinstance(node, (ir.ListLiteral, ir.MapLiteral)):
+        return all(_constant_value(c) for c in node.children())
+    return False
+
+
+def to_literal(value: Any) -> ir.Expr | None:
+    """The IR literal for an evaluator value, or None where no literal writes it exactly."""
+    from ..eval import temporal
+
+    if value is None:
+        return ir.Null()
+    if isinstance(value, bool):
+        return ir.Boolean(value)
+    if isinstance(value, int):
+        return ir.Integer(value)
+    if isinstance(value, float):
+        return ir.Float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        return ir.String(value)
+    if isinstance(value, list):
+        items = [to_literal(v) for v in value]
+        return None if any(i is None for i in items) else ir.ListLiteral(tuple(items))
+    if isinstance(value, dict):
+        entries = [(k, to_literal(v)) for k, v in value.items()]
+        if any(v is None for _, v in entries):
+            return None
+        return ir.MapLiteral(tuple(entries))
+    kinds = {
+        temporal.Date: ir.TemporalKind.DATE,
+        temporal.LocalTime: ir.TemporalKind.LOCAL_TIME,
+        temporal.Time: ir.TemporalKind.TIME,
+        temporal.LocalDateTime: ir.TemporalKind.LOCAL_DATETIME,
+        temporal.DateTime: ir.TemporalKind.DATETIME,
+        temporal.Duration: ir.TemporalKind.DURATION,
+    }
+    kind = kinds.get(type(value))
+    if kind is None:
+        return None
+    return ir.TemporalLiteral(kind, str(value))

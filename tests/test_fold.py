@@ -1,0 +1,66 @@
+"""Constant folding: values in place of constant expressions, with the same meaning (the
+reference evaluator decides the value), and nothing volatile or failing folded."""
+
+from __future__ import annotations
+
+import pytest
+
+import gqlir
+from gqlir import ir
+from gqlir.eval import Graph, evaluate
+from gqlir.passes.fold import fold_constants
+
+
+def _item(query: str) -> ir.Expr:
+    folded = fold_constants(gqlir.parse(query, "neo4j"))
+    return folded.steps[-1].items[0].expr
+
+
+@pytest.mark.parametrize(
+    "query, literal",
+    [
+        ("RETURN 1 + 2 * 3 AS x", ir.Integer(7)),
+        ("RETURN toUpper('ab') + 'c' AS x", ir.String("ABc")),
+        ("RETURN range(1, 3) AS x", ir.ListLiteral((ir.Integer(1), ir.Integer(2), ir.Integer(3)))),
+        (
+            "RETURN date.truncate('month', date('2020-05-17')) AS x",
+            ir.TemporalLiteral(ir.TemporalKind.DATE, "2020-05-01"),
+        ),
+        (
+            "RETURN duration.between(date('2020-01-01'), date('2020-03-02')) AS x",
+            ir.TemporalLiteral(ir.TemporalKind.DURATION, "P2M1D"),
+        ),
+    ],
+)
+def test_constant_expressions_become_literals(query: str, literal: ir.Expr) -> None:
+    assert _item(query) == literal
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "RETURN rand() AS x",
+        "RETURN datetime() AS x",
+        "RETURN date.realtime() AS x",
+        "RETURN 1 / 0 AS x",
+        "MATCH (n) RETURN n.x + 1 AS x",
+        "RETURN $p + 1 AS x",
+    ],
+)
+def test_volatile_failing_and_variable_expressions_stay(query: str) -> None:
+    original = gqlir.parse(query, "neo4j")
+    assert fold_constants(original) == original
+
+
+def test_folding_lets_a_target_write_what_it_lacks() -> None:
+    query = gqlir.parse(
+        "UNWIND [1, 2] AS i RETURN i, date.truncate('year', date('2021-07-04')) AS d", "neo4j"
+    )
+    with pytest.raises(gqlir.UnsupportedError):
+        gqlir.emit(query, "iso-gql")
+    folded = fold_constants(query)
+    text = gqlir.emit(folded, "iso-gql")
+    assert "DATE '2021-01-01'" in text
+    before = evaluate(query, Graph())
+    after = evaluate(gqlir.parse(text, "iso-gql"), Graph(), dialect="iso-gql")
+    assert before.rows == after.rows and before.columns == after.columns
