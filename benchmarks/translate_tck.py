@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -34,8 +35,8 @@ import gqlir
 from gqlir.conformance import tck
 from gqlir.dialect import get_dialect
 from gqlir.emitter.gql import emit_gql
-from gqlir.passes.fold import fold_constants
 from gqlir.errors import GqlirError, UnsupportedError
+from gqlir.passes.fold import fold_constants
 
 DIALECTS = ("iso-gql", "spanner", "tugraph-gql")
 #: The graph Spanner output is written for (TCK queries run on an unnamed graph).

@@ -121,15 +121,12 @@ def _constant(node: ir.Node) -> bool:
     """Whether every input of ``node`` is a literal (nested list and map literals included)."""
     if isinstance(node, ir.FunctionCall):
         name = node.name
-        if (
-            name in _VOLATILE
-            or name.endswith(_VOLATILE_SUFFIXES)
-            or "." in name
-            and not (
-                name.split(".", 1)[0] in _TEMPORAL_CONSTRUCTORS or name.startswith("duration.")
-            )
-        ):
+        namespace = name.split(".", 1)[0] if "." in name else None
+        temporal_namespace = namespace in _TEMPORAL_CONSTRUCTORS or namespace == "duration"
+        if name in _VOLATILE or name.endswith(_VOLATILE_SUFFIXES):
             return False
+        if namespace is not None and not temporal_namespace:
+            return False  # a user or library function: its value is not known here
         if name in _TEMPORAL_CONSTRUCTORS and not node.args:
             return False  # the current date or time
     for child in node.children():
