@@ -23,11 +23,11 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
