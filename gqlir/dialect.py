@@ -133,6 +133,7 @@ class Capabilities:
     element_predicates: tuple[str, ...] = ()
     edge_cost: bool = False  # COST expr on an edge pattern (for CHEAPEST searches)
     catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
+    group_by_ordinals: bool = False  # GROUP BY 1 names the first RETURN item (TuGraph GQL)
     # lexical
     param_sigil: str = "$"
     list_index_base: int = 0

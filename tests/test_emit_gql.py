@@ -140,7 +140,7 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) LET city = n.city RETURN city, COUNT(*) AS c GROUP BY city "
         "NEXT FILTER c > 1 RETURN city, c",
         "GRAPH g MATCH (n) RETURN n.city AS city, COUNT(*) AS c NEXT FILTER c > 1 RETURN city, c",
-        "MATCH (n) RETURN n.city AS city, COUNT(*) AS c GROUP BY n.city "
+        "MATCH (n) RETURN n.city AS city, COUNT(*) AS c GROUP BY 1 "
         "NEXT FILTER c > 1 RETURN city, c",
     ),
     (
@@ -148,14 +148,14 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) LET _g1 = n.city RETURN _g1, COUNT(*) AS c GROUP BY _g1 "
         "NEXT RETURN _g1 AS `n.city`, c",
         "GRAPH g MATCH (n) RETURN n.city AS `n.city`, COUNT(*) AS c",
-        "MATCH (n) RETURN n.city AS `n.city`, COUNT(*) AS c GROUP BY n.city",
+        "MATCH (n) RETURN n.city AS `n.city`, COUNT(*) AS c GROUP BY 1",
     ),
     (
         "MATCH (n:Person) RETURN n.city AS city, count(*) AS c ORDER BY c DESC",
         "MATCH (n:Person) LET city = n.city RETURN city, COUNT(*) AS c GROUP BY city "
         "ORDER BY c DESC NULLS FIRST",
         "GRAPH g MATCH (n:Person) RETURN n.city AS city, COUNT(*) AS c ORDER BY c DESC NULLS FIRST",
-        "MATCH (n:Person) RETURN n.city AS city, COUNT(*) AS c GROUP BY n.city "
+        "MATCH (n:Person) RETURN n.city AS city, COUNT(*) AS c GROUP BY 1 "
         "ORDER BY c DESC NULLS FIRST",
     ),
     (
@@ -168,7 +168,7 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n)-->(m) WITH n, count(m) AS d RETURN n.name AS name, d",
         "MATCH (n)->(m) RETURN n, COUNT(m) AS d GROUP BY n NEXT RETURN n.name AS name, d",
         "GRAPH g MATCH (n)->(m) RETURN n, COUNT(m) AS d NEXT RETURN n.name AS name, d",
-        "MATCH (n)->(m) RETURN n, COUNT(m) AS d GROUP BY n NEXT RETURN n.name AS name, d",
+        "MATCH (n)->(m) RETURN n, COUNT(m) AS d GROUP BY 1 NEXT RETURN n.name AS name, d",
     ),
     # -- aggregates whose Cypher results differ from SQL-style ones
     (

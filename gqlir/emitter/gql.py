@@ -788,7 +788,7 @@ class GqlGenerator(Generator):
         if not keys:
             return cols, [], ""
         if mode == "expressions":
-            return cols, [], "GROUP BY " + ", ".join(self.expr(x) for x, _ in keys)
+            return cols, [], "GROUP BY " + ", ".join(self._grouping_key(x, cols) for x, _ in keys)
         if mode != "variables":
             raise self.unsupported(
                 "implicit grouping", step, rewrite="return only aggregates, or group in a subquery"
@@ -819,6 +819,14 @@ class GqlGenerator(Generator):
                     "key in a later projection",
                 )
         return out, lets, "GROUP BY " + ", ".join(self.variable_name(n) for n in names)
+
+    def _grouping_key(self, key: e.Expr, cols: list[tuple[e.Expr, str]]) -> str:
+        """A grouping key. Where an integer in GROUP BY is an ordinal, every key (a RETURN item
+        of implicit grouping) is written as its column's ordinal: a key written as an integer
+        literal would otherwise be read as one."""
+        if self.caps.group_by_ordinals:
+            return str(next(i for i, (x, _) in enumerate(cols, 1) if x is key))
+        return self.expr(key)
 
     def _explicit_group_by(self, step: q.Projection) -> str:
         assert step.group_by is not None

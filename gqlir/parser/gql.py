@@ -61,6 +61,10 @@ from .literals import decode_float, decode_integer, decode_string
 # -- markers --------------------------------------------------------------------------------------
 
 
+class _NullHandling(_Marker):
+    """GoogleSQL ``IGNORE NULLS`` (True) / ``RESPECT NULLS`` (False) in an aggregate call."""
+
+
 class _Result(_Marker):
     """RETURN: the projection that ends a linear statement; an ORDER BY/OFFSET/LIMIT that follows
     belongs to it."""
@@ -1285,7 +1289,7 @@ class GqlBuilder(CypherBuilder):
         if agg.name == "collect":
             caps = self.dialect.capabilities
             result: ir.Expr = agg
-            if getattr(caps, "collect_keeps_nulls", False):
+            if caps.collect_keeps_nulls and not getattr(self, "_ignoring_nulls", False):
                 # collect([x]) keeps a [null] where collect(x) drops the null; unwrap each item.
                 pos = agg.pos
                 wrapped = replace(agg, args=(ir.ListLiteral(agg.args, pos=pos),))
@@ -1895,6 +1899,24 @@ class SpannerBuilder(GqlBuilder):
             return container.value
         raise _err("IN needs a parenthesised list or UNNEST(array)", pos)
 
+    def null_handling(self, c: list, pos: int) -> _NullHandling:
+        return _NullHandling(c[0][1].upper() == "IGNORE", pos)
+
+    def call_args(self, c: list, pos: int) -> tuple:
+        if c and isinstance(c[-1], _NullHandling):
+            kind, distinct, values = super().call_args(c[:-1], pos)
+            return ("ignore_nulls" if c[-1].value else kind, distinct, values)
+        return super().call_args(c, pos)
+
+    def _function(self, name: str, args: tuple, start: int) -> ir.Expr:
+        if args[0] != "ignore_nulls":
+            return super()._function(name, args, start)
+        self._ignoring_nulls = True
+        try:
+            return super()._function(name, ("args", *args[1:]), start)
+        finally:
+            self._ignoring_nulls = False
+
     def _call(self, base: Any, args: tuple, pos: int) -> ir.Expr:
         if isinstance(base, ir.FunctionCall) and not base.args and args == ("args", False, ()):
             return base  # CURRENT_DATE() is CURRENT_DATE
@@ -1914,8 +1936,10 @@ class SpannerBuilder(GqlBuilder):
                 f"the GoogleSQL aggregate {name}() has no IR aggregate of the same meaning",
                 offset=start,
             )
-        if low in ("trim", "btrim", "ltrim", "rtrim", "log", "mod", "power", "normalize"):
+        if low in ("trim", "btrim", "ltrim", "rtrim", "log", "normalize"):
             return None  # GoogleSQL's own functions of these names: resolved by the dialect file
+        # MOD and POWER are GQL's, as in ISO GQL: the remainder with the dividend's sign, and a
+        # float power (GoogleSQL mathematical functions)
         return super()._special_function(low, name, args, start)
 
     def spanner_typed_literal(self, c: list, pos: int) -> ir.TemporalLiteral:
