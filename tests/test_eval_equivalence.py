@@ -67,6 +67,8 @@ PATTERNS = [
     ("(a)-[r:R]->(b), (b)-[q]->(c)", ["a", "b", "r", "c", "q"]),
     ("(a)-[:S*1..2]->(b)", ["a", "b"]),
     ("(a:B)-->(b)-->(c)", ["a", "b", "c"]),
+    ("(a:A&B)<-[:R*0..2]-(b)", ["a", "b"]),
+    ("(a:A|B)-[r:!S]-(b:!A)", ["a", "b", "r"]),
 ]
 
 
@@ -86,16 +88,22 @@ def _expr(draw: st.DrawFn, nodes: list[str], depth: int = 0) -> str:
     if kind == "coalesce":
         return f"coalesce({_expr(draw, nodes, depth + 1)}, 0)"
     if kind == "fn":
-        fn = draw(st.sampled_from(["toString", "abs", "size"]))
+        fn = draw(st.sampled_from(["toString", "abs", "size", "head", "toUpper", "reverse"]))
         arg = _expr(draw, nodes, depth + 1)
-        return f"{fn}([{arg}])" if fn == "size" else f"{fn}({arg})"
+        if fn in ("size", "head"):
+            return f"{fn}([{arg}, 2])"
+        if fn in ("toUpper", "reverse"):
+            return f"{fn}(toString({arg}))"
+        return f"{fn}({arg})"
     if kind == "list":
         return f"[{_expr(draw, nodes, depth + 1)}, 3][{draw(st.sampled_from(['0', '1', '-1']))}]"
     return draw(st.sampled_from(atoms))
 
 
 def _predicate(draw: st.DrawFn, nodes: list[str], depth: int = 0) -> str:
-    kind = draw(st.sampled_from(["cmp", "cmp", "null", "in", "and", "or", "not", "str"]))
+    kind = draw(
+        st.sampled_from(["cmp", "cmp", "null", "in", "and", "or", "not", "str", "exists"])
+    )
     if kind == "cmp" or depth >= 2:
         op = draw(st.sampled_from(["=", "<>", "<", ">=", ">"]))
         return f"{_expr(draw, nodes, depth + 1)} {op} {_expr(draw, nodes, depth + 1)}"
@@ -105,6 +113,9 @@ def _predicate(draw: st.DrawFn, nodes: list[str], depth: int = 0) -> str:
         return f"{_expr(draw, nodes, depth + 1)} IN [1, 2, null, 'a']"
     if kind == "not":
         return f"NOT ({_predicate(draw, nodes, depth + 1)})"
+    if kind == "exists":
+        n = draw(st.sampled_from([n for n in nodes if n != "k"]))
+        return f"EXISTS {{ ({n})-[:R]->() }}"
     if kind == "str":
         n = draw(st.sampled_from([n for n in nodes if n != "k"]))
         op = draw(st.sampled_from(["STARTS WITH", "ENDS WITH", "CONTAINS"]))
@@ -146,7 +157,15 @@ def queries(draw: st.DrawFn) -> str:
             + ", ".join(f"{c} {draw(st.sampled_from(['ASC', 'DESC']))}" for c in columns)
         )
         if draw(st.booleans()):
+            parts.append(f"SKIP {draw(st.integers(0, 2))}")
+        if draw(st.booleans()):
             parts.append(f"LIMIT {draw(st.integers(0, 3))}")
+    elif aggregate is None and draw(st.integers(0, 4)) == 0:
+        # a UNION of two projections of the same columns
+        other, _ = draw(st.sampled_from(PATTERNS[:4]))
+        columns = ", ".join(f"{n}.x AS c{i}" for i, n in enumerate(["a"] * len(items)))
+        union = draw(st.sampled_from(["UNION", "UNION ALL"]))
+        parts.append(f"{union} MATCH {other} RETURN {distinct}{columns}")
     return " ".join(parts)
 
 
@@ -174,8 +193,9 @@ def _rows(result: Result) -> list[tuple[Any, ...]]:
 
 
 @settings(
-    # CI: a fixed, derandomised 200 examples; `make fuzz` sets GQLIR_FUZZ_EXAMPLES and a seed.
-    max_examples=int(os.environ.get("GQLIR_FUZZ_EXAMPLES", "200")),
+    # CI: a fixed, derandomised 700 examples (over 200 of them translate to each GQL dialect);
+    # `make fuzz` sets GQLIR_FUZZ_EXAMPLES and a seed.
+    max_examples=int(os.environ.get("GQLIR_FUZZ_EXAMPLES", "700")),
     deadline=None,
     derandomize="GQLIR_FUZZ_EXAMPLES" not in os.environ,
     suppress_health_check=[HealthCheck.too_slow],
