@@ -9,7 +9,6 @@ the contract, and it is tested elsewhere."""
 from __future__ import annotations
 
 import os
-
 from collections import Counter
 from typing import Any
 
