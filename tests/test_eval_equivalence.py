@@ -1,7 +1,7 @@
-"""Semantic equivalence of translations between Cypher dialects, with the reference evaluator as
-the oracle (design §6): random small graphs × random read queries; every query is translated
-from Neo4j Cypher to each other Cypher dialect, parsed back in that dialect, and both IRs are
-evaluated on the same graph. A translation that succeeds must give the same columns and the
+"""Semantic equivalence of translations, with the reference evaluator as the oracle (design §6):
+random small graphs × random read queries; every query is translated from Neo4j Cypher to each
+other Cypher dialect and to ISO GQL, Spanner and TuGraph GQL, parsed back in that dialect, and
+both IRs are evaluated on the same graph. A translation that succeeds must give the same columns and the
 same rows (as a bag; as a list when the query orders by every column), or fail with the same
 error category. A refusal (UnsupportedError) is allowed: no silent loss is the other half of
 the contract, and it is tested elsewhere."""
