@@ -28,7 +28,7 @@ lint: $(STAMP)
 
 # The property tests (fuzzing, translation equivalence) for about ten minutes, with a fixed seed.
 FUZZ_SEED ?= 20261121
-FUZZ_EXAMPLES ?= 10000
+FUZZ_EXAMPLES ?= 20000
 fuzz: $(STAMP)
 	GQLIR_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
 		--hypothesis-seed=$(FUZZ_SEED) --hypothesis-show-statistics \
