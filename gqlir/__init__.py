@@ -7,6 +7,10 @@ Public API (stable):
     gqlir.transpile(text, read=..., write=...) -> str
     gqlir.validate(text, dialect=...)         -> ValidationResult
 
+SQL dialects (``sql:sqlite``, ``sqlpgq:oracle`` ...) also take ``schema=``: the mapping of
+tables to node and edge types (a graph folder, a schema or DDL file, a database file, or a
+SchemaGraph), e.g. ``gqlir.transpile(sql, "sql:sqlite", "iso-gql", schema="schemas/bookstore")``.
+
 Submodules are imported lazily so that ``import gqlir`` stays fast.
 """
 
@@ -47,32 +51,34 @@ __all__ = [
 ]
 
 
-def parse(text: str, dialect: str = "neo4j") -> ir.Query:
-    """Parse query text of ``dialect`` into the Graph-IR."""
+def parse(text: str, dialect: str = "neo4j", *, schema: Any = None) -> ir.Query:
+    """Parse query text of ``dialect`` into the Graph-IR (``schema``: SQL's table mapping)."""
     from .api import parse as _parse
 
-    return _parse(text, dialect)
+    return _parse(text, dialect, schema=schema)
 
 
-def emit(query: ir.Node, dialect: str = "neo4j") -> str:
-    """Render a Graph-IR query as text of ``dialect``."""
+def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
+    """Render a Graph-IR query as text of ``dialect`` (``schema``: SQL's table mapping)."""
     from .api import emit as _emit
 
-    return _emit(query, dialect)
+    return _emit(query, dialect, schema=schema)
 
 
-def transpile(text: str, read: str = "neo4j", write: str = "neo4j") -> str:
+def transpile(
+    text: str, read: str = "neo4j", write: str = "neo4j", *, schema: Any = None
+) -> str:
     """Translate query text from dialect ``read`` to dialect ``write``."""
     from .api import transpile as _transpile
 
-    return _transpile(text, read, write)
+    return _transpile(text, read, write, schema=schema)
 
 
-def validate(text: str, dialect: str = "neo4j") -> ValidationResult:
+def validate(text: str, dialect: str = "neo4j", *, schema: Any = None) -> ValidationResult:
     """Check that ``text`` is a valid query of ``dialect``; never raises for bad queries."""
     from .api import validate as _validate
 
-    return _validate(text, dialect)
+    return _validate(text, dialect, schema=schema)
 
 
 def get_dialect(name: str) -> Any:

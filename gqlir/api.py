@@ -3,28 +3,47 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import ir
 from .dialect import get_dialect
-from .errors import GqlirError
+from .errors import GqlirError, UnsupportedError
 
 
-def parse(text: str, dialect: str = "neo4j") -> ir.Query:
+def parse(text: str, dialect: str = "neo4j", *, schema: Any = None) -> ir.Query:
+    """``schema`` maps tables to node and edge types when ``dialect`` is SQL (ignored
+    otherwise): a graph folder, a schema or DDL file, a database, or a schema object."""
     from .parser import parse as _parse
 
-    return _parse(text, get_dialect(dialect))
+    return _parse(text, get_dialect(dialect), schema=schema)
 
 
-def emit(query: ir.Node, dialect: str = "neo4j") -> str:
+def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
+    """``schema`` gives the tables a SQL target reads (ignored by graph dialects)."""
     from .emitter import emit as _emit
 
-    return _emit(query, get_dialect(dialect))
+    return _emit(query, get_dialect(dialect), schema=schema)
 
 
-def transpile(text: str, read: str = "neo4j", write: str = "neo4j") -> str:
-    query = parse(text, read)
+def transpile(
+    text: str, read: str = "neo4j", write: str = "neo4j", *, schema: Any = None
+) -> str:
+    """Translate ``text``; ``schema`` is the table mapping of a SQL source or target."""
+    query = parse(text, read, schema=schema)
     try:
-        return emit(query, write)
+        try:
+            return emit(query, write, schema=schema)
+        except UnsupportedError as refused:
+            # The target may still write the query once its constant parts are values.
+            from .passes.fold import fold_constants
+
+            folded = fold_constants(query, get_dialect(read).name)
+            if folded == query:
+                raise
+            try:
+                return emit(folded, write, schema=schema)
+            except UnsupportedError:
+                raise refused from None
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
@@ -49,13 +68,13 @@ class ValidationResult:
         return out
 
 
-def validate(text: str, dialect: str = "neo4j") -> ValidationResult:
+def validate(text: str, dialect: str = "neo4j", *, schema: Any = None) -> ValidationResult:
     """Valid means: the dialect's grammar accepts the text, and the dialect can express every
     construct in it (the grammar of a family is shared more widely than its features are)."""
     d = get_dialect(dialect)
     try:
-        query = parse(text, d.name)
-        emit(query, d.name)
+        query = parse(text, d.name, schema=schema)
+        emit(query, d.name, schema=schema)
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text

@@ -1,5 +1,5 @@
-"""The ``gqlir`` command line: ``validate``, ``translate``, ``parse``, ``dialects``, ``run`` and
-``tck``.
+"""The ``gqlir`` command line: ``validate``, ``translate``, ``parse``, ``dialects``, ``run``,
+``load`` and ``tck``.
 
 The CLI is a thin shell over the public API (:func:`gqlir.validate`, :func:`gqlir.transpile`,
 :func:`gqlir.parse`) so that a verdict on the command line is the verdict a library user gets.
@@ -133,6 +133,12 @@ examples:
   gqlir translate --from neo4j --to opencypher9 "MATCH (a)-[:R*1..3]->(b) RETURN b"
   gqlir translate --from neo4j --to iso-gql --json "MATCH (n) RETURN n"
   gqlir translate --from neo4j --to spanner --input corpus.jsonl --output out.jsonl
+  gqlir translate --from sql:sqlite --to iso-gql --schema schemas/bookstore \
+      "SELECT T2.name FROM book AS T1 JOIN publisher AS T2 ON T1.publisher_id = T2.publisher_id"
+
+SQL (sql:<sqlglot dialect>, sqlpgq[:flavour]) maps tables to node and edge types through
+--schema: a graph folder (its source.sql, else its schema.json), a schema or DDL file, or a
+SQLite or DuckDB database file.
 
 output:
   single query: the translation on stdout, or the error on stderr; --json prints
@@ -207,9 +213,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-f", "--from", dest="source", required=True, metavar="A", help="source dialect")
     p.add_argument("-t", "--to", dest="target", required=True, metavar="B", help="target dialect")
+    p.add_argument(
+        "-s",
+        "--schema",
+        metavar="PATH",
+        help="the table mapping for SQL source or target dialects: a graph folder, a schema or "
+        "DDL file, or a database file",
+    )
     _add_query_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_translate)
+
+    p = sub.add_parser(
+        "migrate",
+        help="turn a relational database into a graph folder",
+        description="Migrate a relational database (a SQLite or DuckDB file, or a postgresql:// "
+        "URL) into a graph folder (schema.json, source.sql, graph/) by the relational mapping, "
+        "and check that every table's rows come back from the graph.",
+        epilog="examples:\n  gqlir migrate spider/concert_singer.sqlite --out graphs/concert_singer\n"
+        "  gqlir translate --from sql:sqlite --to neo4j --schema graphs/concert_singer \\\n"
+        '      "SELECT count(*) FROM singer"\n',
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("source", metavar="SOURCE", help="the database: a file or a postgresql:// URL")
+    p.add_argument("-o", "--out", required=True, metavar="DIR", help="the graph folder to write")
+    p.add_argument("--name", metavar="NAME", help="the graph's name (default: the file's name)")
+    p.add_argument(
+        "--layout",
+        choices=("jsonl", "csv", "parquet"),
+        default="jsonl",
+        help="graph data layout (default: jsonl, which keeps every value exactly)",
+    )
+    _add_common_arguments(p)
+    p.set_defaults(handler=_cmd_migrate)
 
     p = sub.add_parser(
         "parse",
@@ -279,6 +315,12 @@ The graph: a JSON file {"nodes": [{"id", "labels", "properties"}], "edges": [{"i
 "type", "source", "target", "properties"}]}, or a graph directory (docs/graph-format.md).
 Writes change the in-memory copy only, unless --save FILE writes the graph back out as
 JSON. Exit code 1 when the query fails.
+
+engines:
+  gqlir run --engine kuzu --graph schemas/movies --read-only --timeout 5 \\
+      "MATCH (m:Movie) RETURN m.title AS t ORDER BY t LIMIT 3"
+  gqlir run --engine sqlite --graph schemas/finance --json 'SELECT count(*) FROM "Person"'
+  gqlir run --engine neo4j --url bolt://localhost:7687 --dialect iso-gql "MATCH (n) RETURN n"
 """
 
 _TCK_EPILOG = """\
@@ -296,14 +338,29 @@ when the pass rate is below --min-rate (default: any failure).
 def _add_evaluator_commands(sub: Any) -> None:
     p = sub.add_parser(
         "run",
-        help="run a query on a small graph with the reference evaluator",
-        description="Run a query on an in-memory graph with gqlir's reference evaluator.",
-        epilog=_RUN_EPILOG,
+        help="run a query with the reference evaluator or on an engine",
+        description="Run a query on an in-memory graph with gqlir's reference evaluator, or "
+        "on a real engine (--engine).",
+        epilog=_RUN_EPILOG + "\n" + _ENGINE_RUN_NOTE,
         formatter_class=_FORMATTER,
     )
     p.add_argument("query", nargs="?", metavar="QUERY", help="the query text ('-' = stdin)")
-    p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="the query's dialect")
-    p.add_argument("-e", "--engine", default="reference", help="only 'reference' is built in")
+    p.add_argument(
+        "-d",
+        "--dialect",
+        default=None,
+        metavar="D",
+        help="the query's dialect (default: neo4j for the reference engine, else the engine's "
+        "own); another dialect is translated through the IR",
+    )
+    p.add_argument(
+        "-e",
+        "--engine",
+        default="reference",
+        metavar="E",
+        help="reference (default), grafeo, arcadedb, kuzu, sqlite, duckdb, postgres, neo4j, "
+        "tugraph, spanner, or 'default' (the embedded engine of the dialect)",
+    )
     p.add_argument(
         "-g", "--graph", metavar="PATH", help="graph JSON file or directory (default: empty)"
     )
@@ -311,8 +368,17 @@ def _add_evaluator_commands(sub: Any) -> None:
         "-p", "--param", action="append", default=[], metavar="NAME=JSON", help="a parameter"
     )
     p.add_argument("--save", metavar="FILE.json", help="write the graph after the query here")
+    _add_engine_arguments(p)
+    p.add_argument(
+        "--read-only",
+        action="store_true",
+        help="refuse any write (the graph is unchanged afterwards)",
+    )
+    p.add_argument("--timeout", type=float, metavar="S", help="stop the query after S seconds")
+    p.add_argument("--row-cap", type=int, metavar="N", help="return at most N rows")
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_run)
+    _add_load_command(sub)
 
     p = sub.add_parser(
         "tck",
@@ -333,8 +399,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .eval import Graph, run
     from .eval.result import json_value
 
-    if args.engine != "reference":
-        raise UsageError(f"unknown engine {args.engine!r}: this build has 'reference' only")
+    if _needs_engines(args):
+        return _cmd_run_engine(args)
+    args.dialect = args.dialect or "neo4j"
     params: dict[str, Any] = {}
     for item in args.param:
         name, sep, raw = item.partition("=")
@@ -393,6 +460,217 @@ def _cmd_tck(args: argparse.Namespace) -> int:
         print(format_report(report))
     rate = report.passed / report.total if report.total else 1.0
     return EXIT_OK if rate >= args.min_rate else EXIT_INVALID
+
+
+# -- engines: load and run --engine -----------------------------------------------------------
+
+_LOAD_EPILOG = """\
+examples:
+  gqlir load --engine neo4j --url bolt://localhost:7687 --user neo4j --graph schemas/movies
+  gqlir load --engine kuzu --path movies.kuzu --graph schemas/movies
+  gqlir load --engine postgres --url postgresql://me@localhost/db --graph schemas/finance
+
+A graph is a folder with schema.json and graph/ (as in schemas/), or a graph directory
+with a schema.json beside it. Servers take --url (or GQLIR_BOLT_URI, GQLIR_POSTGRES_URL,
+SPANNER_EMULATOR_HOST ...) and credentials from options or the environment
+(GQLIR_BOLT_USER, GQLIR_BOLT_PASSWORD); embedded engines take --path to keep the database.
+Prints the number of elements (rows) loaded per label (table); --json as an object.
+"""
+
+_ENGINE_RUN_NOTE = """\
+With --engine other than reference (or --read-only, --timeout, --row-cap), the query runs on
+a real engine. With --graph, an embedded engine starts fresh with that graph loaded (a
+folder with schema.json and graph/, as in schemas/); a server runs the query on what it
+holds (load it with 'gqlir load'). --json prints {"columns", "rows", "ordered"}; a refused
+or failed query exits 1 with the error (code, message, engine_code).
+"""
+
+
+def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--url",
+        metavar="URL",
+        help="server address: bolt://…, postgresql://…, or host:port of a Spanner "
+        "endpoint (default from the environment)",
+    )
+    p.add_argument("--user", metavar="NAME", help="user name (default: GQLIR_BOLT_USER)")
+    p.add_argument(
+        "--password",
+        metavar="PW",
+        help="password (prefer GQLIR_BOLT_PASSWORD: command lines are visible)",
+    )
+    p.add_argument("--database", metavar="DB", help="database (Bolt, Spanner)")
+    p.add_argument("--project", metavar="P", help="Spanner project")
+    p.add_argument("--instance", metavar="I", help="Spanner instance")
+    p.add_argument(
+        "--path",
+        metavar="DIR",
+        help="database folder or file of an embedded engine (default: temporary)",
+    )
+    p.add_argument("--schema-name", metavar="NAME", help="PostgreSQL schema (default gqlir)")
+
+
+def _add_load_command(sub: Any) -> None:
+    p = sub.add_parser(
+        "load",
+        help="load a graph (schema and data) into an engine",
+        description="Create the schema a graph needs in an engine and load its data.",
+        epilog=_LOAD_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("-e", "--engine", required=True, metavar="E", help="the engine")
+    p.add_argument("-g", "--graph", required=True, metavar="PATH", help="the graph folder")
+    _add_engine_arguments(p)
+    _add_common_arguments(p)
+    p.set_defaults(handler=_cmd_load)
+
+
+def _needs_engines(args: argparse.Namespace) -> bool:
+    """Whether ``run`` goes through gqlir.engines (the reference evaluator's own path keeps its
+    side-effect counters and --save)."""
+    if args.engine != "reference":
+        return True
+    if args.read_only or args.timeout is not None or args.row_cap is not None:
+        return True
+    return bool(args.graph) and os.path.isdir(args.graph) and _graph_folder(args.graph) is not None
+
+
+def _graph_folder(path: str) -> tuple[str, str] | None:
+    """(schema file, data directory) of a graph folder, or None."""
+    if os.path.isfile(os.path.join(path, "schema.json")):
+        data = os.path.join(path, "graph")
+        return os.path.join(path, "schema.json"), data if os.path.isdir(data) else path
+    beside = os.path.join(os.path.dirname(os.path.abspath(path)), "schema.json")
+    if os.path.isfile(beside):
+        return beside, path
+    return None
+
+
+def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    if name in ("neo4j", "tugraph"):
+        opts = {
+            "url": args.url,
+            "user": args.user,
+            "password": args.password,
+            "database": args.database,
+        }
+    elif name == "postgres":
+        opts = {"url": args.url}
+        if args.schema_name:
+            opts["schema"] = args.schema_name
+    elif name == "spanner":
+        opts = {
+            "project": args.project,
+            "instance": args.instance,
+            "database": args.database,
+            "endpoint": args.url,
+        }
+    elif args.path and name != "reference":
+        opts = {"path": args.path}
+    return {k: v for k, v in opts.items() if v is not None}
+
+
+def _open_engine(args: argparse.Namespace, name: str) -> Any:
+    from .engines import open_engine
+
+    return open_engine(name, **_engine_options(args, name))
+
+
+def _load_graph(engine: Any, path: str) -> dict[str, int]:
+    from .schema import load_schema
+
+    found = _graph_folder(path)
+    if found is None:
+        raise UsageError(f"{path}: not a graph folder (schema.json and graph/, as in schemas/)")
+    try:
+        schema = load_schema(found[0])
+    except OSError as exc:
+        raise UsageError(f"cannot read {found[0]}: {exc}") from None
+    return engine.load(schema, found[1])
+
+
+def _print_error(exc: GqlirError, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
+    else:
+        print(_format_error(exc), file=sys.stderr)
+
+
+def _cmd_load(args: argparse.Namespace) -> int:
+    try:
+        engine = _open_engine(args, args.engine)
+    except GqlirError as exc:
+        _print_error(exc, args.json)
+        return EXIT_INVALID
+    try:
+        counts = _load_graph(engine, args.graph)
+    except GqlirError as exc:
+        _print_error(exc, args.json)
+        return EXIT_INVALID
+    finally:
+        engine.close()
+    if args.json:
+        print(json.dumps({"engine": args.engine, "loaded": counts}, ensure_ascii=False))
+    else:
+        for label, n in counts.items():
+            print(f"{label}\t{n}")
+    return EXIT_OK
+
+
+def _cmd_run_engine(args: argparse.Namespace) -> int:
+    from .engines import EMBEDDED, default_engine
+
+    name = args.engine
+    if name == "default":
+        name = default_engine(args.dialect or "neo4j")
+    from .engines.registry import engine_names
+
+    if name.lower() not in engine_names():
+        # as an unknown dialect is: a usage error (exit 2), with the names to choose from
+        raise UsageError(f"unknown engine {name!r}; known engines: {', '.join(engine_names())}")
+    if args.save:
+        raise UsageError("--save works with the reference engine's JSON graphs only")
+    if args.graph and name not in EMBEDDED:
+        raise UsageError(f"{name} is a server: load the graph with 'gqlir load' first")
+    params: dict[str, Any] = {}
+    for item in args.param:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param needs NAME=JSON, not {item!r}")
+        try:
+            params[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            params[key] = raw
+    text = _single_query(args.query)
+    try:
+        engine = _open_engine(args, name)
+    except GqlirError as exc:
+        _print_error(exc, args.json)
+        return EXIT_INVALID
+    try:
+        if args.graph:
+            _load_graph(engine, args.graph)
+        table = engine.run(
+            text,
+            dialect=args.dialect,
+            parameters=params,
+            timeout=args.timeout,
+            row_cap=args.row_cap,
+            read_only=args.read_only,
+        )
+    except GqlirError as exc:
+        if exc.text is None and exc.offset is not None:
+            exc.text = text
+        _print_error(exc, args.json)
+        return EXIT_INVALID
+    finally:
+        engine.close()
+    if args.json:
+        print(json.dumps(table.to_data(), ensure_ascii=False))
+    else:
+        print(table.format_table())
+    return EXIT_OK
 
 
 # -- entry point ---------------------------------------------------------------------------------
@@ -666,13 +944,13 @@ def _validate_one(text: str, dialect: Dialect, schema: Any = None) -> _Outcome:
     return _Outcome(INVALID, {"valid": False}, err.to_dict() if err else None, exc=err)
 
 
-def _translate_one(text: str, source: Dialect, target: Dialect) -> _Outcome:
+def _translate_one(text: str, source: Dialect, target: Dialect, schema: Any = None) -> _Outcome:
     """Classify by error type: UnsupportedError means the target cannot say it; any other
     GqlirError from the pipeline means the source text is not a query of the source dialect."""
     from .api import transpile
 
     try:
-        out = transpile(text, source.name, target.name)
+        out = transpile(text, source.name, target.name, schema=schema)
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
         return _Outcome(UNSUPPORTED, fields, exc.to_dict(), construct=exc.construct, exc=exc)
@@ -743,7 +1021,12 @@ def _cmd_translate(args: argparse.Namespace) -> int:
 
     source = get_dialect(args.source)
     target = get_dialect(args.target)
-    run = partial(_translate_one, source=source, target=target)
+    schema = None
+    if args.schema:
+        from .sqlmapping import mapping_for
+
+        schema = mapping_for(args.schema, dialect=source.sql_dialect or target.sql_dialect)
+    run = partial(_translate_one, source=source, target=target, schema=schema)
     if args.input is not None:
         return _run_batch(
             args,
@@ -773,6 +1056,23 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         assert outcome.exc is not None
         print(_format_error(outcome.exc), file=sys.stderr)
     return EXIT_OK if outcome.status == OK else EXIT_INVALID
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    from .migrate import migrate
+
+    report = migrate(args.source, args.out, name=args.name, layout=args.layout)
+    if args.json:
+        print(_json_line(report.to_dict()))
+    else:
+        nodes = sum(report.nodes.values())
+        edges = sum(report.edges.values())
+        rows = sum(report.rows.values())
+        print(
+            f"migrated {rows} rows of {len(report.rows)} tables into {nodes} nodes and "
+            f"{edges} edges in {report.out} (every table's rows checked against the graph)"
+        )
+    return EXIT_OK
 
 
 def _single_internal(outcome: _Outcome, args: argparse.Namespace) -> int:

@@ -181,6 +181,12 @@ class EngineError(GqlirError):
         super().__init__(message, **kw)
         self.engine_code = engine_code
 
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.engine_code is not None:
+            out["engine_code"] = self.engine_code
+        return out
+
 
 class EvaluationError(GqlirError):
     """The reference evaluator stopped a query.

@@ -365,7 +365,7 @@ def test_cli_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--graph", str(path), "--save", str(saved), "CREATE (:Q)"]) == 0
     assert len(json.loads(saved.read_text())["nodes"]) == 2
     assert main(["run", "RETURN 1 / 0 AS x"]) == 1
-    assert main(["run", "--engine", "neo4j", "RETURN 1 AS x"]) == 2
+    assert main(["run", "--engine", "nosuch", "RETURN 1 AS x"]) == 2
     assert main(["run", "--graph", str(tmp_path / "none.json"), "RETURN 1 AS x"]) == 2
 
 

@@ -9,6 +9,7 @@ importing :mod:`gqlir` stays fast.
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 from ..dialect import Dialect, get_dialect
 from ..errors import UnsupportedError
@@ -21,26 +22,39 @@ __all__ = ["emit", "generator_for"]
 _FAMILIES: dict[str, tuple[str, str]] = {
     "cypher": ("gqlir.emitter.cypher", "CypherGenerator"),
     "gql": ("gqlir.emitter.gql", "GqlGenerator"),
+    "sql": ("gqlir.emitter.sql", "SqlGenerator"),
+}
+#: grammar variants whose emitter is not their family's
+_VARIANTS: dict[str, tuple[str, str]] = {
+    "sqlpgq": ("gqlir.emitter.sqlpgq", "SqlPgqGenerator"),
 }
 
 
-def generator_for(dialect: str | Dialect, *, pretty: bool = False) -> Generator:
-    """A fresh generator for ``dialect`` (one per rendering: it holds layout state)."""
+def generator_for(
+    dialect: str | Dialect, *, pretty: bool = False, schema: Any = None
+) -> Generator:
+    """A fresh generator for ``dialect`` (one per rendering: it holds layout state).
+
+    ``schema`` is the table mapping a SQL generator lowers patterns through (see
+    :mod:`gqlir.sqlmapping`); graph families do not read it.
+    """
     target = get_dialect(dialect)
-    entry = _FAMILIES.get(target.family)
+    entry = _VARIANTS.get(target.grammar) or _FAMILIES.get(target.family)
     if entry is None:
         raise UnsupportedError(f"dialect family {target.family}", target.name)
     module, name = entry
     cls: type[Generator] = getattr(import_module(module), name)
+    if target.family == "sql":
+        return cls(target, pretty=pretty, schema=schema)  # type: ignore[call-arg]
     return cls(target, pretty=pretty)
 
 
-def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False) -> str:
+def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False, schema: Any = None) -> str:
     """The text of ``node`` (a query, a step, an expression or a pattern) in ``dialect``.
 
     ``pretty`` puts each clause on its own line and indents subquery bodies.
     """
-    generator = generator_for(dialect, pretty=pretty)
+    generator = generator_for(dialect, pretty=pretty, schema=schema)
     try:
         return generator.generate(node)
     except RecursionError:

@@ -1,12 +1,15 @@
 """Front ends: text of a dialect -> Graph-IR.
 
 ``parse(text, dialect)`` picks the dialect family's builder and the dialect's grammar variant;
-parsers are built once per dialect and reused.
+parsers are built once per dialect and reused. SQL (family ``sql``) is parsed by sqlglot and
+lowered through a schema mapping (``schema=``, see :mod:`gqlir.sqlmapping`), which the graph
+families do not need.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from .. import ir
 from ..dialect import Dialect, get_dialect
@@ -32,11 +35,28 @@ def parser_for(dialect: Dialect) -> Parser:
     )
 
 
-def parse(text: str, dialect: str | Dialect = "neo4j") -> ir.Statement:
-    """Parse ``text`` of ``dialect`` into the Graph-IR; errors carry the text and position."""
+def parse(text: str, dialect: str | Dialect = "neo4j", *, schema: Any = None) -> ir.Statement:
+    """Parse ``text`` of ``dialect`` into the Graph-IR; errors carry the text and position.
+
+    ``schema`` maps SQL tables to node and edge types (a path, a SchemaGraph, a
+    RelationalSchema or a :class:`~gqlir.sqlmapping.SqlMapping`); only SQL dialects read it.
+    """
     d = get_dialect(dialect)
     if not isinstance(text, str):
         raise ParseError(f"query must be a string, not {type(text).__name__}")
+    if d.family == "sql":
+        from .sql import parse_sql
+
+        try:
+            return parse_sql(text, d, schema)
+        except GqlirError as exc:
+            if exc.text is None:
+                exc.text = text
+            raise
+        except RecursionError:
+            raise ParseError(
+                "query is nested too deeply", text=text, offset=0, code="PARSE_TOO_DEEP"
+            ) from None
     parser = parser_for(d)
     parser.builder.begin(text)
     try:

@@ -21,7 +21,7 @@ from .formats import kuzu as kuzu_format
 from .formats import sql as sql_format
 from .graphdata import iter_edges, iter_nodes
 from .model import SchemaGraph
-from .relational import to_relational, topological
+from .relational import Table, to_relational, topological
 from .types import PropertyType, TypeKind
 
 K = TypeKind
@@ -55,20 +55,12 @@ def _sql_value(v: Any, t: PropertyType, dialect: str) -> Any:
     return v
 
 
-def load_sql(connection: Any, schema: SchemaGraph, directory: str, dialect: str) -> dict[str, int]:
-    """Create the tables of ``schema`` on a DB-API ``connection`` of ``dialect`` (``sqlite``,
-    ``duckdb``, ``postgres``) and insert the graph in ``directory``; returns rows per table."""
-    from sqlglot import exp
-
+def table_rows(schema: SchemaGraph, directory: str) -> list[tuple[Table, list[dict[str, Any]]]]:
+    """The rows of every table of the relational mapping of ``schema`` (in dependency order)
+    for the graph in ``directory``, as graph-data values by column name. Used by
+    :func:`load_sql` and by engines that insert rows their own way (Spanner mutations)."""
     rel, mapping = to_relational(schema)
     ordered = topological(rel)
-    cur = connection.cursor()
-    for t in ordered:
-        cur.execute(sql_format.create_table(t, dialect).sql(dialect=dialect))
-    for t in ordered:
-        for e in sql_format.create_indexes(t):
-            cur.execute(e.sql(dialect=dialect))
-
     node_key: dict[Any, tuple[Any, ...]] = {}
     label_of: dict[Any, str] = {}
     rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -108,9 +100,23 @@ def load_sql(connection: Any, schema: SchemaGraph, directory: str, dialect: str)
                 break
         else:
             raise SchemaError(f"edge {edge.type} has no table for its endpoints", code="GRAPH_LOAD")
+    return [(t, rows.get(t.name) or edge_rows.get(t.name) or []) for t in ordered]
+
+
+def load_sql(connection: Any, schema: SchemaGraph, directory: str, dialect: str) -> dict[str, int]:
+    """Create the tables of ``schema`` on a DB-API ``connection`` of ``dialect`` (``sqlite``,
+    ``duckdb``, ``postgres``) and insert the graph in ``directory``; returns rows per table."""
+    from sqlglot import exp
+
+    tables = table_rows(schema, directory)
+    cur = connection.cursor()
+    for t, _ in tables:
+        cur.execute(sql_format.create_table(t, dialect).sql(dialect=dialect))
+    for t, _ in tables:
+        for e in sql_format.create_indexes(t):
+            cur.execute(e.sql(dialect=dialect))
     counts: dict[str, int] = {}
-    for t in ordered:
-        data = rows.get(t.name) or edge_rows.get(t.name) or []
+    for t, data in tables:
         if not data:
             counts[t.name] = 0
             continue

@@ -1,0 +1,1582 @@
+"""Graph-IR → SQL, as sqlglot expression trees rendered by sqlglot in any of its dialects.
+
+Nothing here formats query text: every table, column, alias, literal and parameter is a sqlglot
+node, and sqlglot renders (and quotes) it for the target flavour (design decision 5). Patterns
+are lowered through a schema mapping (:mod:`gqlir.sqlmapping`, the emitter option ``schema=``):
+
+* **Nodes** are rows of their label's table; **edges** rows of their edge table, joined to
+  their endpoints' keys, or for an edge stored as a foreign key, the foreign-key columns of the
+  source row. A node without a label takes its type from an edge whose type has one endpoint
+  pair.
+* **Edge uniqueness.** Cypher never binds one relationship twice in a MATCH, so two edge
+  patterns of one table in a MATCH must be different rows: their identifying columns differ.
+* **Variable-length edges** are a recursive CTE over trails: each row carries the edges taken,
+  as a text of escaped edge identities, and an edge already on the trail is not taken again
+  (Cypher's relationship uniqueness); each trail is one row, as each path is one match.
+* **OPTIONAL MATCH** is a LEFT JOIN of a derived table holding the optional pattern's rows
+  (its columns prefixed by their table alias) on the conditions that tie it to the rows so far
+  and on the OPTIONAL MATCH's WHERE.
+* **WITH** is a derived table whose columns are the projected values (a projected node keeps
+  its key and property columns, prefixed with the variable); **RETURN** is the final SELECT.
+  Implicit grouping becomes ``GROUP BY`` the non-aggregate items.
+* **Meanings made explicit.** ``sum`` of no values is 0 in the IR (``COALESCE(SUM(x), 0)``;
+  the SQL front end's ``CASE WHEN count(x) < 1 THEN NULL ELSE sum(x) END`` is plain ``SUM``);
+  integer division truncates (DuckDB's ``//``); ``+`` on strings is ``||``; STARTS WITH / ENDS
+  WITH / CONTAINS compare substrings (never LIKE, whose wildcards and case rules vary); every
+  sort key's null placement is written out (sqlglot emulates NULLS FIRST/LAST where a flavour
+  lacks it). Comparing values of different types, returning graph elements, and Cypher's list
+  functions have no SQL meaning and raise :class:`UnsupportedError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dialect import Dialect
+from ..errors import SchemaError, UnsupportedError
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.node import Node
+from ..schema.relational import EdgeTable, NodeTable
+from ..schema.types import INTEGER_KINDS, TypeKind
+from .base import Generator, emits
+
+__all__ = ["SqlGenerator"]
+
+K = TypeKind
+_NUMERIC = ("int", "float")
+
+
+# -- bindings of variables to columns ------------------------------------------------------------
+
+
+@dataclass
+class _NodeB:
+    """A node variable: the rows of ``alias`` (a table or a derived table) and its columns."""
+
+    alias: str
+    label: str
+    cols: dict[str, str]  # property -> column
+    key: tuple[str, ...]  # key columns
+    nullable: bool = False
+    #: other columns of the node's table an edge may need (foreign keys), by base name
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _EdgeB:
+    """An edge variable: its row (the source node's row for a foreign-key edge)."""
+
+    alias: str
+    label: str
+    cols: dict[str, str]
+    ident: tuple[str, ...]  # columns that identify the edge
+    table: EdgeTable | None  # None once carried through a WITH
+    nullable: bool = False
+
+
+@dataclass
+class _ValueB:
+    expr: Any  # a sqlglot expression
+    kind: str | None = None
+
+
+_Bound = _NodeB | _EdgeB | _ValueB
+
+
+@dataclass
+class _Frame:
+    """The FROM clause being built: sources, joins, conditions and variable bindings."""
+
+    parent: _Frame | None = None
+    sources: list[Any] = field(default_factory=list)  # aliased tables / derived tables
+    joins: list[tuple[str, Any, Any]] = field(default_factory=list)  # (kind, source, on)
+    where: list[Any] = field(default_factory=list)
+    bindings: dict[str, _Bound] = field(default_factory=dict)
+    aliases: set[str] = field(default_factory=set)
+
+    def lookup(self, name: str) -> _Bound | None:
+        f: _Frame | None = self
+        while f is not None:
+            b = f.bindings.get(name)
+            if b is not None:
+                return b
+            f = f.parent
+        return None
+
+
+class SqlGenerator(Generator):
+    """Renders Graph-IR queries as SQL of one sqlglot flavour through a schema mapping."""
+
+    def __init__(self, dialect: Dialect, *, pretty: bool = False, schema: Any = None) -> None:
+        super().__init__(dialect, pretty=pretty)
+        self.flavour = dialect.sql_dialect or ""
+        self._mapping_source = schema
+        self._mapping: Any = None
+        self._alias_serial = 0
+        self._cte_serial = 0
+        self.ctes: list[Any] = []
+        self._cte_columns: dict[str, list[str]] = {}
+
+    @property
+    def mapping(self) -> Any:
+        if self._mapping is None:
+            if self._mapping_source is None:
+                raise SchemaError(
+                    f"writing {self.dialect.name} needs a schema mapping (emit(..., schema=...), "
+                    "or --schema on the command line): node and edge types must map to tables",
+                    code="SCHEMA_REQUIRED",
+                )
+            from ..sqlmapping import mapping_for
+
+            self._mapping = mapping_for(self._mapping_source, dialect=self.flavour or None)
+        return self._mapping
+
+    # =========================================================================================
+    # entry
+    # =========================================================================================
+
+    def generate(self, node: Node) -> str:
+        from sqlglot.errors import ErrorLevel
+        from sqlglot.errors import UnsupportedError as SqlglotUnsupported
+
+        tree = self.sql_tree(node)
+        try:
+            return tree.sql(
+                dialect=self.flavour or None,
+                pretty=self.pretty,
+                unsupported_level=ErrorLevel.RAISE,
+            )
+        except SqlglotUnsupported as exc:
+            raise self.unsupported(
+                str(exc).split("\n")[0], node, message=f"{self.dialect.name}: {exc}"
+            ) from None
+
+    def sql_tree(self, node: Node) -> Any:
+        """The sqlglot expression of a query (or of an expression, for tests)."""
+        if isinstance(node, q.Query):
+            self.ctes = []
+            tree = self.query(node, None)
+            if self.ctes:
+                tree = self._with_ctes(tree)
+            return tree
+        if isinstance(node, e.Expr):
+            return self.expr(node, _Frame())
+        raise self.unsupported(f"{type(node).__name__} as a SQL statement", node)
+
+    def _with_ctes(self, tree: Any) -> Any:
+        from sqlglot import exp
+
+        tree.set("with_", exp.With(expressions=list(self.ctes), recursive=True))
+        return tree
+
+    # =========================================================================================
+    # queries
+    # =========================================================================================
+
+    def query(self, node: q.Query, parent: _Frame | None) -> Any:
+        from sqlglot import exp
+
+        if isinstance(node, q.SetOperation):
+            op = {
+                q.SetOp.UNION: exp.union,
+                q.SetOp.INTERSECT: exp.intersect,
+                q.SetOp.EXCEPT: exp.except_,
+            }.get(node.op)
+            if op is None:
+                raise self.unsupported(node.op.value, node)
+            return op(self.query(node.left, parent), self.query(node.right, parent),
+                      distinct=not node.all)
+        if isinstance(node, q.LinearQuery):
+            return self.linear(node, parent)
+        raise self.unsupported(type(node).__name__, node)
+
+    def linear(self, node: q.LinearQuery, parent: _Frame | None) -> Any:
+        frame = _Frame(parent)
+        steps = list(node.steps)
+        if not steps or not isinstance(steps[-1], q.Projection):
+            raise self.unsupported("query without RETURN", node)
+        for i, step in enumerate(steps):
+            last = i == len(steps) - 1
+            if isinstance(step, q.Match):
+                if step.optional:
+                    self.optional_match(step, frame)
+                else:
+                    self.match(step, frame)
+            elif isinstance(step, q.Filter):
+                frame.where.append(self.condition(step.condition, frame))
+            elif isinstance(step, q.CallSubquery):
+                self.call(step, frame)
+            elif isinstance(step, q.Let):
+                for b in step.bindings:
+                    frame.bindings[b.variable] = _ValueB(
+                        self.expr(b.value, frame), self.kind(b.value, frame)
+                    )
+            elif isinstance(step, q.Projection):
+                if last:
+                    return self.select(step, frame, final=True)
+                frame = self.wrap(step, frame)
+            else:
+                raise self.unsupported(_step_name(step), step)
+        raise AssertionError("unreachable")
+
+    # -- MATCH ----------------------------------------------------------------------------------
+
+    def match(self, step: q.Match, frame: _Frame) -> None:
+        conds: list[Any] = []
+        self._check_var_length(step)
+        edges = self.patterns(step.patterns, frame, conds)
+        if step.mode == p.MatchMode.DIFFERENT_EDGES:
+            conds.extend(self.different_edges(edges))
+        if step.where is not None:
+            conds.append(self.condition(step.where, frame))
+        frame.where.extend(conds)
+
+    def optional_match(self, step: q.Match, frame: _Frame) -> None:
+        """``frame LEFT JOIN (the pattern's rows) AS o ON (ties to bound rows) AND where``."""
+        from sqlglot import exp
+
+        sub = _Frame(parent=frame)
+        conds: list[Any] = []
+        self._check_var_length(step)
+        edges = self.patterns(step.patterns, sub, conds)
+        if step.mode == p.MatchMode.DIFFERENT_EDGES:
+            conds.extend(self.different_edges(edges))
+        if step.where is not None:
+            conds.append(self.condition(step.where, sub))
+        if not sub.sources:
+            if sub.bindings:
+                raise self.unsupported(
+                    "OPTIONAL MATCH that binds only an edge stored as a foreign key", step
+                )
+            return  # nothing new is bound: the rows stay as they are
+        inner_aliases = set(sub.aliases)
+        o = self._alias("o")
+        columns = []
+        for alias, table in self._tables_of(sub):
+            for col in table:
+                columns.append(
+                    exp.alias_(exp.column(_ident(col), table=_ident(alias)), _ident(f"{alias}__{col}"))
+                )
+        inner_conds = [c for c in conds if not _touches(c, frame_aliases(frame))]
+        outer_conds = [c for c in conds if _touches(c, frame_aliases(frame))]
+        body = self._assemble(sub, columns, inner_conds)
+        on = [_reroute(c, inner_aliases, o) for c in outer_conds]
+        frame.joins.append(("LEFT", exp.Subquery(this=body, alias=exp.TableAlias(this=_ident(o))), _and(on) or exp.true()))
+        for name, b in sub.bindings.items():
+            frame.bindings[name] = _rebase(b, o)
+
+    def _check_var_length(self, step: q.Match) -> None:
+        """Cypher keeps every relationship of a MATCH distinct; a trail's edges are checked
+        among themselves only, so a variable-length relationship cannot share its type with
+        another relationship of the MATCH."""
+        quantified: list[str] = []
+        fixed: list[str] = []
+        for node in step.walk():
+            if isinstance(node, p.RelPattern) and isinstance(node.types, p.Label):
+                (quantified if node.quantifier is not None else fixed).append(node.types.name)
+        for t in quantified:
+            if quantified.count(t) > 1 or t in fixed:
+                raise self.unsupported(
+                    "variable-length relationship sharing its type with another in one MATCH",
+                    step,
+                )
+
+    def call(self, step: q.CallSubquery, frame: _Frame) -> None:
+        """``CALL () { … }`` is a derived table joined to every row; ``CALL (x) { … RETURN
+        agg }``, one aggregate without grouping (exactly one row per outer row), is a
+        correlated scalar subquery."""
+        from sqlglot import exp
+
+        if step.optional or step.in_transactions is not None:
+            raise self.unsupported("OPTIONAL CALL" if step.optional else "CALL IN TRANSACTIONS", step)
+        items = _result_items(step.query)
+        if not items or any(i.alias is None for i in items):
+            raise self.unsupported("CALL subquery without named results", step)
+        if not step.imports:
+            body = self.query(step.query, None)
+            alias = self._claim_alias(frame, "c")
+            frame.sources.append(exp.Subquery(this=body, alias=exp.TableAlias(this=_ident(alias))))
+            for i in items:
+                frame.bindings[i.alias] = _ValueB(  # type: ignore[index]
+                    exp.column(_ident(i.alias), table=_ident(alias)), None
+                )
+            return
+        last = step.query.steps[-1] if isinstance(step.query, q.LinearQuery) else None
+        if (
+            not isinstance(last, q.Projection)
+            or len(items) != 1
+            or not all(_aggregates(i.expr) for i in items)
+            or last.limit is not None
+            or last.skip is not None
+        ):
+            raise self.unsupported(
+                "correlated CALL subquery",
+                step,
+                message="only a CALL that returns one aggregate (one row per outer row) has a "
+                "portable SQL form, a scalar subquery",
+            )
+        body = self.linear(step.query, frame)  # type: ignore[arg-type]
+        frame.bindings[items[0].alias] = _ValueB(exp.Subquery(this=body), None)  # type: ignore[index]
+
+    def _tables_of(self, frame: _Frame) -> list[tuple[str, list[str]]]:
+        """(alias, columns) of every source of a frame (tables, CTEs and derived tables)."""
+        from sqlglot import exp
+
+        out = []
+        items = list(frame.sources) + [j[1] for j in frame.joins]
+        for s in items:
+            alias = s.alias_or_name
+            if isinstance(s, exp.Table) and s.name in self._cte_columns:
+                out.append((alias, self._cte_columns[s.name]))
+            elif isinstance(s, exp.Table):
+                table = self.mapping.table(s.name)
+                out.append((alias, [c.name for c in table.columns]))
+            else:
+                out.append((alias, [c.alias_or_name for c in s.this.selects]))
+        return out
+
+    def patterns(self, patterns: tuple, frame: _Frame, conds: list) -> list[_EdgeB]:
+        edges: list[_EdgeB] = []
+        for pp in patterns:
+            if pp.variable is not None:
+                raise self.unsupported("path variable", pp)
+            if pp.search is not None and pp.search.kind != p.SearchKind.ALL:
+                raise self.unsupported(f"path search {pp.search.kind.value}", pp)
+            if pp.mode is not None and pp.mode != p.PathMode.TRAIL:
+                raise self.unsupported(f"path mode {pp.mode.value}", pp)
+            if not isinstance(pp.path, p.PathChain):
+                raise self.unsupported("path union", pp)
+            edges.extend(self.chain(pp.path, frame, conds))
+        return edges
+
+    def chain(self, chain: p.PathChain, frame: _Frame, conds: list) -> list[_EdgeB]:
+        elements = list(chain.elements)
+        if any(isinstance(x, p.ParenPath) for x in elements):
+            raise self.unsupported("quantified path pattern", chain)
+        labels = self._infer_labels(elements)
+        nodes: list[_NodeB] = []
+        for i in range(0, len(elements), 2):
+            n = elements[i]
+            assert isinstance(n, p.NodePattern)
+            nodes.append(self.node(n, labels[i // 2], frame, conds))
+        edges = []
+        for i in range(1, len(elements), 2):
+            r = elements[i]
+            assert isinstance(r, p.RelPattern)
+            left, right = nodes[i // 2], nodes[i // 2 + 1]
+            if r.quantifier is not None:
+                self.var_length(r, left, right, frame, conds)
+            else:
+                edges.append(self.edge(r, left, right, frame, conds))
+        return edges
+
+    def _infer_labels(self, elements: list) -> list[str | None]:
+        """Each node's label: its own, or the endpoint type of an adjacent edge type that has
+        a single endpoint pair."""
+        labels: list[str | None] = []
+        for i in range(0, len(elements), 2):
+            labels.append(_single_label(elements[i].labels, elements[i]) if elements[i].labels else None)
+        for i in range(1, len(elements), 2):
+            r = elements[i]
+            if r.types is None:
+                continue
+            label = _single_label(r.types, r)
+            tables = self.mapping.edges(label)
+            if len(tables) != 1:
+                continue
+            t = tables[0]
+            src, dst = (t.source, t.target) if r.direction == p.Direction.OUT else (
+                (t.target, t.source) if r.direction == p.Direction.IN else (None, None)
+            )
+            if src is not None:
+                labels[i // 2] = labels[i // 2] or src
+                labels[i // 2 + 1] = labels[i // 2 + 1] or dst
+        return labels
+
+    def node(
+        self, n: p.NodePattern, label: str | None, frame: _Frame, conds: list
+    ) -> _NodeB:
+        from sqlglot import exp
+
+        bound = frame.lookup(n.variable) if n.variable else None
+        if bound is not None:
+            if not isinstance(bound, _NodeB):
+                raise self.unsupported("a variable used as a node and as something else", n)
+            if label is not None and bound.label != label:
+                conds.append(exp.false())
+            b = bound
+        else:
+            if label is None:
+                raise self.unsupported(
+                    "node pattern without a label",
+                    n,
+                    message="a node without a label (or an edge that fixes it) could be a row of "
+                    "any node table",
+                )
+            nmap: NodeTable | None = self.mapping.node(label)
+            if nmap is None:
+                raise SchemaError(f"no table holds nodes of type {label!r}", code="SCHEMA_MAPPING")
+            alias = self._claim_alias(frame, n.variable or label[:1].lower())
+            frame.sources.append(_table(nmap.table, alias))
+            fk_cols = {c for t in self.mapping.fk_edges(nmap.table) for c in t.target_columns}
+            b = _NodeB(alias, label, dict(nmap.columns), nmap.key_columns,
+                       extra={c: c for c in sorted(fk_cols)})
+            if n.variable:
+                frame.bindings[n.variable] = b
+        if n.properties is not None:
+            conds.extend(self._property_map(n.properties, b, frame, n))
+        if n.where is not None:
+            conds.append(self.condition(n.where, frame))
+        return b
+
+    def edge(
+        self, r: p.RelPattern, left: _NodeB, right: _NodeB, frame: _Frame, conds: list
+    ) -> _EdgeB:
+        from sqlglot import exp
+
+        if r.types is None:
+            raise self.unsupported("relationship pattern without a type", r)
+        if r.cost is not None:
+            raise self.unsupported("edge cost", r)
+        label = _single_label(r.types, r)
+        if r.variable and frame.lookup(r.variable) is not None:
+            raise self.unsupported("a relationship variable bound twice", r)
+        if r.direction in (p.Direction.OUT, p.Direction.IN):
+            src, dst = (left, right) if r.direction == p.Direction.OUT else (right, left)
+            table = self._edge_table(label, src.label, dst.label, r)
+            b, on = self._edge_join(table, src, dst, frame, r)
+            conds.extend(on)
+        elif r.direction in (p.Direction.EITHER, p.Direction.BOTH):
+            forward = self._edge_table(label, left.label, right.label, r, quiet=True)
+            backward = self._edge_table(label, right.label, left.label, r, quiet=True)
+            if forward is None and backward is None:
+                self._edge_table(label, left.label, right.label, r)
+            if forward is not None and backward is not None and forward is not backward:
+                raise self.unsupported("undirected pattern over two edge tables", r)
+            table = forward or backward
+            assert table is not None
+            b, on1 = self._edge_join(table, left, right, frame, r, add=True)
+            on2 = self._edge_conditions(table, right, left, b)
+            options = []
+            if forward is not None:
+                options.append(_and(on1))
+            if backward is not None:
+                options.append(_and(on2))
+            conds.append(options[0] if len(options) == 1 else exp.or_(*options))
+        else:
+            raise self.unsupported("undirected edge", r)
+        if r.variable:
+            frame.bindings[r.variable] = b
+        if r.properties is not None:
+            conds.extend(self._property_map(r.properties, b, frame, r))
+        if r.where is not None:
+            conds.append(self.condition(r.where, frame))
+        return b
+
+    def _edge_table(
+        self, label: str, src: str, dst: str, node: Node, quiet: bool = False
+    ) -> EdgeTable | None:
+        for t in self.mapping.edges(label):
+            if t.source == src and t.target == dst:
+                return t
+        if quiet:
+            return None
+        if not self.mapping.edges(label):
+            raise SchemaError(f"no table holds edges of type {label!r}", code="SCHEMA_MAPPING")
+        raise self.unsupported(
+            f"edge {label} from {src} to {dst}",
+            node,
+            message=f"the schema has no {label} edges from {src} to {dst}",
+        )
+
+    def _edge_join(
+        self, table: EdgeTable, src: _NodeB, dst: _NodeB, frame: _Frame, r: Node, add: bool = True
+    ) -> tuple[_EdgeB, list]:
+        if table.in_node_table:
+            b = _EdgeB(src.alias, table.label, {}, src.key, table, src.nullable)
+        else:
+            alias = self._claim_alias(frame, getattr(r, "variable", None) or table.label[:1].lower())
+            frame.sources.append(_table(table.table, alias))
+            ident = tuple(self.mapping.table(table.table).primary_key) or (
+                table.source_columns + table.target_columns
+            )
+            b = _EdgeB(alias, table.label, dict(table.columns), ident, table)
+        return b, self._edge_conditions(table, src, dst, b)
+
+    def _edge_conditions(self, table: EdgeTable, src: _NodeB, dst: _NodeB, b: _EdgeB) -> list:
+        out = []
+        if table.in_node_table:
+            # the edge is the source row's foreign key, equal to the target's key
+            if b.alias != src.alias:
+                out += [_eq(_col(b.alias, c), _col(src.alias, d)) for c, d in zip(b.ident, src.key)]
+            for c, k in zip(table.target_columns, table.target_key):
+                fk = src.extra.get(c)
+                if fk is None:
+                    raise self.unsupported(f"edge {table.label} of a node carried without it", None)
+                out.append(_eq(_col(src.alias, fk), _col(dst.alias, self._key_col(dst, k))))
+            return out
+        for c, k in zip(table.source_columns, table.source_key):
+            out.append(_eq(_col(b.alias, c), _col(src.alias, self._key_col(src, k))))
+        for c, k in zip(table.target_columns, table.target_key):
+            out.append(_eq(_col(b.alias, c), _col(dst.alias, self._key_col(dst, k))))
+        return out
+
+    def _key_col(self, b: _NodeB, column: str) -> str:
+        """The column of node binding ``b`` that holds base-table key column ``column``."""
+        nmap = self.mapping.node(b.label)
+        if column in nmap.key_columns:
+            return b.key[nmap.key_columns.index(column)]
+        prop = self.mapping.property_of(nmap, column)
+        if prop is not None and prop in b.cols:
+            return b.cols[prop]
+        if column in b.extra:
+            return b.extra[column]
+        raise self.unsupported(f"column {nmap.table}.{column} of a carried node", None)
+
+    def different_edges(self, edges: list[_EdgeB]) -> list:
+        """Two edge patterns of one table in a MATCH bind different rows."""
+        from sqlglot import exp
+
+        out = []
+        for i, a in enumerate(edges):
+            for b in edges[i + 1 :]:
+                if a.table is None or a.table is not b.table:
+                    continue
+                same = _and([_eq(_col(a.alias, c), _col(b.alias, d)) for c, d in zip(a.ident, b.ident)])
+                out.append(exp.Not(this=exp.Paren(this=same)))
+        return out
+
+    def _property_map(self, props: e.Expr, b: _NodeB | _EdgeB, frame: _Frame, node: Node) -> list:
+        if not isinstance(props, e.MapLiteral):
+            raise self.unsupported("property map that is not a literal map", node)
+        return [self._prop_eq(b, key, value, frame, node) for key, value in props.entries]
+
+    def _prop_eq(self, b: _NodeB | _EdgeB, key: str, value: e.Expr, frame: _Frame, node: Node) -> Any:
+        column = self._property(b, key, node)
+        return self.comparison(e.CompOp.EQ, column, self.expr(value, frame),
+                               self._prop_kind(b, key), self.kind(value, frame), node)
+
+    # -- variable-length edges ------------------------------------------------------------------
+
+    def var_length(
+        self, r: p.RelPattern, left: _NodeB, right: _NodeB, frame: _Frame, conds: list
+    ) -> None:
+        """A recursive CTE of trails (see the module docstring), joined to both ends."""
+        from sqlglot import exp
+
+        if r.variable is not None:
+            raise self.unsupported("variable bound to a list of relationships", r)
+        if r.types is None:
+            raise self.unsupported("variable-length relationship without a type", r)
+        if r.properties is not None or r.where is not None:
+            raise self.unsupported("variable-length relationship with a condition", r)
+        assert r.quantifier is not None
+        label = _single_label(r.types, r)
+        if r.direction == p.Direction.IN:
+            src, dst = right, left
+        elif r.direction == p.Direction.OUT:
+            src, dst = left, right
+        else:
+            raise self.unsupported("variable-length relationship in either direction", r)
+        table = self._edge_table(label, src.label, dst.label, r)
+        if r.quantifier.lower == 0:
+            raise self.unsupported(
+                "variable-length relationship of length zero",
+                r,
+                rewrite="a lower bound of 1, and the zero-length case separately",
+            )
+        name = self._cte_name()
+        start, end, depth, trail = (_ident(x) for x in ("start_key", "end_key", "depth", "trail"))
+        rel_table = self.mapping.table(table.table)
+        if len(table.source_columns) != 1:
+            raise self.unsupported("variable-length path over a composite key", r)
+        s_col, d_col = table.source_columns[0], table.target_columns[0]
+        ident_cols = list(rel_table.primary_key) or [s_col, d_col]
+        if table.in_node_table:
+            raise self.unsupported("variable-length path over a foreign key", r)
+
+        def token(alias: str) -> Any:
+            parts: list[Any] = [exp.Literal.string("|")]
+            for k, c in enumerate(ident_cols):
+                if k:
+                    parts.append(exp.Literal.string(">"))
+                parts.append(self._escaped(exp.column(_ident(c), table=_ident(alias)),
+                                           rel_table.column(c).type.kind))
+            parts.append(exp.Literal.string("|"))
+            return _concat(parts)
+
+        e1 = "e"
+        base = exp.select(
+            exp.alias_(_col(e1, s_col), start),
+            exp.alias_(_col(e1, d_col), end),
+            exp.alias_(exp.Literal.number(1), depth),
+            exp.alias_(token(e1), trail),
+        ).from_(_table(table.table, e1))
+        step_sel = exp.select(
+            exp.column(start, table=_ident("p")),
+            exp.alias_(_col(e1, d_col), end),
+            exp.alias_(exp.Add(this=exp.column(depth, table=_ident("p")), expression=exp.Literal.number(1)), depth),
+            exp.alias_(_concat([exp.column(trail, table=_ident("p")), token(e1)]), trail),
+        ).from_(exp.Table(this=_ident(name), alias=exp.TableAlias(this=_ident("p"))))
+        step_sel = step_sel.join(
+            _table(table.table, e1),
+            on=_eq(_col(e1, s_col), exp.column(end, table=_ident("p"))),
+        )
+        guards = [
+            _eq(
+                exp.StrPosition(this=exp.column(trail, table=_ident("p")), substr=token(e1)),
+                exp.Literal.number(0),
+            )
+        ]
+        if r.quantifier.upper is not None:
+            guards.append(exp.LT(this=exp.column(depth, table=_ident("p")),
+                                 expression=exp.Literal.number(r.quantifier.upper)))
+        step_sel = step_sel.where(_and(guards))
+        cte_body = exp.union(base, step_sel, distinct=False)
+        self.ctes.append(
+            exp.CTE(this=cte_body, alias=exp.TableAlias(this=_ident(name),
+                                                         columns=[start, end, depth, trail]))
+        )
+        self._cte_columns[name] = ["start_key", "end_key", "depth", "trail"]
+        alias = self._claim_alias(frame, "path")
+        lower = r.quantifier.lower
+        src_key = self._key_col(src, table.source_key[0])
+        dst_key = self._key_col(dst, table.target_key[0])
+        path_conds = [
+            _eq(exp.column(start, table=_ident(alias)), _col(src.alias, src_key)),
+            _eq(exp.column(end, table=_ident(alias)), _col(dst.alias, dst_key)),
+        ]
+        if lower > 1:
+            path_conds.append(exp.GTE(this=exp.column(depth, table=_ident(alias)),
+                                      expression=exp.Literal.number(lower)))
+        frame.sources.append(exp.Table(this=_ident(name), alias=exp.TableAlias(this=_ident(alias))))
+        conds.extend(path_conds)
+
+    def _escaped(self, column: Any, kind: TypeKind) -> Any:
+        """An edge-key value as text that cannot contain the trail's separators."""
+        from sqlglot import exp
+
+        text = exp.cast(column, exp.DataType.build("TEXT"))
+        if kind in INTEGER_KINDS:
+            return text
+        for old, new in (("\\", "\\\\"), ("|", "\\p"), (">", "\\g")):
+            text = exp.Anonymous(this="REPLACE", expressions=[text, exp.Literal.string(old),
+                                                               exp.Literal.string(new)])
+        return text
+
+    # -- WITH ----------------------------------------------------------------------------------
+
+    def wrap(self, proj: q.Projection, frame: _Frame) -> _Frame:
+        """A WITH: the projection as a derived table, and a frame over it."""
+        from sqlglot import exp
+
+        names: dict[str, _Bound] = {}
+        agg_names = {
+            i.alias or (i.expr.name if isinstance(i.expr, e.Variable) else "")
+            for i in proj.items
+            if _aggregates(i.expr)
+        }
+        if proj.star:
+            for name, b in frame.bindings.items():
+                names[name] = b
+        for item in proj.items:
+            name = item.alias or (item.expr.name if isinstance(item.expr, e.Variable) else None)
+            if name is None:
+                raise self.unsupported("WITH item without a name", item)
+            names[name] = self._item_binding(item.expr, frame)
+        columns = []
+        aggregated: list[bool] = []
+        new = _Frame(parent=frame.parent)
+        w = self._alias("w")
+        for name, b in names.items():
+            start = len(columns)
+            if isinstance(b, _NodeB):
+                cols = {}
+                for prop, col in b.cols.items():
+                    cname = f"{name}__{prop}"
+                    columns.append(exp.alias_(_col(b.alias, col), _ident(cname)))
+                    cols[prop] = cname
+                key = []
+                for k in b.key:
+                    prop = next((pp for pp, c in b.cols.items() if c == k), None)
+                    if prop is None:
+                        cname = f"{name}__{k}"
+                        columns.append(exp.alias_(_col(b.alias, k), _ident(cname)))
+                        key.append(cname)
+                    else:
+                        key.append(cols[prop])
+                extra = {}
+                for base, col in b.extra.items():
+                    cname = f"{name}__fk__{base}"
+                    columns.append(exp.alias_(_col(b.alias, col), _ident(cname)))
+                    extra[base] = cname
+                new.bindings[name] = _NodeB(w, b.label, cols, tuple(key), b.nullable, extra)
+            elif isinstance(b, _EdgeB):
+                cols = {}
+                for prop, col in b.cols.items():
+                    cname = f"{name}__{prop}"
+                    columns.append(exp.alias_(_col(b.alias, col), _ident(cname)))
+                    cols[prop] = cname
+                ident = []
+                for k, c in enumerate(b.ident):
+                    cname = f"{name}__id{k}"
+                    columns.append(exp.alias_(_col(b.alias, c), _ident(cname)))
+                    ident.append(cname)
+                new.bindings[name] = _EdgeB(w, b.label, cols, tuple(ident), None, b.nullable)
+            else:
+                columns.append(exp.alias_(b.expr, _ident(name)))
+                new.bindings[name] = _ValueB(exp.column(_ident(name), table=_ident(w)), b.kind)
+            agg = name in agg_names
+            aggregated.extend(agg for _ in range(len(columns) - start))
+        body = self.select(proj, frame, final=False, columns=columns, aggregated=aggregated)
+        new.sources.append(exp.Subquery(this=body, alias=exp.TableAlias(this=_ident(w))))
+        new.aliases.add(w)
+        return new
+
+    def _item_binding(self, value: e.Expr, frame: _Frame) -> _Bound:
+        if isinstance(value, e.Variable):
+            b = frame.lookup(value.name)
+            if b is None:
+                raise self.unsupported(f"unknown variable {value.name}", value)
+            return b
+        return _ValueB(self.expr(value, frame), self.kind(value, frame))
+
+    # -- the final SELECT ---------------------------------------------------------------------
+
+    def select(
+        self,
+        proj: q.Projection,
+        frame: _Frame,
+        final: bool,
+        columns: list | None = None,
+        aggregated: list[bool] | None = None,
+    ) -> Any:
+        from sqlglot import exp
+
+        aggregating = any(_aggregates(i.expr) for i in proj.items)
+        if proj.group_by is not None:
+            raise self.unsupported("GROUP BY other than the implicit keys", proj)
+        if final:
+            if proj.star:
+                raise self.unsupported("RETURN *", proj)
+            columns = []
+            for item in proj.items:
+                b = frame.lookup(item.expr.name) if isinstance(item.expr, e.Variable) else None
+                if isinstance(b, (_NodeB, _EdgeB)):
+                    raise self.unsupported(
+                        "graph element in the result",
+                        item,
+                        message="a SQL result holds values, not nodes or relationships",
+                        rewrite="return the element's properties",
+                    )
+                name = item.alias or _text_name(item.expr)
+                value = self.expr(item.expr, frame)
+                if isinstance(value, exp.Column) and value.name == name:
+                    columns.append(value)  # the column's own name is the result's
+                else:
+                    columns.append(exp.alias_(value, _ident(name)))
+        assert columns is not None
+        group: list[Any] = []
+        having = None
+        if aggregating:
+            if final:
+                aggregated = [_aggregates(i.expr) for i in proj.items]
+            keys = [c.this if isinstance(c, exp.Alias) else c
+                    for c, agg in zip(columns, aggregated or []) if not agg]
+            # a constant key does not split the groups, but without any other key it still
+            # means "no rows, no groups" (a SQL aggregate without GROUP BY gives one row)
+            group = [k.copy() for k in keys if not _sql_constant(k)]
+            if keys and not group:
+                having = exp.GT(this=exp.Count(this=exp.Star()), expression=exp.Literal.number(0))
+        order = []
+        for s in _fold_null_keys(proj.order_by):
+            order.extend(self.sort_items(s, proj, frame, columns))
+        body = self._assemble(frame, columns, frame.where, distinct=proj.distinct, group=group,
+                              order=order)
+        if having is not None:
+            body = body.having(having)
+        if proj.skip is not None:
+            body = body.offset(self._count(proj.skip, proj))
+        if proj.limit is not None:
+            body = body.limit(self._count(proj.limit, proj))
+        return body
+
+    def sort_items(self, s: q.SortItem, proj: q.Projection, frame: _Frame, columns: list) -> list:
+        from sqlglot import exp
+
+        value = None
+        if isinstance(s.expr, e.Variable):
+            for item, col in zip(proj.items, columns):
+                if (item.alias or "") == s.expr.name:
+                    if _constant(item.expr):
+                        return []  # ordering by a constant changes nothing
+                    if isinstance(col, exp.Column):
+                        value = col.copy()  # a table's column, qualified: never ambiguous
+                    else:
+                        value = exp.column(_ident(col.alias_or_name))
+                    break
+        if value is None:
+            resolved = _resolve_aliases(s.expr, proj)
+            if _constant(resolved):
+                return []
+            value = self.expr(resolved, frame)
+        return [exp.Ordered(this=value, desc=s.descending, nulls_first=s.nulls_first)]
+
+    def _count(self, value: e.Expr, node: Node) -> Any:
+        from sqlglot import exp
+
+        if isinstance(value, e.Integer):
+            return exp.Literal.number(value.value)
+        if isinstance(value, e.Parameter):
+            return self.expr(value, _Frame())
+        raise self.unsupported("SKIP or LIMIT that is not an integer or a parameter", node)
+
+    def _assemble(
+        self,
+        frame: _Frame,
+        columns: list,
+        where: list,
+        distinct: bool = False,
+        group: list | None = None,
+        order: list | None = None,
+    ) -> Any:
+        from sqlglot import exp
+
+        sel = exp.Select(expressions=list(columns) or [exp.Literal.number(1)])
+        if distinct:
+            sel.set("distinct", exp.Distinct())
+        sources = list(frame.sources)
+        if frame.joins and not sources:
+            sources.append(exp.select(exp.Literal.number(1)).subquery(self._alias("one")))
+        if sources:
+            sel = sel.from_(sources[0])
+            for s in sources[1:]:
+                sel = sel.join(s, join_type="CROSS")
+        for kind, source, on in frame.joins:
+            sel = sel.join(source, on=on, join_type=kind)
+        cond = _and(where)
+        if cond is not None:
+            sel = sel.where(cond)
+        if group:
+            sel = sel.group_by(*group)
+        if order:
+            sel = sel.order_by(*order)
+        return sel
+
+    # =========================================================================================
+    # expressions
+    # =========================================================================================
+
+    def condition(self, value: e.Expr, frame: _Frame) -> Any:
+        return self.expr(value, frame)
+
+    def expr(self, value: e.Expr, frame: _Frame) -> Any:
+        self._frame = frame
+        return self.gen(value)
+
+    def sub(self, value: e.Expr) -> Any:
+        return self.expr(value, self._frame)
+
+    # -- atoms ---------------------------------------------------------------------------------
+
+    @emits(e.Null)
+    def null(self, node: e.Null) -> Any:
+        from sqlglot import exp
+
+        return exp.Null()
+
+    @emits(e.Boolean)
+    def boolean(self, node: e.Boolean) -> Any:
+        from sqlglot import exp
+
+        return exp.true() if node.value else exp.false()
+
+    @emits(e.Integer)
+    def integer(self, node: e.Integer) -> Any:
+        from sqlglot import exp
+
+        if node.value < 0:
+            return exp.Neg(this=exp.Literal.number(-node.value))
+        return exp.Literal.number(node.value)
+
+    @emits(e.Float)
+    def float_(self, node: e.Float) -> Any:
+        from sqlglot import exp
+
+        if node.value != node.value or node.value in (float("inf"), float("-inf")):
+            raise self.unsupported("non-finite float", node)
+        if node.value < 0:
+            return exp.Neg(this=exp.Literal.number(repr(-node.value)))
+        return exp.Literal.number(repr(node.value))
+
+    @emits(e.String)
+    def string_(self, node: e.String) -> Any:
+        from sqlglot import exp
+
+        return exp.Literal.string(node.value)
+
+    @emits(e.Parameter)
+    def parameter_(self, node: e.Parameter) -> Any:
+        from sqlglot import exp
+
+        return exp.Placeholder(this=node.name)
+
+    @emits(e.Variable)
+    def variable(self, node: e.Variable) -> Any:
+        b = self._frame.lookup(node.name)
+        if b is None:
+            raise self.unsupported(f"unknown variable {node.name}", node)
+        if isinstance(b, _ValueB):
+            return b.expr.copy()
+        raise self.unsupported(
+            "graph element as a value",
+            node,
+            message="a node or relationship has no SQL value (compare or return its properties)",
+        )
+
+    @emits(e.Property)
+    def property_(self, node: e.Property) -> Any:
+        if not isinstance(node.subject, e.Variable):
+            raise self.unsupported("property of a computed value", node)
+        b = self._frame.lookup(node.subject.name)
+        if b is None:
+            raise self.unsupported(f"unknown variable {node.subject.name}", node)
+        if isinstance(b, _ValueB):
+            raise self.unsupported("property of a value that is not an element", node)
+        return self._property(b, node.key, node)
+
+    def _property(self, b: _NodeB | _EdgeB, key: str, node: Node) -> Any:
+        from sqlglot import exp
+
+        col = b.cols.get(key)
+        if col is None:
+            # Cypher reads a missing property as null
+            return exp.Null()
+        return _col(b.alias, col)
+
+    # -- operators -----------------------------------------------------------------------------
+
+    @emits(e.And)
+    def and_(self, node: e.And) -> Any:
+        from sqlglot import exp
+
+        return exp.And(this=_paren(self.sub(node.left)), expression=_paren(self.sub(node.right)))
+
+    @emits(e.Or)
+    def or_(self, node: e.Or) -> Any:
+        from sqlglot import exp
+
+        return exp.Or(this=_paren(self.sub(node.left)), expression=_paren(self.sub(node.right)))
+
+    @emits(e.Xor)
+    def xor(self, node: e.Xor) -> Any:
+        from sqlglot import exp
+
+        left, right = self.sub(node.left), self.sub(node.right)
+        return exp.NEQ(this=_paren(left), expression=_paren(right))
+
+    @emits(e.Not)
+    def not_(self, node: e.Not) -> Any:
+        from sqlglot import exp
+
+        return exp.Not(this=_paren(self.sub(node.operand)))
+
+    @emits(e.IsNull)
+    def is_null(self, node: e.IsNull) -> Any:
+        from sqlglot import exp
+
+        test = exp.Is(this=_paren(self.sub(node.operand)), expression=exp.Null())
+        return exp.Not(this=test) if node.negated else test
+
+    @emits(e.Comparison)
+    def comparison_(self, node: e.Comparison) -> Any:
+        return self.comparison(
+            node.op,
+            self.sub(node.left),
+            self.sub(node.right),
+            self.kind(node.left, self._frame),
+            self.kind(node.right, self._frame),
+            node,
+        )
+
+    def comparison(self, op: e.CompOp, left: Any, right: Any, lk: str | None, rk: str | None,
+                   node: Node) -> Any:
+        from sqlglot import exp
+
+        if lk and rk and lk != rk and not (lk in _NUMERIC and rk in _NUMERIC):
+            raise self.unsupported(
+                "comparison of values of different types",
+                node,
+                message="Cypher gives null or false where SQL engines convert or order the types",
+            )
+        cls = {
+            e.CompOp.EQ: exp.EQ,
+            e.CompOp.NE: exp.NEQ,
+            e.CompOp.LT: exp.LT,
+            e.CompOp.LE: exp.LTE,
+            e.CompOp.GT: exp.GT,
+            e.CompOp.GE: exp.GTE,
+        }[op]
+        return cls(this=_paren(left), expression=_paren(right))
+
+    @emits(e.Arithmetic)
+    def arithmetic(self, node: e.Arithmetic) -> Any:
+        from sqlglot import exp
+
+        lk, rk = self.kind(node.left, self._frame), self.kind(node.right, self._frame)
+        left, right = _paren(self.sub(node.left)), _paren(self.sub(node.right))
+        if node.op == e.ArithOp.ADD:
+            if lk == "string" and rk == "string":
+                return exp.DPipe(this=left, expression=right, safe=True)
+            if lk not in _NUMERIC or rk not in _NUMERIC:
+                raise self.unsupported(
+                    "+ on values not known to be numbers or strings",
+                    node,
+                    message="Cypher's + adds numbers and concatenates strings and lists",
+                )
+            return exp.Add(this=left, expression=right)
+        if lk not in _NUMERIC or rk not in _NUMERIC:
+            raise self.unsupported(f"{node.op.value} on values not known to be numbers", node)
+        if node.op == e.ArithOp.SUB:
+            return exp.Sub(this=left, expression=right)
+        if node.op == e.ArithOp.MUL:
+            return exp.Mul(this=left, expression=right)
+        if node.op == e.ArithOp.DIV:
+            if lk == "int" and rk == "int":
+                if self._typed_division():
+                    return exp.Div(this=left, expression=right, typed=True, safe=False)
+                return exp.IntDiv(this=left, expression=right)
+            return exp.Div(this=exp.cast(left, exp.DataType.build("DOUBLE")), expression=right,
+                           typed=False, safe=False)
+        if node.op == e.ArithOp.MOD:
+            if lk != "int" or rk != "int":
+                raise self.unsupported("% on floats", node)
+            return exp.Mod(this=left, expression=right)
+        raise self.unsupported("^", node, rewrite="POWER() where the flavour has it")
+
+    def _typed_division(self) -> bool:
+        from sqlglot.dialects.dialect import Dialect as SqlglotDialect
+
+        return bool(SqlglotDialect.get_or_raise(self.flavour or None).TYPED_DIVISION)
+
+    @emits(e.Negate)
+    def negate(self, node: e.Negate) -> Any:
+        from sqlglot import exp
+
+        if self.kind(node.operand, self._frame) not in _NUMERIC:
+            raise self.unsupported("- on a value not known to be a number", node)
+        return exp.Neg(this=_paren(self.sub(node.operand)))
+
+    @emits(e.Concat)
+    def concat(self, node: e.Concat) -> Any:
+        from sqlglot import exp
+
+        for side in (node.left, node.right):
+            if self.kind(side, self._frame) != "string" and not isinstance(side, e.Null):
+                raise self.unsupported("|| on a value not known to be a string", node)
+        return exp.DPipe(this=_paren(self.sub(node.left)), expression=_paren(self.sub(node.right)),
+                         safe=True)
+
+    @emits(e.StringMatch)
+    def string_match(self, node: e.StringMatch) -> Any:
+        """Substring tests, never LIKE: its wildcards and case rules differ by flavour."""
+        from sqlglot import exp
+
+        for side in (node.left, node.right):
+            if self.kind(side, self._frame) not in ("string", None):
+                raise self.unsupported(f"{node.op.value} on a value that is not a string", node)
+            if self.kind(side, self._frame) is None and not isinstance(side, e.Null):
+                raise self.unsupported(f"{node.op.value} on a value not known to be a string", node)
+        value, pattern = _paren(self.sub(node.left)), _paren(self.sub(node.right))
+        length = exp.Length(this=pattern.copy())
+        if node.op == e.StringOp.STARTS_WITH:
+            head = exp.Substring(this=value, start=exp.Literal.number(1), length=length)
+            return exp.EQ(this=head, expression=pattern)
+        if node.op == e.StringOp.ENDS_WITH:
+            start = exp.Add(
+                this=exp.Sub(this=exp.Length(this=value.copy()), expression=length),
+                expression=exp.Literal.number(1),
+            )
+            tail = exp.Substring(this=value.copy(), start=start)
+            fits = exp.GTE(this=exp.Length(this=value), expression=length.copy())
+            return exp.And(this=fits, expression=exp.EQ(this=tail, expression=pattern))
+        return exp.GT(this=exp.StrPosition(this=value, substr=pattern), expression=exp.Literal.number(0))
+
+    @emits(e.In)
+    def in_(self, node: e.In) -> Any:
+        from sqlglot import exp
+
+        if not isinstance(node.container, e.ListLiteral):
+            raise self.unsupported("IN over a list that is not a literal", node)
+        if not node.container.items:
+            return exp.false()
+        kind = self.kind(node.item, self._frame)
+        for x in node.container.items:
+            xk = self.kind(x, self._frame)
+            if kind and xk and kind != xk and not (kind in _NUMERIC and xk in _NUMERIC):
+                raise self.unsupported("IN over values of different types", node)
+        return exp.In(this=_paren(self.sub(node.item)),
+                      expressions=[self.sub(x) for x in node.container.items])
+
+    @emits(e.Case)
+    def case(self, node: e.Case) -> Any:
+        from sqlglot import exp
+
+        folded = _sql_sum(node)
+        if folded is not None:
+            return exp.Sum(this=self.sub(folded.args[0]) if not folded.distinct else exp.Distinct(
+                expressions=[self.sub(folded.args[0])]))
+        out = exp.Case(this=self.sub(node.subject) if node.subject is not None else None)
+        for w in node.whens:
+            out = out.when(self.sub(w.condition), self.sub(w.result))
+        if node.default is not None:
+            out = out.else_(self.sub(node.default))
+        return out
+
+    # -- functions and aggregates --------------------------------------------------------------
+
+    @emits(e.FunctionCall)
+    def function(self, node: e.FunctionCall) -> Any:
+        from sqlglot import exp
+
+        name = node.name
+        args = [self.sub(a) for a in node.args]
+        kinds = [self.kind(a, self._frame) for a in node.args]
+        if name in ("upper", "lower") and kinds[0] in ("string", None):
+            return (exp.Upper if name == "upper" else exp.Lower)(this=args[0])
+        if name in ("char_length", "size") and kinds[0] == "string":
+            return exp.Length(this=args[0])
+        if name == "abs" and kinds[0] in _NUMERIC:
+            return exp.Abs(this=args[0])
+        if name == "coalesce":
+            return exp.Coalesce(this=args[0], expressions=args[1:])
+        if name == "nullif":
+            return exp.Nullif(this=args[0], expression=args[1])
+        if name == "tofloat" and kinds[0] in _NUMERIC:
+            return exp.cast(args[0], exp.DataType.build("DOUBLE"))
+        if name == "substring" and kinds[0] == "string" and isinstance(node.args[1], e.Integer):
+            start = exp.Literal.number(node.args[1].value + 1)
+            return exp.Substring(this=args[0], start=start, length=args[2] if len(args) > 2 else None)
+        raise self.unsupported(f"function {name}()", node)
+
+    @emits(e.Aggregate)
+    def aggregate(self, node: e.Aggregate) -> Any:
+        from sqlglot import exp
+
+        if len(node.args) != 1:
+            raise self.unsupported(f"aggregate {node.name}", node)
+        arg = node.args[0]
+        if isinstance(arg, e.Variable):
+            b = self._frame.lookup(arg.name)
+            if isinstance(b, (_NodeB, _EdgeB)):
+                if node.name != "count":
+                    raise self.unsupported(f"{node.name}() of a graph element", node)
+                ident = b.key if isinstance(b, _NodeB) else b.ident
+                if len(ident) != 1:
+                    raise self.unsupported("count of an element with a composite key", node)
+                value = _col(b.alias, ident[0])
+            else:
+                value = self.sub(arg)
+        else:
+            value = self.sub(arg)
+        if node.distinct:
+            value = exp.Distinct(expressions=[value])
+        kind = self.kind(arg, self._frame)
+        if node.name == "count":
+            return exp.Count(this=value)
+        # sum() and avg() of anything but numbers fail in Cypher and in SQL alike, so a value
+        # of unknown type is fine; one known to be something else is not
+        if node.name == "sum":
+            if kind not in (*_NUMERIC, None):
+                raise self.unsupported("sum() of values that are not numbers", node)
+            return exp.Coalesce(this=exp.Sum(this=value), expressions=[exp.Literal.number(0)])
+        if node.name == "avg":
+            if kind not in (*_NUMERIC, None):
+                raise self.unsupported("avg() of values that are not numbers", node)
+            return exp.Avg(this=value)
+        if node.name in ("min", "max"):
+            if kind not in ("int", "float", "string"):
+                raise self.unsupported(f"{node.name}() of values of unknown type", node)
+            return (exp.Min if node.name == "min" else exp.Max)(this=value)
+        raise self.unsupported(f"aggregate {node.name}()", node)
+
+    @emits(e.CountStar)
+    def count_star(self, node: e.CountStar) -> Any:
+        from sqlglot import exp
+
+        return exp.Count(this=exp.Star())
+
+    @emits(e.Exists)
+    def exists(self, node: e.Exists) -> Any:
+        from sqlglot import exp
+
+        return exp.Exists(this=self._subquery_rows(node.query, node))
+
+    @emits(e.CountSubquery)
+    def count_subquery(self, node: e.CountSubquery) -> Any:
+        from sqlglot import exp
+
+        rows = self._subquery_rows(node.query, node)
+        counted = exp.select(exp.Count(this=exp.Star())).from_(rows.subquery(self._alias("c")))
+        return exp.Subquery(this=counted)
+
+    def _subquery_rows(self, query: q.Query, node: Node) -> Any:
+        """The rows of an EXISTS / COUNT body: its MATCH steps, correlated with the enclosing
+        rows (SQL subqueries see the outer aliases)."""
+        outer = self._frame
+        if not isinstance(query, q.LinearQuery):
+            raise self.unsupported("EXISTS over a set operation", node)
+        steps = list(query.steps)
+        if steps and isinstance(steps[-1], q.Projection):
+            last = steps[-1]
+            if _aggregates_any(last) or last.limit is not None or last.skip is not None:
+                raise self.unsupported("EXISTS over a query that aggregates or pages", node)
+            steps = steps[:-1]
+        frame = _Frame(parent=outer)
+        for step in steps:
+            if isinstance(step, q.Match) and not step.optional:
+                self.match(step, frame)
+            elif isinstance(step, q.Filter):
+                frame.where.append(self.condition(step.condition, frame))
+            else:
+                raise self.unsupported(f"{_step_name(step)} in a subquery", step)
+        self._frame = outer
+        return self._assemble(frame, [], frame.where)
+
+    # =========================================================================================
+    # types
+    # =========================================================================================
+
+    def kind(self, value: e.Expr, frame: _Frame) -> str | None:
+        """int, float, string, bool or None (unknown)."""
+        if isinstance(value, e.Integer):
+            return "int"
+        if isinstance(value, e.Float):
+            return "float"
+        if isinstance(value, e.String):
+            return "string"
+        if isinstance(value, e.Boolean):
+            return "bool"
+        if isinstance(value, e.Property) and isinstance(value.subject, e.Variable):
+            b = frame.lookup(value.subject.name)
+            if isinstance(b, (_NodeB, _EdgeB)):
+                return self._prop_kind(b, value.key)
+            return None
+        if isinstance(value, e.Variable):
+            b = frame.lookup(value.name)
+            return b.kind if isinstance(b, _ValueB) else None
+        if isinstance(value, (e.CountStar, e.CountSubquery)):
+            return "int"
+        if isinstance(value, e.Aggregate):
+            if value.name == "count":
+                return "int"
+            if value.name == "avg":
+                return "float"
+            return self.kind(value.args[0], frame) if value.args else None
+        if isinstance(value, e.Arithmetic):
+            a, b2 = self.kind(value.left, frame), self.kind(value.right, frame)
+            if value.op == e.ArithOp.ADD and a == "string" and b2 == "string":
+                return "string"
+            if a == "int" and b2 == "int":
+                return "int"
+            if a in _NUMERIC and b2 in _NUMERIC:
+                return "float"
+            return None
+        if isinstance(value, e.Negate):
+            return self.kind(value.operand, frame)
+        if isinstance(value, e.Concat):
+            return "string"
+        if isinstance(value, e.FunctionCall):
+            if value.name in ("upper", "lower", "substring"):
+                return "string"
+            if value.name in ("char_length", "size"):
+                return "int"
+            if value.name == "tofloat":
+                return "float"
+            if value.name in ("abs", "coalesce", "nullif") and value.args:
+                kinds = {self.kind(a, frame) for a in value.args if not isinstance(a, e.Null)}
+                return kinds.pop() if len(kinds) == 1 else None
+            return None
+        if isinstance(value, e.Case):
+            kinds = {self.kind(w.result, frame) for w in value.whens if not isinstance(w.result, e.Null)}
+            if value.default is not None and not isinstance(value.default, e.Null):
+                kinds.add(self.kind(value.default, frame))
+            return kinds.pop() if len(kinds) == 1 else None
+        if isinstance(value, (e.Comparison, e.And, e.Or, e.Not, e.Xor, e.IsNull, e.In,
+                              e.Exists, e.StringMatch)):
+            return "bool"
+        return None
+
+    def _prop_kind(self, b: _NodeB | _EdgeB, key: str) -> str | None:
+        schema = self.mapping.schema
+        element = schema.node(b.label) if isinstance(b, _NodeB) else schema.edge(b.label)
+        prop = element.prop(key) if element is not None else None
+        if prop is None:
+            return None
+        k = prop.type.kind
+        if k in INTEGER_KINDS:
+            return "int"
+        if k in (K.FLOAT32, K.FLOAT64, K.DECIMAL):
+            return "float"
+        if k == K.STRING:
+            return "string"
+        if k == K.BOOLEAN:
+            return "bool"
+        return "other"
+
+    # =========================================================================================
+    # names
+    # =========================================================================================
+
+    def _alias(self, stem: str) -> str:
+        self._alias_serial += 1
+        return f"{stem}{self._alias_serial}"
+
+    def _claim_alias(self, frame: _Frame, wanted: str) -> str:
+        taken: set[str] = set()
+        f: _Frame | None = frame
+        while f is not None:
+            taken |= {a.lower() for a in f.aliases}
+            f = f.parent
+        name, k = wanted, 1
+        while name.lower() in taken:
+            k += 1
+            name = f"{wanted}_{k}"
+        frame.aliases.add(name)
+        return name
+
+    def _cte_name(self) -> str:
+        self._cte_serial += 1
+        return f"trails{self._cte_serial}"
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _ident(name: str) -> Any:
+    from sqlglot import exp
+
+    return exp.Identifier(this=name, quoted=True)
+
+
+def _table(name: str, alias: str) -> Any:
+    from sqlglot import exp
+
+    return exp.Table(this=_ident(name), alias=exp.TableAlias(this=_ident(alias)))
+
+
+def _col(alias: str, column: str) -> Any:
+    from sqlglot import exp
+
+    return exp.Column(this=_ident(column), table=_ident(alias))
+
+
+def _eq(a: Any, b: Any) -> Any:
+    from sqlglot import exp
+
+    return exp.EQ(this=a, expression=b)
+
+
+def _and(conds: list) -> Any:
+    from sqlglot import exp
+
+    conds = [c for c in conds if c is not None]
+    if not conds:
+        return None
+    return exp.and_(*conds) if len(conds) > 1 else conds[0]
+
+
+def _paren(x: Any) -> Any:
+    from sqlglot import exp
+
+    if isinstance(x, (exp.Binary, exp.Unary, exp.Condition)) and not isinstance(
+        x, (exp.Column, exp.Literal, exp.Null, exp.Boolean, exp.Paren)
+    ) and not (isinstance(x, exp.Func) and not isinstance(x, (exp.Binary, exp.Unary))):
+        return exp.Paren(this=x)
+    if isinstance(x, (exp.Column, exp.Literal, exp.Null, exp.Boolean, exp.Paren, exp.Func,
+                      exp.Placeholder, exp.Subquery)):
+        return x
+    return exp.Paren(this=x)
+
+
+def _concat(parts: list) -> Any:
+    from sqlglot import exp
+
+    out = parts[0]
+    for x in parts[1:]:
+        out = exp.DPipe(this=out, expression=x, safe=True)
+    return out
+
+
+def frame_aliases(frame: _Frame) -> set[str]:
+    out: set[str] = set()
+    f: _Frame | None = frame
+    while f is not None:
+        out |= set(f.aliases)
+        f = f.parent
+    return out
+
+
+def _touches(cond: Any, aliases: set[str]) -> bool:
+    from sqlglot import exp
+
+    return any(c.table in aliases for c in cond.find_all(exp.Column))
+
+
+def _reroute(cond: Any, inner: set[str], o: str) -> Any:
+    """Columns of the optional pattern's tables, as columns of its derived table ``o``."""
+    from sqlglot import exp
+
+    def fix(node: Any) -> Any:
+        if isinstance(node, exp.Column) and node.table in inner:
+            return exp.Column(this=_ident(f"{node.table}__{node.name}"), table=_ident(o))
+        return node
+
+    return cond.copy().transform(fix)
+
+
+def _rebase(b: _Bound, o: str) -> _Bound:
+    """A binding of the optional pattern, now read from its derived table (and null when the
+    pattern did not match)."""
+    if isinstance(b, _NodeB):
+        return _NodeB(
+            o, b.label, {k: f"{b.alias}__{c}" for k, c in b.cols.items()},
+            tuple(f"{b.alias}__{c}" for c in b.key), True,
+            {k: f"{b.alias}__{c}" for k, c in b.extra.items()},
+        )
+    if isinstance(b, _EdgeB):
+        return _EdgeB(
+            o, b.label, {k: f"{b.alias}__{c}" for k, c in b.cols.items()},
+            tuple(f"{b.alias}__{c}" for c in b.ident), b.table, True,
+        )
+    return b
+
+
+def _single_label(labels: Any, node: Node) -> str:
+    if isinstance(labels, p.Label):
+        return labels.name
+    raise UnsupportedError(
+        "label expression",
+        "sql",
+        "a row has one table: only a single label can be matched",
+        offset=node.pos,
+    )
+
+
+def _aggregates(x: e.Expr) -> bool:
+    stack: list[Node] = [x]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (e.Aggregate, e.CountStar)):
+            return True
+        if isinstance(n, (e.Exists, e.CountSubquery, e.CollectSubquery, e.ValueSubquery)):
+            continue
+        stack.extend(n.children())
+    return False
+
+
+def _aggregates_any(proj: q.Projection) -> bool:
+    return any(_aggregates(i.expr) for i in proj.items)
+
+
+def _result_items(query: q.Query) -> tuple[q.ReturnItem, ...]:
+    if isinstance(query, q.SetOperation):
+        return _result_items(query.left)
+    last = query.steps[-1] if isinstance(query, q.LinearQuery) and query.steps else None
+    return last.items if isinstance(last, q.Projection) else ()
+
+
+def _constant(x: e.Expr) -> bool:
+    return isinstance(x, (e.Integer, e.Float, e.String, e.Boolean, e.Null))
+
+
+def _sql_constant(x: Any) -> bool:
+    from sqlglot import exp
+
+    return isinstance(x, (exp.Literal, exp.Null, exp.Boolean)) or (
+        isinstance(x, exp.Neg) and isinstance(x.this, exp.Literal)
+    )
+
+
+def _text_name(x: e.Expr) -> str:
+    if isinstance(x, e.Property):
+        return x.key
+    if isinstance(x, e.Variable):
+        return x.name
+    return "value"
+
+
+def _resolve_aliases(x: e.Expr, proj: q.Projection) -> e.Expr:
+    """A sort key over the projection's aliases, as the projected expressions."""
+    aliases = {i.alias: i.expr for i in proj.items if i.alias}
+
+    def swap(n: Node) -> Node:
+        if isinstance(n, e.Variable) and n.name in aliases:
+            return aliases[n.name]
+        return n
+
+    return x.transform(swap)  # type: ignore[return-value]
+
+
+def _sql_sum(node: e.Case) -> e.Aggregate | None:
+    """``CASE WHEN count(x) < 1 THEN NULL ELSE sum(x) END`` (SQL's SUM, as the SQL and GQL
+    front ends read it)."""
+    if node.subject is not None or len(node.whens) != 1 or not isinstance(node.default, e.Aggregate):
+        return None
+    agg = node.default
+    w = node.whens[0]
+    cond = w.condition
+    if (
+        agg.name == "sum"
+        and isinstance(w.result, e.Null)
+        and isinstance(cond, e.Comparison)
+        and cond.op == e.CompOp.LT
+        and cond.right == e.Integer(1)
+        and cond.left == e.Aggregate("count", agg.args, agg.distinct)
+    ):
+        return agg
+    return None
+
+
+def _fold_null_keys(order: tuple[q.SortItem, ...]) -> list[q.SortItem]:
+    """``x IS NULL DESC, x`` (the SQL front end's spelling of a null placement) is ``x NULLS
+    FIRST`` again."""
+    out: list[q.SortItem] = []
+    i = 0
+    while i < len(order):
+        s = order[i]
+        nxt = order[i + 1] if i + 1 < len(order) else None
+        if (
+            nxt is not None
+            and isinstance(s.expr, e.IsNull)
+            and not s.expr.negated
+            and s.expr.operand == nxt.expr
+        ):
+            out.append(q.SortItem(nxt.expr, nxt.descending, s.descending))
+            i += 2
+            continue
+        out.append(s)
+        i += 1
+    return out
+
+
+def _step_name(step: q.Step) -> str:
+    names = {
+        q.Unwind: "UNWIND",
+        q.CallSubquery: "CALL subquery",
+        q.ProcedureCall: "procedure call",
+        q.Create: "CREATE",
+        q.Merge: "MERGE",
+        q.SetClause: "SET",
+        q.Remove: "REMOVE",
+        q.Delete: "DELETE",
+        q.Foreach: "FOREACH",
+        q.LoadCsv: "LOAD CSV",
+        q.UseGraph: "USE",
+        q.Finish: "FINISH",
+    }
+    return names.get(type(step), type(step).__name__)
+

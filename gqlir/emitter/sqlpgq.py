@@ -1,0 +1,580 @@
+"""Graph-IR → SQL/PGQ: ``SELECT … FROM GRAPH_TABLE (g MATCH … COLUMNS (…))`` in each flavour.
+
+The whole statement is a sqlglot tree rendered by sqlglot (design decision 5): the SQL around
+the graph table by sqlglot's own nodes, the GRAPH_TABLE operator and its graph pattern by node
+classes defined here, which a subclass of the flavour's sqlglot generator renders (labels and
+variables are sqlglot identifiers, conditions and columns sqlglot expressions, so quoting stays
+structural). The graph pattern language is the one SQL/PGQ shares with GQL; what differs by
+flavour is in :data:`FORMS`, each fact with its source:
+
+* ``sqlpgq`` (ISO/IEC 9075-16) and ``sqlpgq:oracle``: labels after ``IS``, quantifiers
+  ``{m,n}``, ``ANY SHORTEST`` (Oracle sqlrf graph_table-operator.html, graph-pattern.html);
+* ``sqlpgq:duckdb`` (DuckPGQ): labels after ``:``, quantifiers, ``ANY SHORTEST``
+  (duckdb.org/community_extensions/extensions/duckpgq);
+* ``sqlpgq:postgres`` (PostgreSQL 19, docs/19/queries-graph.html): labels after ``IS``; no
+  quantifiers or search prefixes in the documented graph pattern grammar;
+* ``sqlpgq:bigquery`` (GoogleSQL, shared by Spanner Graph and BigQuery):
+  ``GRAPH_TABLE (g <GQL linear query ending in RETURN>)``, the query written by the Spanner
+  GQL emitter.
+
+The IR's last projection becomes the SELECT around the graph table: its plain items are
+COLUMNS read by name, an aggregate reads COLUMNS of its arguments, and DISTINCT, ORDER BY,
+OFFSET and LIMIT are SQL's. A query that needs more (OPTIONAL MATCH, WITH pipelines, two edges
+of one type in a pattern, whose uniqueness differs between flavours) raises
+:class:`~gqlir.errors.UnsupportedError`. :mod:`gqlir.parser.sqlpgq` reads this output back to
+the same IR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ..dialect import Dialect
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.node import Node
+from .sql import SqlGenerator, _aggregates, _and, _Frame, _ValueB
+
+__all__ = ["FORMS", "SqlPgqGenerator"]
+
+
+@dataclass(frozen=True)
+class Form:
+    """How a flavour writes GRAPH_TABLE."""
+
+    label_keyword: str  # "IS" or ":"
+    quantifiers: bool
+    search_prefixes: tuple[str, ...]  # ir.SearchKind values
+    returns: bool = False  # GRAPH_TABLE (g … RETURN …) (GoogleSQL)
+    source: str = ""
+
+
+STANDARD = Form(
+    "IS",
+    True,
+    ("ANY SHORTEST",),
+    source="ISO/IEC 9075-16:2023; Oracle 23ai sqlrf graph_table-operator.html",
+)
+FORMS: dict[str, Form] = {
+    "": STANDARD,
+    "oracle": STANDARD,
+    "duckdb": Form(
+        ":",
+        True,
+        ("ANY SHORTEST",),
+        source="DuckPGQ, duckdb.org/community_extensions/extensions/duckpgq",
+    ),
+    "postgres": Form(
+        "IS",
+        False,
+        (),
+        source="PostgreSQL docs/19/queries-graph.html (no quantifiers or path searches)",
+    ),
+    "bigquery": Form(
+        "IS",
+        True,
+        (),
+        returns=True,
+        source="GoogleSQL graph queries (Spanner Graph, BigQuery): GRAPH_TABLE with a GQL query",
+    ),
+}
+
+
+# -- the GRAPH_TABLE operator as sqlglot nodes ----------------------------------------------------
+
+
+def _node_classes() -> dict[str, type]:
+    from sqlglot import exp
+
+    class GraphTable(exp.Expression):
+        arg_types = {"this": True, "patterns": False, "where": False, "columns": False,
+                     "body": False, "alias": False}
+
+    class GraphPath(exp.Expression):
+        arg_types = {"expressions": True, "prefix": False}
+
+    class GraphNode(exp.Expression):
+        arg_types = {"this": False, "label": False, "where": False}
+
+    class GraphEdge(exp.Expression):
+        arg_types = {"this": False, "label": False, "where": False, "direction": True,
+                     "quantifier": False}
+
+    class GraphLabel(exp.Expression):
+        arg_types = {"this": False, "op": False, "expressions": False}
+
+    return {c.__name__: c for c in (GraphTable, GraphPath, GraphNode, GraphEdge, GraphLabel)}
+
+
+@cache
+def _nodes() -> dict[str, type]:
+    return _node_classes()
+
+
+_ARROWS = {
+    p.Direction.OUT: ("-[", "]->"),
+    p.Direction.IN: ("<-[", "]-"),
+    p.Direction.EITHER: ("-[", "]-"),
+}
+
+
+@cache
+def _generator_class(base: type, label_keyword: str) -> type:
+    """The flavour's sqlglot generator, taught to write the GRAPH_TABLE nodes."""
+    nodes = _nodes()
+
+    def label_sql(self: Any, node: Any) -> str:
+        op = node.args.get("op")
+        if op is None:
+            return self.sql(node, "this")
+        if op == "!":
+            return "!" + _label_operand(self, node.expressions[0], "!")
+        return f" {op} ".join(_label_operand(self, x, op) for x in node.expressions)
+
+    def _label_operand(self: Any, node: Any, parent: str) -> str:
+        text = self.sql(node)
+        if node.args.get("op") not in (None, "!") and node.args.get("op") != parent:
+            return f"({text})"
+        return text
+
+    def element(self: Any, node: Any) -> str:
+        parts = []
+        var = self.sql(node, "this")
+        if var:
+            parts.append(var)
+        label = node.args.get("label")
+        if label is not None:
+            text = self.sql(label)
+            parts.append(f"IS {text}" if label_keyword == "IS" else f":{text}")
+        where = node.args.get("where")
+        if where is not None:
+            parts.append(f"WHERE {self.sql(where)}")
+        if label_keyword == ":" and var and label is not None:
+            parts[0:2] = [parts[0] + parts[1]]
+        return " ".join(parts)
+
+    def node_sql(self: Any, node: Any) -> str:
+        return f"({element(self, node)})"
+
+    def edge_sql(self: Any, node: Any) -> str:
+        left, right = _ARROWS[node.args["direction"]]
+        text = f"{left}{element(self, node)}{right}"
+        quantifier = node.args.get("quantifier")
+        if quantifier is not None:
+            low, high = quantifier
+            text += "{" + str(low) + "," + ("" if high is None else str(high)) + "}"
+        return text
+
+    def path_sql(self: Any, node: Any) -> str:
+        body = "".join(self.sql(x) for x in node.expressions)
+        prefix = node.args.get("prefix")
+        return f"{prefix} {body}" if prefix else body
+
+    def table_sql(self: Any, node: Any) -> str:
+        graph = self.sql(node, "this")
+        body = node.args.get("body")
+        if body is not None:
+            inner = f"{graph} {body}"
+        else:
+            inner = f"{graph} MATCH " + ", ".join(self.sql(x) for x in node.args["patterns"])
+            if node.args.get("where") is not None:
+                inner += f" WHERE {self.sql(node, 'where')}"
+            inner += " COLUMNS (" + ", ".join(self.sql(c) for c in node.args["columns"]) + ")"
+        alias = node.args.get("alias")
+        text = f"GRAPH_TABLE ({inner})"
+        return f"{text} AS {self.sql(alias)}" if alias is not None else text
+
+    transforms = dict(getattr(base, "TRANSFORMS", {}))
+    transforms.update(
+        {
+            nodes["GraphTable"]: table_sql,
+            nodes["GraphPath"]: path_sql,
+            nodes["GraphNode"]: node_sql,
+            nodes["GraphEdge"]: edge_sql,
+            nodes["GraphLabel"]: label_sql,
+        }
+    )
+    return type(f"Pgq{base.__name__}", (base,), {"TRANSFORMS": transforms})
+
+
+# -- the emitter ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _ElementB:
+    """A pattern variable inside GRAPH_TABLE: its properties are ``var.property``."""
+
+    name: str
+    label: str | None
+    edge: bool
+
+
+class SqlPgqGenerator(SqlGenerator):
+    """Renders Graph-IR queries as SQL/PGQ of one flavour (see the module docstring)."""
+
+    def __init__(self, dialect: Dialect, *, pretty: bool = False, schema: Any = None) -> None:
+        super().__init__(dialect, pretty=pretty, schema=schema)
+        self.form = FORMS.get(self.flavour, STANDARD)
+
+    def generate(self, node: Node) -> str:
+        from sqlglot.dialects.dialect import Dialect as SqlglotDialect
+        from sqlglot.errors import ErrorLevel
+        from sqlglot.errors import UnsupportedError as SqlglotUnsupported
+
+        if not isinstance(node, q.Query):
+            return super().generate(node)
+        tree = self.pgq_query(node)
+        base = SqlglotDialect.get_or_raise(self.flavour or None)
+        cls = _generator_class(type(base).generator_class, self.form.label_keyword)
+        generator = cls(dialect=base, pretty=self.pretty, unsupported_level=ErrorLevel.RAISE)
+        try:
+            return generator.generate(tree)
+        except SqlglotUnsupported as exc:
+            raise self.unsupported(str(exc).split("\n")[0], node) from None
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def pgq_query(self, node: q.Query) -> Any:
+        from sqlglot import exp
+
+        if isinstance(node, q.SetOperation):
+            op = {
+                q.SetOp.UNION: exp.union,
+                q.SetOp.INTERSECT: exp.intersect,
+                q.SetOp.EXCEPT: exp.except_,
+            }.get(node.op)
+            if op is None:
+                raise self.unsupported(node.op.value, node)
+            return op(self.pgq_query(node.left), self.pgq_query(node.right), distinct=not node.all)
+        if not isinstance(node, q.LinearQuery):
+            raise self.unsupported(type(node).__name__, node)
+        return self.pgq_linear(node)
+
+    def pgq_linear(self, node: q.LinearQuery) -> Any:
+        from sqlglot import exp
+
+        steps = list(node.steps)
+        graph = None
+        if steps and isinstance(steps[0], q.UseGraph):
+            graph = steps.pop(0).graph
+        if graph is None and self._mapping_source is not None:
+            graph = self.mapping.name
+        if graph is None:
+            raise self.unsupported(
+                "graph name",
+                node,
+                rewrite="USE <graph> in the query, or a schema (whose name names the graph)",
+                message="GRAPH_TABLE names the property graph it reads, and none was given",
+            )
+        if not steps or not isinstance(steps[-1], q.Projection):
+            raise self.unsupported("query without RETURN", node)
+        if self.form.returns:
+            return self._google(node, graph)
+        proj = steps[-1]
+        matches: list[q.Match] = []
+        filters: list[e.Expr] = []
+        for step in steps[:-1]:
+            if isinstance(step, q.Match) and not step.optional and not filters:
+                matches.append(step)
+            elif isinstance(step, q.Filter):
+                filters.append(step.condition)
+            elif isinstance(step, q.Match) and step.optional:
+                raise self.unsupported("OPTIONAL MATCH", step)
+            elif isinstance(step, q.Projection):
+                raise self.unsupported(
+                    "WITH", step, message="SQL/PGQ output holds one graph pattern and one projection"
+                )
+            else:
+                raise self.unsupported(_name(step), step)
+        if not matches:
+            raise self.unsupported("query without MATCH", node)
+        self._check_edges(matches)
+        frame = _Frame()
+        patterns = []
+        for m in matches:
+            for pp in m.patterns:
+                self._declare(pp, frame)
+        for m in matches:
+            for pp in m.patterns:
+                patterns.append(self.path(pp, frame))
+        where = _and(
+            [self.expr(m.where, frame) for m in matches if m.where is not None]
+            + [self.expr(f, frame) for f in filters]
+        )
+        columns, outer, proj2 = self._columns(proj, frame)
+        table = _nodes()["GraphTable"](
+            this=_auto_ident(graph), patterns=patterns, where=where, columns=columns
+        )
+        outer.sources.append(table)
+        return self.select(proj2, outer, final=True)
+
+    def _google(self, node: q.LinearQuery, graph: str) -> Any:
+        from sqlglot import exp
+
+        from ..dialect import get_dialect
+
+        body = _GraphTableBody(get_dialect("spanner"), pretty=False).generate(node)
+        table = _nodes()["GraphTable"](this=_auto_ident(graph), body=body)
+        return exp.select(exp.Star()).from_(table)
+
+    def _check_edges(self, matches: list[q.Match]) -> None:
+        """Edge uniqueness differs between SQL/PGQ engines (homomorphism in PostgreSQL's
+        rewrite to joins); two edges that could be one are refused rather than guessed."""
+        edges = [x for m in matches for x in m.walk() if isinstance(x, p.RelPattern)]
+        labels = [x.types.name if isinstance(x.types, p.Label) else None for x in edges]
+        if len(edges) > 1 and (None in labels or len(set(labels)) < len(labels)):
+            raise self.unsupported(
+                "two edge patterns that may match one edge",
+                edges[0],
+                message="edge uniqueness within a graph pattern differs between SQL/PGQ engines",
+            )
+
+    def _declare(self, pp: p.PathPattern, frame: _Frame) -> None:
+        for node in pp.walk():
+            if isinstance(node, p.NodePattern) and node.variable:
+                label = node.labels.name if isinstance(node.labels, p.Label) else None
+                frame.bindings.setdefault(node.variable, _ElementB(node.variable, label, False))  # type: ignore[arg-type]
+            elif isinstance(node, p.RelPattern) and node.variable:
+                if node.quantifier is not None:
+                    continue  # a group variable: written in the pattern, not readable as an edge
+                label = node.types.name if isinstance(node.types, p.Label) else None
+                frame.bindings.setdefault(node.variable, _ElementB(node.variable, label, True))  # type: ignore[arg-type]
+
+    # -- patterns ------------------------------------------------------------------------------
+
+    def path(self, pp: p.PathPattern, frame: _Frame) -> Any:
+        if pp.variable is not None:
+            raise self.unsupported("path variable", pp)
+        if pp.mode is not None:
+            raise self.unsupported(f"path mode {pp.mode.value}", pp)
+        prefix = None
+        if pp.search is not None and pp.search.kind != p.SearchKind.ALL:
+            if pp.search.kind.value not in self.form.search_prefixes:
+                raise self.unsupported(f"path search {pp.search.kind.value}", pp)
+            prefix = pp.search.kind.value
+        if not isinstance(pp.path, p.PathChain):
+            raise self.unsupported("path union", pp)
+        elements = []
+        for x in pp.path.elements:
+            if isinstance(x, p.NodePattern):
+                elements.append(self._node(x, frame))
+            elif isinstance(x, p.RelPattern):
+                elements.append(self._edge(x, frame))
+            else:
+                raise self.unsupported("parenthesised path", x)
+        return _nodes()["GraphPath"](expressions=elements, prefix=prefix)
+
+    def _conditions(self, var: str | None, props: e.Expr | None, where: e.Expr | None,
+                    frame: _Frame, node: Node) -> Any:
+        conds = []
+        if props is not None:
+            if not isinstance(props, e.MapLiteral) or var is None:
+                raise self.unsupported("property map on an element without a variable", node)
+            for key, value in props.entries:
+                conds.append(self.expr(e.Comparison(e.CompOp.EQ, e.Property(e.Variable(var), key), value), frame))
+        if where is not None:
+            conds.append(self.expr(where, frame))
+        return _and(conds)
+
+    def _node(self, n: p.NodePattern, frame: _Frame) -> Any:
+        return _nodes()["GraphNode"](
+            this=_auto_ident(n.variable) if n.variable else None,
+            label=self._label(n.labels, n) if n.labels is not None else None,
+            where=self._conditions(n.variable, n.properties, n.where, frame, n),
+        )
+
+    def _edge(self, r: p.RelPattern, frame: _Frame) -> Any:
+        if r.direction not in _ARROWS:
+            raise self.unsupported(f"edge direction {r.direction.value}", r)
+        if r.cost is not None:
+            raise self.unsupported("edge cost", r)
+        quantifier = None
+        if r.quantifier is not None:
+            if not self.form.quantifiers:
+                raise self.unsupported("quantified edge", r)
+            quantifier = (r.quantifier.lower, r.quantifier.upper)
+        return _nodes()["GraphEdge"](
+            this=_auto_ident(r.variable) if r.variable else None,
+            label=self._label(r.types, r) if r.types is not None else None,
+            where=self._conditions(r.variable, r.properties, r.where, frame, r),
+            direction=r.direction,
+            quantifier=quantifier,
+        )
+
+    def _label(self, labels: p.LabelExpr, node: Node) -> Any:
+        cls = _nodes()["GraphLabel"]
+        if isinstance(labels, p.Label):
+            return cls(this=_auto_ident(labels.name))
+        if isinstance(labels, p.LabelOr):
+            return cls(op="|", expressions=[self._label(labels.left, node), self._label(labels.right, node)])
+        if isinstance(labels, p.LabelAnd):
+            return cls(op="&", expressions=[self._label(labels.left, node), self._label(labels.right, node)])
+        if isinstance(labels, p.LabelNot):
+            return cls(op="!", expressions=[self._label(labels.operand, node)])
+        raise self.unsupported("% label wildcard", node)
+
+    # -- COLUMNS and the SELECT around the graph table ---------------------------------------
+
+    def _columns(self, proj: q.Projection, frame: _Frame) -> tuple[list, _Frame, q.Projection]:
+        """The COLUMNS the projection reads, and the projection over them."""
+        from sqlglot import exp
+
+        if proj.star:
+            raise self.unsupported("RETURN *", proj)
+        columns: list[Any] = []
+        names: dict[Any, str] = {}
+        outer = _Frame()
+        taken = {i.alias for i in proj.items if i.alias}
+
+        def column(value: e.Expr, wanted: str | None) -> e.Variable:
+            if isinstance(value, e.Variable) and isinstance(frame.lookup(value.name), _ElementB):
+                raise self.unsupported(
+                    "graph element in the result",
+                    value,
+                    message="COLUMNS produce values, not graph elements",
+                    rewrite="return the element's properties",
+                )
+            if value in names:
+                return e.Variable(names[value])
+            name = wanted if wanted and wanted not in names.values() else None
+            k = len(names) + 1
+            while name is None or (name in names.values()) or (wanted != name and name in taken):
+                name = f"c{k}"
+                k += 1
+            names[value] = name
+            columns.append(exp.alias_(self.expr(value, frame), _auto_ident(name)))
+            outer.bindings[name] = _ValueB(exp.column(_auto_ident(name)), self.kind(value, frame))
+            return e.Variable(name)
+
+        def over_columns(value: e.Expr) -> e.Expr:
+            """An aggregating expression with its aggregates' arguments read from COLUMNS."""
+            if isinstance(value, e.Aggregate):
+                return e.Aggregate(value.name, tuple(column(a, None) for a in value.args),
+                                   value.distinct)
+            if isinstance(value, e.CountStar) or isinstance(
+                value, (e.Integer, e.Float, e.String, e.Boolean, e.Null)
+            ):
+                return value
+            if not _aggregates(value):
+                raise self.unsupported(
+                    "grouping key inside an aggregating item", value,
+                    rewrite="return the key as an item of its own",
+                )
+            return _rebuild(value, over_columns)
+
+        items = []
+        for item in proj.items:
+            if _aggregates(item.expr):
+                items.append(q.ReturnItem(over_columns(item.expr), item.alias))
+            else:
+                items.append(q.ReturnItem(column(item.expr, item.alias), item.alias))
+        aliases = {i.alias for i in proj.items}
+        order = []
+        for s in proj.order_by:
+            if isinstance(s.expr, e.Variable) and s.expr.name in aliases:
+                order.append(s)
+            elif any(s.expr == i.expr for i in proj.items):
+                alias = next(i.alias for i in proj.items if s.expr == i.expr)
+                order.append(q.SortItem(e.Variable(alias), s.descending, s.nulls_first))  # type: ignore[arg-type]
+            elif _aggregates(s.expr):
+                order.append(q.SortItem(over_columns(s.expr), s.descending, s.nulls_first))
+            else:
+                if proj.distinct or any(_aggregates(i.expr) for i in proj.items):
+                    raise self.unsupported("ORDER BY an expression that is not returned", s)
+                order.append(q.SortItem(column(s.expr, None), s.descending, s.nulls_first))
+        outer_proj = q.Projection(
+            tuple(items), distinct=proj.distinct, order_by=tuple(order), skip=proj.skip,
+            limit=proj.limit,
+        )
+        return columns, outer, outer_proj
+
+    # -- properties inside GRAPH_TABLE ---------------------------------------------------------
+
+    def _property(self, b: Any, key: str, node: Node) -> Any:
+        from sqlglot import exp
+
+        if isinstance(b, _ElementB):
+            return exp.Column(this=_auto_ident(key), table=_auto_ident(b.name))
+        return super()._property(b, key, node)
+
+    def kind(self, value: e.Expr, frame: _Frame) -> str | None:
+        if isinstance(value, e.Property) and isinstance(value.subject, e.Variable):
+            b = frame.lookup(value.subject.name)
+            if isinstance(b, _ElementB):
+                if self._mapping_source is None or b.label is None:
+                    return None
+                element = (self.mapping.schema.edge(b.label) if b.edge
+                           else self.mapping.schema.node(b.label))
+                prop = element.prop(value.key) if element is not None else None
+                if prop is None:
+                    return None
+                from ..schema.types import INTEGER_KINDS, TypeKind
+
+                k = prop.type.kind
+                if k in INTEGER_KINDS:
+                    return "int"
+                if k in (TypeKind.FLOAT32, TypeKind.FLOAT64, TypeKind.DECIMAL):
+                    return "float"
+                if k == TypeKind.STRING:
+                    return "string"
+                return "other"
+        return super().kind(value, frame)
+
+
+def _rebuild(value: e.Expr, fn: Any) -> e.Expr:
+    """``value`` with each direct sub-expression replaced by ``fn`` of it."""
+    from dataclasses import fields, replace
+
+    changes = {}
+    for f in fields(value):
+        if f.name == "pos":
+            continue
+        x = getattr(value, f.name)
+        if isinstance(x, e.Expr):
+            changes[f.name] = fn(x)
+        elif isinstance(x, tuple) and any(isinstance(y, (e.Expr, e.CaseWhen)) for y in x):
+            changes[f.name] = tuple(
+                fn(y) if isinstance(y, e.Expr)
+                else e.CaseWhen(fn(y.condition), fn(y.result)) if isinstance(y, e.CaseWhen)
+                else y
+                for y in x
+            )
+    return replace(value, **changes)
+
+
+def _auto_ident(name: str) -> Any:
+    """An identifier, quoted only when it is not a plain name (sqlglot quotes reserved words
+    for the flavour)."""
+    from sqlglot import exp
+
+    return exp.to_identifier(name)
+
+
+def _name(step: q.Step) -> str:
+    from .sql import _step_name
+
+    return _step_name(step)
+
+
+class _GraphTableBody:
+    """The GQL query inside GoogleSQL's GRAPH_TABLE: the Spanner GQL emitter's text without
+    the ``GRAPH g`` prefix (the operator names the graph)."""
+
+    def __init__(self, dialect: Dialect, pretty: bool) -> None:
+        from .gql import GqlGenerator
+
+        class Body(GqlGenerator):
+            def top(self, query: q.Query) -> str:
+                return self.query_text(query, top=True)
+
+        self.generator = Body(dialect, pretty=pretty, graph="g")
+
+    def generate(self, node: q.Query) -> str:
+        if isinstance(node, q.LinearQuery) and node.steps and isinstance(node.steps[0], q.UseGraph):
+            from dataclasses import replace
+
+            node = replace(node, steps=node.steps[1:])
+        return self.generator.generate(node)

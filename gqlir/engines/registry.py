@@ -1,0 +1,67 @@
+"""Engine names, how to open them, and the default embedded engine of each dialect.
+
+Running a query needs no setup: :func:`default_engine` names an embedded engine for every
+dialect (grafeo for Cypher, ISO GQL and SQL/PGQ, Kuzu for its own Cypher, SQLite for SQL), and
+:func:`open_engine` opens any engine by name with its options (URLs and credentials are
+options or environment variables, never built in).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from ..errors import EngineError
+
+__all__ = ["EMBEDDED", "default_engine", "engine_names", "open_engine"]
+
+#: name -> (module, class, fixed options)
+_ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "reference": ("gqlir.engines.reference", "ReferenceEngine", {}),
+    "grafeo": ("gqlir.engines.grafeo", "GrafeoEngine", {}),
+    "arcadedb": ("gqlir.engines.arcadedb", "ArcadeDBEngine", {}),
+    "kuzu": ("gqlir.engines.kuzu", "KuzuEngine", {}),
+    "sqlite": ("gqlir.engines.sqlite", "SQLiteEngine", {}),
+    "duckdb": ("gqlir.engines.duckdb", "DuckDBEngine", {}),
+    "postgres": ("gqlir.engines.postgres", "PostgresEngine", {}),
+    "neo4j": ("gqlir.engines.bolt", "BoltEngine", {"flavour": "neo4j"}),
+    "tugraph": ("gqlir.engines.bolt", "BoltEngine", {"flavour": "tugraph"}),
+    "spanner": ("gqlir.engines.spanner", "SpannerEngine", {}),
+}
+
+#: engines that run in (or beside) this process and need no server
+EMBEDDED = frozenset({"reference", "grafeo", "arcadedb", "kuzu", "sqlite", "duckdb"})
+
+_DEFAULT_BY_DIALECT = {"kuzu": "kuzu"}
+_DEFAULT_BY_FAMILY = {"cypher": "grafeo", "gql": "grafeo", "sql": "sqlite"}
+
+
+def engine_names() -> list[str]:
+    return sorted(_ENGINES)
+
+
+def default_engine(dialect: str) -> str:
+    """The embedded engine that runs ``dialect`` text with no setup (natively, or through a
+    translation into one of its dialects)."""
+    from ..dialect import get_dialect
+
+    d = get_dialect(dialect)
+    if d.name in _DEFAULT_BY_DIALECT:
+        return _DEFAULT_BY_DIALECT[d.name]
+    if d.name == "sqlpgq":
+        return "grafeo"
+    return _DEFAULT_BY_FAMILY[d.family]
+
+
+def open_engine(name: str, **options: Any) -> Any:
+    """A new engine by name; ``options`` go to its constructor (``url``, ``user``, ``password``,
+    ``database``, ``path`` … as the adapter takes them)."""
+    entry = _ENGINES.get(name.lower())
+    if entry is None:
+        raise EngineError(
+            f"unknown engine {name!r}; known engines: {', '.join(engine_names())}",
+            code="ENGINE_UNKNOWN",
+        )
+    module, cls_name, fixed = entry
+    cls = getattr(import_module(module), cls_name)
+    return cls(**fixed, **options)

@@ -1,0 +1,210 @@
+"""Fixtures for the engine tests: servers the tests start themselves (ArcadeDB's Bolt server,
+PostgreSQL) on 127.0.0.1 and free ports, stopped and removed at the end, and a small dense
+graph on which unbounded path queries never finish."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+# The Spanner client must not try to export metrics to Google (there is no network here).
+os.environ["SPANNER_ENABLE_BUILTIN_METRICS"] = "false"
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
+
+# The engines every adapter test runs on; all are real engines started by the tests.
+ENGINES = ("reference", "grafeo", "arcadedb", "kuzu", "sqlite", "duckdb", "postgres", "bolt")
+
+
+@pytest.fixture(scope="session")
+def bolt_server() -> Iterator[Any]:
+    """ArcadeDB's Bolt server (the Neo4j-protocol target), from arcadedb-embedded's JRE."""
+    from gqlir.engines.arcadedb import BoltServer
+
+    server = BoltServer(command_timeout=8)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """A PostgreSQL cluster from the machine's binaries in a temporary folder."""
+    from gqlir.engines.postgres import LocalServer
+
+    server = LocalServer()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+_schema_counter = iter(range(1_000_000))
+
+
+@pytest.fixture
+def open_engine(request: pytest.FixtureRequest) -> Iterator[Callable[[str], Any]]:
+    """``open_engine(name)``: a fresh, empty engine of that name, closed after the test (for
+    Bolt, the server's database emptied; for PostgreSQL, a schema of its own)."""
+    opened: list[Any] = []
+
+    def make(name: str) -> Any:
+        from gqlir.engines import open_engine as open_
+
+        if name == "bolt":
+            server = request.getfixturevalue("bolt_server")
+            engine = open_(
+                "neo4j",
+                url=server.uri,
+                user=server.user,
+                password=server.password,
+                database=server.database,
+            )
+            engine.run("MATCH (n) DETACH DELETE n")
+        elif name == "postgres":
+            server = request.getfixturevalue("postgres_server")
+            schema = f"t{os.getpid()}_{next(_schema_counter)}"
+            engine = open_("postgres", url=server.url, schema=schema, fresh=True)
+        else:
+            engine = open_(name)
+        opened.append(engine)
+        return engine
+
+    yield make
+    for engine in opened:
+        engine.close()
+
+
+@pytest.fixture(scope="session")
+def loaded(request: pytest.FixtureRequest) -> Iterator[Callable[[str, str], Any]]:
+    """``loaded(engine, graph)``: one engine of that name with an example graph (or "dense")
+    loaded, shared by the tests that only read it (read-only runs included: they change
+    nothing, and the tests check that)."""
+    from gqlir.engines import open_engine as open_
+
+    cache: dict[tuple[str, str], Any] = {}
+
+    def get(name: str, graph: str) -> Any:
+        key = (name, graph)
+        if key not in cache:
+            if name == "bolt":
+                server = request.getfixturevalue("bolt_server")
+                engine = open_(
+                    "neo4j",
+                    url=server.uri,
+                    user=server.user,
+                    password=server.password,
+                    database=server.database,
+                )
+                if not any(k[0] == "bolt" for k in cache):
+                    engine.run("MATCH (n) DETACH DELETE n")
+                # the graphs share the server's database: their labels differ
+            elif name == "postgres":
+                server = request.getfixturevalue("postgres_server")
+                engine = open_("postgres", url=server.url, schema=f"g_{graph}", fresh=True)
+            else:
+                engine = open_(name)
+            if graph == "dense":
+                engine.load(*request.getfixturevalue("dense_graph"))
+            elif graph == "finance":
+                engine.load(*request.getfixturevalue("finance_slice"))
+            else:
+                engine.load(*example(graph))
+            cache[key] = engine
+        return cache[key]
+
+    yield get
+    for engine in cache.values():
+        engine.close()
+
+
+# How many nodes of each type the finance slice keeps (in file order).
+SLICE = {"Person": 80, "Company": 30, "Account": 150, "Loan": 40, "Medium": 30}
+
+
+@pytest.fixture(scope="session")
+def finance_slice(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
+    """The finance example graph cut to its first nodes of each type and the edges between
+    them (a quarter of it): the JVM engines load it in a second or two, which keeps the suite
+    short; the full example graphs are loaded into the engines by test_schema_engines."""
+    from gqlir.schema.graphdata import iter_edges, iter_nodes, write_jsonl
+
+    schema, graph = example("finance")
+    kept: dict[str, int] = {}
+    nodes = []
+    for _, node in iter_nodes(graph, schema):
+        label = node.labels[0]
+        if kept.get(label, 0) < SLICE[label]:
+            kept[label] = kept.get(label, 0) + 1
+            nodes.append(node)
+    ids = {n.id for n in nodes}
+    edges = [e for _, e in iter_edges(graph, schema) if e.source in ids and e.target in ids]
+    folder = tmp_path_factory.mktemp("finance") / "graph"
+    write_jsonl(str(folder), nodes, edges)
+    return schema, str(folder)
+
+
+def example(name: str) -> tuple[Any, str]:
+    from gqlir.schema import load_schema
+
+    return load_schema(os.path.join(ROOT, name, "schema.json")), os.path.join(ROOT, name, "graph")
+
+
+@pytest.fixture(scope="session")
+def dense_graph(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str]:
+    """Twelve nodes, an edge each way between every two: the number of trails explodes, so an
+    unbounded path query (or a three-way product) does not finish on any engine."""
+    from gqlir.schema import load_schema
+
+    folder = tmp_path_factory.mktemp("dense")
+    schema_path = folder / "schema.json"
+    schema_path.write_text(
+        json.dumps(
+            {
+                "format": "gqlir-schema",
+                "version": 1,
+                "name": "dense",
+                "nodes": [
+                    {
+                        "label": "V",
+                        "key": ["id"],
+                        "properties": [{"name": "id", "type": "INT64", "required": True}],
+                    }
+                ],
+                "edges": [
+                    {
+                        "label": "E",
+                        "endpoints": [["V", "V"]],
+                        "properties": [{"name": "w", "type": "INT64"}],
+                    }
+                ],
+            }
+        )
+    )
+    graph = folder / "graph"
+    graph.mkdir()
+    n = 12
+    with open(graph / "nodes.jsonl", "w") as fh:
+        for i in range(n):
+            fh.write(json.dumps({"id": i, "labels": ["V"], "properties": {"id": i}}) + "\n")
+    with open(graph / "edges.jsonl", "w") as fh:
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    fh.write(
+                        json.dumps(
+                            {
+                                "type": "E",
+                                "source": i,
+                                "target": j,
+                                "properties": {"w": (i * j) % 5},
+                            }
+                        )
+                        + "\n"
+                    )
+    return load_schema(str(schema_path)), str(graph)
