@@ -138,55 +138,6 @@ class Parser:
             if act >= 0:
                 return True
 
-    def _unit_chain(self, below: int, lhs: str, kind: str) -> int:
-        """Follow pass-through reductions to their end in one step, and remember it: a chain
-        like literal -> atom -> postfix -> expr depends only on the state below, the first rule
-        and the lookahead."""
-        states = self.states
-        state = states[below][lhs]
-        while True:
-            act = states[state].get(kind)
-            if act is None or act >= 0:
-                break
-            plan = self.reducers[~act]
-            if plan[0] != _UNIT:
-                break
-            state = states[below][plan[1]]
-        self.unit_chains[(below, lhs, kind)] = state
-        return state
-
-    # -- errors ------------------------------------------------------------------------------
-
-    def _describe(self, terminal: str) -> str:
-        if terminal in self._kw_text:
-            return self._kw_text[terminal]
-        if terminal in self._op_text:
-            return repr(self._op_text[terminal])
-        group = self._regex_text.get(terminal, terminal)
-        return _TERMINAL_NAMES.get(group, group)
-
-    def _expected(self, state: int) -> tuple[str, ...]:
-        names = {
-            self._describe(t) for t in self.states[state] if _strip(t).isupper() or t == "$END"
-        }
-        return tuple(sorted(names))
-
-    def _unexpected(self, text: str, token: Token, state: int) -> ParseError:
-        kind, value, offset = token
-        if kind == "$END":
-            what = "unexpected end of input"
-        else:
-            what = f"unexpected {value!r}"
-        expected = self._expected(state)
-        shown = ", ".join(expected[:12]) + (", ..." if len(expected) > 12 else "")
-        return ParseError(
-            f"{what}; expected {shown}" if expected else what,
-            text=text,
-            offset=offset,
-            expected=expected,
-            code="PARSE_UNEXPECTED",
-        )
-
     # -- the loop ----------------------------------------------------------------------------
 
     def parse(self, text: str) -> Any:
