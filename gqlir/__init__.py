@@ -65,9 +65,7 @@ def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
     return _emit(query, dialect, schema=schema)
 
 
-def transpile(
-    text: str, read: str = "neo4j", write: str = "neo4j", *, schema: Any = None
-) -> str:
+def transpile(text: str, read: str = "neo4j", write: str = "neo4j", *, schema: Any = None) -> str:
     """Translate query text from dialect ``read`` to dialect ``write``."""
     from .api import transpile as _transpile
 

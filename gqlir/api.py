@@ -25,9 +25,7 @@ def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
     return _emit(query, get_dialect(dialect), schema=schema)
 
 
-def transpile(
-    text: str, read: str = "neo4j", write: str = "neo4j", *, schema: Any = None
-) -> str:
+def transpile(text: str, read: str = "neo4j", write: str = "neo4j", *, schema: Any = None) -> str:
     """Translate ``text``; ``schema`` is the table mapping of a SQL source or target."""
     query = parse(text, read, schema=schema)
     try:

@@ -1026,6 +1026,11 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         from .sqlmapping import mapping_for
 
         schema = mapping_for(args.schema, dialect=source.sql_dialect or target.sql_dialect)
+    elif any(d.family == "sql" and d.grammar == "sql" for d in (source, target)):
+        raise UsageError(
+            "SQL is read and written through a table mapping: pass --schema (a graph folder, "
+            "a schema or DDL file, or a database file)"
+        )
     run = partial(_translate_one, source=source, target=target, schema=schema)
     if args.input is not None:
         return _run_batch(

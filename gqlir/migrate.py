@@ -202,9 +202,7 @@ def _postgres_tables(conn: Any) -> RelationalSchema:
         elif kind == "u":
             unique[table].append(cols)
         else:
-            fks[table].append(
-                ForeignKey(cols, ref, tuple(attnames[(ref, k)] for k in confkey))
-            )
+            fks[table].append(ForeignKey(cols, ref, tuple(attnames[(ref, k)] for k in confkey)))
     return RelationalSchema(
         tuple(
             Table(
@@ -316,8 +314,10 @@ def migrate(
         rel = _tables(conn, dialect)
         graph_name = name or os.path.splitext(os.path.basename(source.rstrip("/")))[0] or "graph"
         mapping = SqlMapping.from_tables(rel, graph_name)
-        source_rows = {t.name: [tuple(graph_value(v) for v in r) for r in _rows(conn, t, dialect)]
-                       for t in topological(rel)}
+        source_rows = {
+            t.name: [tuple(graph_value(v) for v in r) for r in _rows(conn, t, dialect)]
+            for t in topological(rel)
+        }
     finally:
         conn.close()
 
@@ -326,8 +326,10 @@ def migrate(
     with open(os.path.join(out, "schema.json"), "w", encoding="utf-8", newline="\n") as fh:
         fh.write(write_schema(mapping.schema, "gqlir").text)
     with open(os.path.join(out, SOURCE_DDL), "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(f"-- The tables of {os.path.basename(source)!s}, from which this graph was "
-                 "migrated by gqlir (the mapping SQL translation reads).\n")
+        fh.write(
+            f"-- The tables of {os.path.basename(source)!s}, from which this graph was "
+            "migrated by gqlir (the mapping SQL translation reads).\n"
+        )
         fh.writelines(stmt + ";\n\n" for stmt in tables_sql(rel, "sqlite"))
     graph_dir = os.path.join(out, "graph")
     node_list = [Node(i, (label,), props) for i, label, props in nodes]
@@ -444,9 +446,7 @@ def _check_lossless(out: str, source_rows: dict[str, list[tuple[Any, ...]]]) -> 
             break
     for t in mapping.tables.tables:
         cols = [c.name for c in t.columns]
-        mine = Counter(
-            tuple(_hashable(r.get(c)) for c in cols) for r in rebuilt.get(t.name, [])
-        )
+        mine = Counter(tuple(_hashable(r.get(c)) for c in cols) for r in rebuilt.get(t.name, []))
         theirs = Counter(tuple(_hashable(v) for v in r) for r in source_rows.get(t.name, []))
         if mine != theirs:
             missing = sum((theirs - mine).values())

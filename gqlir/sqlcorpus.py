@@ -89,10 +89,10 @@ def _repository_root(path: str) -> str:
 
 
 class Fixture:
-    """One graph folder loaded twice: into SQLite through its mapping, and into the reference
-    evaluator."""
+    """One graph folder loaded into SQLite through its mapping, into the reference evaluator,
+    and into each embedded graph engine named in ``engines`` (:mod:`gqlir.engines`)."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, engines: tuple[str, ...] = ()) -> None:
         from .sqlmapping import load_tables, mapping_for, reference_graph
 
         self.folder = folder
@@ -100,6 +100,18 @@ class Fixture:
         self.sqlite = sqlite3.connect(":memory:")
         load_tables(self.sqlite, self.mapping, os.path.join(folder, "graph"), "sqlite")
         self.graph = reference_graph(os.path.join(folder, "graph"), self.mapping.schema)
+        self.engines: dict[str, Any] = {}
+        for name in engines:
+            from .engines import open_engine
+
+            engine = open_engine(name)
+            engine.load(self.mapping.schema, os.path.join(folder, "graph"))
+            self.engines[name] = engine
+
+    def close(self) -> None:
+        for engine in self.engines.values():
+            engine.close()
+        self.sqlite.close()
 
     def sql_rows(self, sql: str) -> list[tuple[Any, ...]]:
         cur = self.sqlite.execute(sql)
@@ -223,15 +235,38 @@ def check(entry: Entry, fixture: Fixture, targets: tuple[str, ...] = TARGETS) ->
         verdict.agree[target] = got is True
         if got is not True:
             verdict.details[target] = got
+        for name, engine in fixture.engines.items():
+            key = f"{target}@{name}"
+            try:
+                table = engine.run(text, dialect=target, timeout=ENGINE_TIMEOUT, read_only=True)
+            except GqlirError as exc:
+                verdict.agree[key] = f"engine error: {exc.message.splitlines()[0]}"
+                continue
+            got = normalise(table.rows, entry.ordered)
+            verdict.agree[key] = got == expected
+            if got != expected:
+                verdict.details[key] = got
     return verdict
 
 
-def check_all(entries: list[Entry], targets: tuple[str, ...] = TARGETS) -> list[Verdict]:
+#: Seconds an embedded engine may spend on one query.
+ENGINE_TIMEOUT = 20.0
+
+
+def check_all(
+    entries: list[Entry], targets: tuple[str, ...] = TARGETS, engines: tuple[str, ...] = ()
+) -> list[Verdict]:
+    """Check every entry; ``engines`` also runs each graph translation on those embedded
+    engines (``grafeo``, ``arcadedb`` …)."""
     fixtures: dict[str, Fixture] = {}
     out = []
-    for e in entries:
-        fx = fixtures.get(e.schema)
-        if fx is None:
-            fx = fixtures[e.schema] = Fixture(e.schema)
-        out.append(check(e, fx, targets))
+    try:
+        for e in entries:
+            fx = fixtures.get(e.schema)
+            if fx is None:
+                fx = fixtures[e.schema] = Fixture(e.schema, engines)
+            out.append(check(e, fx, targets))
+    finally:
+        for fx in fixtures.values():
+            fx.close()
     return out

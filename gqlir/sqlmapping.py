@@ -23,7 +23,6 @@ evaluator through the same mapping, so SQL results and graph results can be comp
 
 from __future__ import annotations
 
-import decimal
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -41,7 +40,6 @@ from .schema.relational import (
     to_relational,
     topological,
 )
-from .schema.types import TypeKind
 
 __all__ = ["SqlMapping", "load_tables", "mapping_for", "reference_graph"]
 
@@ -292,41 +290,11 @@ def load_tables(
 
 
 def reference_graph(directory: str, schema: SchemaGraph) -> Any:
-    """The graph in ``directory`` as a reference-evaluator graph, with values as SQL engines
-    hold them: cells typed by ``schema``, exact decimals as floats (SQLite stores DECIMAL
-    columns as REAL), temporal values as their ISO text (as the graph format stores them)."""
-    from .eval import Graph
-    from .schema.graphdata import iter_edges, iter_nodes
+    """The graph in ``directory`` as the reference evaluator's graph, values typed by ``schema``
+    as a graph database holds them (dates and instants as temporal values, decimals as floats):
+    the reference engine's loading."""
+    from .engines.reference import ReferenceEngine
 
-    decimals: dict[str, set[str]] = defaultdict(set)
-    for el in (*schema.node_types, *schema.edge_types):
-        for p in el.properties:
-            if p.type.kind == TypeKind.DECIMAL:
-                decimals[el.label].add(p.name)
-
-    def props(label: str, values: dict[str, Any]) -> dict[str, Any]:
-        wanted = decimals.get(label)
-        if not wanted:
-            return values
-        return {
-            k: float(decimal.Decimal(str(v))) if k in wanted and v is not None else v
-            for k, v in values.items()
-        }
-
-    ids: dict[Any, int] = {}  # graph ids (strings or integers) -> evaluator ids
-    nodes = []
-    for _, n in iter_nodes(directory, schema):
-        ids[n.id] = len(ids)
-        nodes.append(
-            {"id": ids[n.id], "labels": list(n.labels), "properties": props(n.labels[0], n.properties)}
-        )
-    edges = [
-        {
-            "type": e.type,
-            "source": ids[e.source],
-            "target": ids[e.target],
-            "properties": props(e.type, e.properties),
-        }
-        for _, e in iter_edges(directory, schema)
-    ]
-    return Graph.from_data({"nodes": nodes, "edges": edges})
+    engine = ReferenceEngine()
+    engine.load(schema, directory)
+    return engine.graph

@@ -813,6 +813,7 @@ def movies() -> tuple[SchemaGraph, Callable[[random.Random], Builder]]:
             },
         )
         b.add_nodes("User", 200, lambda i: {"userId": i + 1, "name": f"user{i + 1}"})
+
         def roles(s: Any, t: Any) -> dict[str, Any]:
             if rng.random() < 0.9:
                 return {"roles": [f"{rng.choice(FIRST)}"]}

@@ -100,9 +100,7 @@ def _expr(draw: st.DrawFn, nodes: list[str], depth: int = 0) -> str:
 
 
 def _predicate(draw: st.DrawFn, nodes: list[str], depth: int = 0) -> str:
-    kind = draw(
-        st.sampled_from(["cmp", "cmp", "null", "in", "and", "or", "not", "str", "exists"])
-    )
+    kind = draw(st.sampled_from(["cmp", "cmp", "null", "in", "and", "or", "not", "str", "exists"]))
     if kind == "cmp" or depth >= 2:
         op = draw(st.sampled_from(["=", "<>", "<", ">=", ">"]))
         return f"{_expr(draw, nodes, depth + 1)} {op} {_expr(draw, nodes, depth + 1)}"

@@ -64,3 +64,12 @@ def test_folding_lets_a_target_write_what_it_lacks() -> None:
     before = evaluate(query, Graph())
     after = evaluate(gqlir.parse(text, "iso-gql"), Graph(), dialect="iso-gql")
     assert before.rows == after.rows and before.columns == after.columns
+
+
+def test_transpile_falls_back_to_folding_only_when_the_target_refuses() -> None:
+    text = "UNWIND [1] AS i RETURN i, date.truncate('year', date('2021-07-04')) AS d"
+    assert "DATE '2021-01-01'" in gqlir.transpile(text, "neo4j", "iso-gql")
+    # a target that can write the query gets it as written
+    assert "date.truncate" in gqlir.transpile(text, "neo4j", "neo4j")
+    with pytest.raises(gqlir.UnsupportedError):
+        gqlir.transpile("MATCH (n) RETURN date.truncate('year', n.d) AS d", "neo4j", "iso-gql")

@@ -46,8 +46,12 @@ SCHEMA = SchemaGraph(
     name="g",
     node_types=(_node("A"), _node("B")),
     edge_types=(
-        EdgeType("R", (Endpoint("A", "B"),), (Property("w", INT),), cardinality=Cardinality.MANY_TO_MANY),
-        EdgeType("S", (Endpoint("A", "A"),), (Property("w", INT),), cardinality=Cardinality.MANY_TO_MANY),
+        EdgeType(
+            "R", (Endpoint("A", "B"),), (Property("w", INT),), cardinality=Cardinality.MANY_TO_MANY
+        ),
+        EdgeType(
+            "S", (Endpoint("A", "A"),), (Property("w", INT),), cardinality=Cardinality.MANY_TO_MANY
+        ),
         # n:1 without properties: stored as the foreign-key column p_id of table A
         EdgeType("P", (Endpoint("A", "B"),), cardinality=Cardinality.MANY_TO_ONE),
     ),
@@ -74,18 +78,33 @@ def graphs(draw: st.DrawFn) -> dict[str, Any]:
         for i in range(count):
             props = {"id": base + i, "x": draw(_ints), "s": draw(_strs)}
             nodes.append(
-                {"id": base + i, "labels": [label], "properties": {k: v for k, v in props.items() if v is not None}}
+                {
+                    "id": base + i,
+                    "labels": [label],
+                    "properties": {k: v for k, v in props.items() if v is not None},
+                }
             )
     a_ids, b_ids = list(range(na)), [100 + i for i in range(nb)]
     edges = []
     for label, sources, targets in (("R", a_ids, b_ids), ("S", a_ids, a_ids)):
-        pairs = draw(st.sets(st.tuples(st.sampled_from(sources), st.sampled_from(targets)), max_size=5))
+        pairs = draw(
+            st.sets(st.tuples(st.sampled_from(sources), st.sampled_from(targets)), max_size=5)
+        )
         for s, t in sorted(pairs):
             w = draw(_ints)
-            edges.append({"type": label, "source": s, "target": t, "properties": {} if w is None else {"w": w}})
+            edges.append(
+                {
+                    "type": label,
+                    "source": s,
+                    "target": t,
+                    "properties": {} if w is None else {"w": w},
+                }
+            )
     for a in a_ids:
         if draw(st.booleans()):
-            edges.append({"type": "P", "source": a, "target": draw(st.sampled_from(b_ids)), "properties": {}})
+            edges.append(
+                {"type": "P", "source": a, "target": draw(st.sampled_from(b_ids)), "properties": {}}
+            )
     return {"nodes": nodes, "edges": edges}
 
 
@@ -174,7 +193,7 @@ def queries(draw: st.DrawFn) -> str:
         if draw(st.booleans()):
             parts.append("WHERE e >= 0")
         nodes = keep
-        items = [f"e AS c0"]
+        items = ["e AS c0"]
     else:
         items = []
     count = draw(st.integers(1, 2))
@@ -187,8 +206,19 @@ def queries(draw: st.DrawFn) -> str:
         }[kind](draw, nodes)
         items.append(f"{value} AS c{i}")
     aggregate = draw(
-        st.sampled_from([None, "count(*)", "count({n}.x)", "sum({n}.x)", "min({n}.s)", "max({n}.x)",
-                         "count(DISTINCT {n}.x)", "avg({n}.x)", "count({n})"])
+        st.sampled_from(
+            [
+                None,
+                "count(*)",
+                "count({n}.x)",
+                "sum({n}.x)",
+                "min({n}.s)",
+                "max({n}.x)",
+                "count(DISTINCT {n}.x)",
+                "avg({n}.x)",
+                "count({n})",
+            ]
+        )
     )
     if aggregate is not None:
         items.append(f"{aggregate.format(n=draw(st.sampled_from(nodes)))} AS agg")
@@ -197,7 +227,8 @@ def queries(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         columns = [item.rsplit(" AS ", 1)[1] for item in items]
         parts.append(
-            "ORDER BY " + ", ".join(f"{c} {draw(st.sampled_from(['ASC', 'DESC']))}" for c in columns)
+            "ORDER BY "
+            + ", ".join(f"{c} {draw(st.sampled_from(['ASC', 'DESC']))}" for c in columns)
         )
         if draw(st.booleans()):
             parts.append(f"SKIP {draw(st.integers(0, 1))} LIMIT {draw(st.integers(0, 3))}")
@@ -319,9 +350,14 @@ def test_variable_length_edges_are_a_recursive_cte() -> None:
         ("MATCH p = (a:A)-[:R]->(b:B) RETURN b.x AS x", "path variable"),
         ("MATCH (a:A) RETURN collect(a.x) AS l", "aggregate collect()"),
         ("UNWIND [1, 2] AS k RETURN k", "UNWIND"),
-        ("MATCH (a:A)-[:S*0..2]->(c:A) RETURN c.x AS x", "variable-length relationship of length zero"),
-        ("MATCH (a:A)-[:S]->(c:A)-[:S*1..2]->(d:A) RETURN d.x AS x",
-         "variable-length relationship sharing its type with another in one MATCH"),
+        (
+            "MATCH (a:A)-[:S*0..2]->(c:A) RETURN c.x AS x",
+            "variable-length relationship of length zero",
+        ),
+        (
+            "MATCH (a:A)-[:S]->(c:A)-[:S*1..2]->(d:A) RETURN d.x AS x",
+            "variable-length relationship sharing its type with another in one MATCH",
+        ),
     ],
 )
 def test_refusals_name_the_construct(cypher: str, construct: str) -> None:

@@ -38,15 +38,29 @@ def test_a_sqlite_file_is_recognised(bookstore_db: str) -> None:
     assert database_kind(str(BOOKSTORE / "schema.json")) is None
     tables = read_database_tables(bookstore_db)
     assert {t.name for t in tables.tables} == {
-        "publisher", "author", "book", "book_author", "customer", "orders", "order_line"
+        "publisher",
+        "author",
+        "book",
+        "book_author",
+        "customer",
+        "orders",
+        "order_line",
     }
 
 
-def test_migration_is_lossless_and_queries_still_translate(bookstore_db: str, tmp_path: Path) -> None:
+def test_migration_is_lossless_and_queries_still_translate(
+    bookstore_db: str, tmp_path: Path
+) -> None:
     out = tmp_path / "graph"
     report = migrate(bookstore_db, str(out))
     assert report.checked
-    assert report.nodes == {"publisher": 20, "author": 150, "book": 300, "customer": 200, "orders": 400}
+    assert report.nodes == {
+        "publisher": 20,
+        "author": 150,
+        "book": 300,
+        "customer": 200,
+        "orders": 400,
+    }
     assert report.edges["book_author"] == 592
     assert sorted(os.listdir(out)) == ["graph", "schema.json", "source.sql"]
     # SQL written against the database reads through the folder and agrees on its data
@@ -143,18 +157,27 @@ def test_duckdb_files_migrate(tmp_path: Path) -> None:
     assert report.edges == {"HAS_CITY": 1}
 
 
-def test_the_cli_migrates_and_translates(bookstore_db: str, tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_migrates_and_translates(
+    bookstore_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "g"
     assert main(["migrate", bookstore_db, "--out", str(out), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["lossless"] is True and data["rows"]["book"] == 300
     assert main(["migrate", bookstore_db, "--out", str(out)]) != 0  # not empty any more
     capsys.readouterr()
-    code = main([
-        "translate", "--from", "sql:sqlite", "--to", "iso-gql", "--schema", str(out),
-        "SELECT name FROM author WHERE author_id = 3",
-    ])
+    code = main(
+        [
+            "translate",
+            "--from",
+            "sql:sqlite",
+            "--to",
+            "iso-gql",
+            "--schema",
+            str(out),
+            "SELECT name FROM author WHERE author_id = 3",
+        ]
+    )
     assert code == 0
     assert capsys.readouterr().out.strip() == (
         "MATCH (author:author) WHERE author.author_id = 3 RETURN author.name AS name"
@@ -184,3 +207,8 @@ def test_postgres_databases_migrate(postgres: Any, tmp_path: Path) -> None:  # n
     url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
     report = migrate(url, str(tmp_path / "out"))
     assert report.nodes == {"club": 2, "member": 2} and report.edges == {"HAS_CLUB": 2}
+
+
+def test_the_cli_asks_for_a_mapping_for_sql(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["translate", "--from", "sql:sqlite", "--to", "neo4j", "SELECT 1"]) == 2
+    assert "--schema" in capsys.readouterr().err

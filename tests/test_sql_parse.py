@@ -28,10 +28,7 @@ def test_the_bookstore_mapping_comes_from_its_source_ddl() -> None:
 
 
 def test_a_foreign_key_join_is_an_edge_in_the_stored_direction() -> None:
-    sql = (
-        "SELECT T2.name FROM book AS T1 JOIN publisher AS T2 "
-        "ON T1.publisher_id = T2.publisher_id"
-    )
+    sql = "SELECT T2.name FROM book AS T1 JOIN publisher AS T2 ON T1.publisher_id = T2.publisher_id"
     assert cypher(sql) == "MATCH (T1:book)-[:HAS_PUBLISHER]->(T2:publisher) RETURN T2.name AS name"
     # the same join written the other way round
     reverse = sql.replace("T1.publisher_id = T2.publisher_id", "T2.publisher_id = T1.publisher_id")
@@ -137,8 +134,9 @@ def test_like_becomes_the_string_predicate_it_means() -> None:
     assert "author.name ENDS WITH 'n'" in cypher(
         "SELECT name FROM author WHERE name LIKE '%n'", flavour="postgres"
     )
-    assert "=~ '(?s)J.n.*'" in cypher("SELECT name FROM author WHERE name LIKE 'J_n%'",
-                                       flavour="postgres")
+    assert "=~ '(?s)J.n.*'" in cypher(
+        "SELECT name FROM author WHERE name LIKE 'J_n%'", flavour="postgres"
+    )
 
 
 def test_not_in_keeps_sqls_null_rule() -> None:
@@ -175,16 +173,28 @@ def test_recursive_cte_is_a_variable_length_path() -> None:
     ("sql", "construct"),
     [
         ("SELECT title, rank() OVER (ORDER BY price) FROM book", "window function"),
-        ("SELECT c.name FROM orders o RIGHT JOIN customer c ON c.customer_id = o.customer_id",
-         "RIGHT JOIN"),
+        (
+            "SELECT c.name FROM orders o RIGHT JOIN customer c ON c.customer_id = o.customer_id",
+            "RIGHT JOIN",
+        ),
         ("SELECT name FROM customer NATURAL JOIN orders", "NATURAL JOIN"),
-        ("SELECT name, city FROM customer GROUP BY city",
-         "column that is neither grouped nor aggregated"),
-        ("SELECT title, (SELECT name FROM publisher p WHERE p.publisher_id = b.publisher_id) "
-         "FROM book b", "scalar subquery without an aggregate"),
-        ("SELECT name FROM customer WHERE (customer_id IN (SELECT customer_id FROM orders)) = 1",
-         "IN subquery outside a condition"),
-        ("SELECT title FROM book WHERE title LIKE isbn", "LIKE with a pattern that is not a literal"),
+        (
+            "SELECT name, city FROM customer GROUP BY city",
+            "column that is neither grouped nor aggregated",
+        ),
+        (
+            "SELECT title, (SELECT name FROM publisher p WHERE p.publisher_id = b.publisher_id) "
+            "FROM book b",
+            "scalar subquery without an aggregate",
+        ),
+        (
+            "SELECT name FROM customer WHERE (customer_id IN (SELECT customer_id FROM orders)) = 1",
+            "IN subquery outside a condition",
+        ),
+        (
+            "SELECT title FROM book WHERE title LIKE isbn",
+            "LIKE with a pattern that is not a literal",
+        ),
         ("SELECT group_concat(name) FROM author", "aggregate GROUP_CONCAT"),
         ("SELECT strftime('%Y', order_date) FROM orders", "function STRFTIME"),
         ("SELECT name FROM author LIMIT 1 + 1", "LIMIT that is not an integer literal"),

@@ -97,7 +97,9 @@ _GRAPH_TABLE = re.compile(
 )
 
 
-@pytest.mark.parametrize("cypher", ROUND_TRIP[:5] + [k[0] for k in GOLDEN if k[1] == "sqlpgq:postgres"])
+@pytest.mark.parametrize(
+    "cypher", ROUND_TRIP[:5] + [k[0] for k in GOLDEN if k[1] == "sqlpgq:postgres"]
+)
 def test_the_postgres_form_follows_postgresqls_documented_grammar(cypher: str) -> None:
     text = gqlir.emit(gqlir.parse(cypher, "neo4j"), "sqlpgq:postgres")
     assert _GRAPH_TABLE.search(text), text
@@ -137,8 +139,10 @@ def test_graph_table_joins_other_sql() -> None:
 
 def test_refusals_and_errors() -> None:
     with pytest.raises(UnsupportedError) as info:
-        gqlir.emit(gqlir.parse("USE g MATCH (a:P) OPTIONAL MATCH (a)-->(b) RETURN b.x AS x"),
-                   "sqlpgq:oracle")
+        gqlir.emit(
+            gqlir.parse("USE g MATCH (a:P) OPTIONAL MATCH (a)-->(b) RETURN b.x AS x"),
+            "sqlpgq:oracle",
+        )
     assert info.value.construct == "OPTIONAL MATCH"
     with pytest.raises(UnsupportedError) as info:
         gqlir.emit(gqlir.parse("MATCH (a:P) RETURN a.x AS x"), "sqlpgq:oracle")

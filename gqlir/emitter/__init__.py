@@ -30,9 +30,7 @@ _VARIANTS: dict[str, tuple[str, str]] = {
 }
 
 
-def generator_for(
-    dialect: str | Dialect, *, pretty: bool = False, schema: Any = None
-) -> Generator:
+def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any = None) -> Generator:
     """A fresh generator for ``dialect`` (one per rendering: it holds layout state).
 
     ``schema`` is the table mapping a SQL generator lowers patterns through (see

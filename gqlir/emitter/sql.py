@@ -47,6 +47,17 @@ __all__ = ["SqlGenerator"]
 
 K = TypeKind
 _NUMERIC = ("int", "float")
+_TEMPORAL_KINDS = {
+    K.DATE: "date",
+    K.LOCAL_DATETIME: "localdatetime",
+    K.DATETIME: "datetime",
+    K.LOCAL_TIME: "localtime",
+    K.TIME: "time",
+}
+#: Flavours without date/time storage: temporal values are ISO 8601 text, compared as text
+#: (SQLite: "Date And Time Functions", https://www.sqlite.org/lang_datefunc.html), so a
+#: temporal literal is its ISO text, in the form gqlir's loaders store.
+_TEXT_TEMPORALS = frozenset({"sqlite"})
 
 
 # -- bindings of variables to columns ------------------------------------------------------------
@@ -139,6 +150,9 @@ class SqlGenerator(Generator):
     # =========================================================================================
 
     def generate(self, node: Node) -> str:
+        from ..parser.sql import require_sqlglot
+
+        require_sqlglot()
         from sqlglot.errors import ErrorLevel
         from sqlglot.errors import UnsupportedError as SqlglotUnsupported
 
@@ -187,8 +201,9 @@ class SqlGenerator(Generator):
             }.get(node.op)
             if op is None:
                 raise self.unsupported(node.op.value, node)
-            return op(self.query(node.left, parent), self.query(node.right, parent),
-                      distinct=not node.all)
+            return op(
+                self.query(node.left, parent), self.query(node.right, parent), distinct=not node.all
+            )
         if isinstance(node, q.LinearQuery):
             return self.linear(node, parent)
         raise self.unsupported(type(node).__name__, node)
@@ -258,13 +273,21 @@ class SqlGenerator(Generator):
         for alias, table in self._tables_of(sub):
             for col in table:
                 columns.append(
-                    exp.alias_(exp.column(_ident(col), table=_ident(alias)), _ident(f"{alias}__{col}"))
+                    exp.alias_(
+                        exp.column(_ident(col), table=_ident(alias)), _ident(f"{alias}__{col}")
+                    )
                 )
         inner_conds = [c for c in conds if not _touches(c, frame_aliases(frame))]
         outer_conds = [c for c in conds if _touches(c, frame_aliases(frame))]
         body = self._assemble(sub, columns, inner_conds)
         on = [_reroute(c, inner_aliases, o) for c in outer_conds]
-        frame.joins.append(("LEFT", exp.Subquery(this=body, alias=exp.TableAlias(this=_ident(o))), _and(on) or exp.true()))
+        frame.joins.append(
+            (
+                "LEFT",
+                exp.Subquery(this=body, alias=exp.TableAlias(this=_ident(o))),
+                _and(on) or exp.true(),
+            )
+        )
         for name, b in sub.bindings.items():
             frame.bindings[name] = _rebase(b, o)
 
@@ -291,7 +314,9 @@ class SqlGenerator(Generator):
         from sqlglot import exp
 
         if step.optional or step.in_transactions is not None:
-            raise self.unsupported("OPTIONAL CALL" if step.optional else "CALL IN TRANSACTIONS", step)
+            raise self.unsupported(
+                "OPTIONAL CALL" if step.optional else "CALL IN TRANSACTIONS", step
+            )
         items = _result_items(step.query)
         if not items or any(i.alias is None for i in items):
             raise self.unsupported("CALL subquery without named results", step)
@@ -378,7 +403,9 @@ class SqlGenerator(Generator):
         a single endpoint pair."""
         labels: list[str | None] = []
         for i in range(0, len(elements), 2):
-            labels.append(_single_label(elements[i].labels, elements[i]) if elements[i].labels else None)
+            labels.append(
+                _single_label(elements[i].labels, elements[i]) if elements[i].labels else None
+            )
         for i in range(1, len(elements), 2):
             r = elements[i]
             if r.types is None:
@@ -388,17 +415,17 @@ class SqlGenerator(Generator):
             if len(tables) != 1:
                 continue
             t = tables[0]
-            src, dst = (t.source, t.target) if r.direction == p.Direction.OUT else (
-                (t.target, t.source) if r.direction == p.Direction.IN else (None, None)
+            src, dst = (
+                (t.source, t.target)
+                if r.direction == p.Direction.OUT
+                else ((t.target, t.source) if r.direction == p.Direction.IN else (None, None))
             )
             if src is not None:
                 labels[i // 2] = labels[i // 2] or src
                 labels[i // 2 + 1] = labels[i // 2 + 1] or dst
         return labels
 
-    def node(
-        self, n: p.NodePattern, label: str | None, frame: _Frame, conds: list
-    ) -> _NodeB:
+    def node(self, n: p.NodePattern, label: str | None, frame: _Frame, conds: list) -> _NodeB:
         from sqlglot import exp
 
         bound = frame.lookup(n.variable) if n.variable else None
@@ -422,8 +449,13 @@ class SqlGenerator(Generator):
             alias = self._claim_alias(frame, n.variable or label[:1].lower())
             frame.sources.append(_table(nmap.table, alias))
             fk_cols = {c for t in self.mapping.fk_edges(nmap.table) for c in t.target_columns}
-            b = _NodeB(alias, label, dict(nmap.columns), nmap.key_columns,
-                       extra={c: c for c in sorted(fk_cols)})
+            b = _NodeB(
+                alias,
+                label,
+                dict(nmap.columns),
+                nmap.key_columns,
+                extra={c: c for c in sorted(fk_cols)},
+            )
             if n.variable:
                 frame.bindings[n.variable] = b
         if n.properties is not None:
@@ -498,7 +530,9 @@ class SqlGenerator(Generator):
         if table.in_node_table:
             b = _EdgeB(src.alias, table.label, {}, src.key, table, src.nullable)
         else:
-            alias = self._claim_alias(frame, getattr(r, "variable", None) or table.label[:1].lower())
+            alias = self._claim_alias(
+                frame, getattr(r, "variable", None) or table.label[:1].lower()
+            )
             frame.sources.append(_table(table.table, alias))
             ident = tuple(self.mapping.table(table.table).primary_key) or (
                 table.source_columns + table.target_columns
@@ -545,7 +579,9 @@ class SqlGenerator(Generator):
             for b in edges[i + 1 :]:
                 if a.table is None or a.table is not b.table:
                     continue
-                same = _and([_eq(_col(a.alias, c), _col(b.alias, d)) for c, d in zip(a.ident, b.ident)])
+                same = _and(
+                    [_eq(_col(a.alias, c), _col(b.alias, d)) for c, d in zip(a.ident, b.ident)]
+                )
                 out.append(exp.Not(this=exp.Paren(this=same)))
         return out
 
@@ -554,10 +590,18 @@ class SqlGenerator(Generator):
             raise self.unsupported("property map that is not a literal map", node)
         return [self._prop_eq(b, key, value, frame, node) for key, value in props.entries]
 
-    def _prop_eq(self, b: _NodeB | _EdgeB, key: str, value: e.Expr, frame: _Frame, node: Node) -> Any:
+    def _prop_eq(
+        self, b: _NodeB | _EdgeB, key: str, value: e.Expr, frame: _Frame, node: Node
+    ) -> Any:
         column = self._property(b, key, node)
-        return self.comparison(e.CompOp.EQ, column, self.expr(value, frame),
-                               self._prop_kind(b, key), self.kind(value, frame), node)
+        return self.comparison(
+            e.CompOp.EQ,
+            column,
+            self.expr(value, frame),
+            self._prop_kind(b, key),
+            self.kind(value, frame),
+            node,
+        )
 
     # -- variable-length edges ------------------------------------------------------------------
 
@@ -603,8 +647,11 @@ class SqlGenerator(Generator):
             for k, c in enumerate(ident_cols):
                 if k:
                     parts.append(exp.Literal.string(">"))
-                parts.append(self._escaped(exp.column(_ident(c), table=_ident(alias)),
-                                           rel_table.column(c).type.kind))
+                parts.append(
+                    self._escaped(
+                        exp.column(_ident(c), table=_ident(alias)), rel_table.column(c).type.kind
+                    )
+                )
             parts.append(exp.Literal.string("|"))
             return _concat(parts)
 
@@ -618,7 +665,12 @@ class SqlGenerator(Generator):
         step_sel = exp.select(
             exp.column(start, table=_ident("p")),
             exp.alias_(_col(e1, d_col), end),
-            exp.alias_(exp.Add(this=exp.column(depth, table=_ident("p")), expression=exp.Literal.number(1)), depth),
+            exp.alias_(
+                exp.Add(
+                    this=exp.column(depth, table=_ident("p")), expression=exp.Literal.number(1)
+                ),
+                depth,
+            ),
             exp.alias_(_concat([exp.column(trail, table=_ident("p")), token(e1)]), trail),
         ).from_(exp.Table(this=_ident(name), alias=exp.TableAlias(this=_ident("p"))))
         step_sel = step_sel.join(
@@ -632,13 +684,19 @@ class SqlGenerator(Generator):
             )
         ]
         if r.quantifier.upper is not None:
-            guards.append(exp.LT(this=exp.column(depth, table=_ident("p")),
-                                 expression=exp.Literal.number(r.quantifier.upper)))
+            guards.append(
+                exp.LT(
+                    this=exp.column(depth, table=_ident("p")),
+                    expression=exp.Literal.number(r.quantifier.upper),
+                )
+            )
         step_sel = step_sel.where(_and(guards))
         cte_body = exp.union(base, step_sel, distinct=False)
         self.ctes.append(
-            exp.CTE(this=cte_body, alias=exp.TableAlias(this=_ident(name),
-                                                         columns=[start, end, depth, trail]))
+            exp.CTE(
+                this=cte_body,
+                alias=exp.TableAlias(this=_ident(name), columns=[start, end, depth, trail]),
+            )
         )
         self._cte_columns[name] = ["start_key", "end_key", "depth", "trail"]
         alias = self._claim_alias(frame, "path")
@@ -650,8 +708,12 @@ class SqlGenerator(Generator):
             _eq(exp.column(end, table=_ident(alias)), _col(dst.alias, dst_key)),
         ]
         if lower > 1:
-            path_conds.append(exp.GTE(this=exp.column(depth, table=_ident(alias)),
-                                      expression=exp.Literal.number(lower)))
+            path_conds.append(
+                exp.GTE(
+                    this=exp.column(depth, table=_ident(alias)),
+                    expression=exp.Literal.number(lower),
+                )
+            )
         frame.sources.append(exp.Table(this=_ident(name), alias=exp.TableAlias(this=_ident(alias))))
         conds.extend(path_conds)
 
@@ -663,8 +725,9 @@ class SqlGenerator(Generator):
         if kind in INTEGER_KINDS:
             return text
         for old, new in (("\\", "\\\\"), ("|", "\\p"), (">", "\\g")):
-            text = exp.Anonymous(this="REPLACE", expressions=[text, exp.Literal.string(old),
-                                                               exp.Literal.string(new)])
+            text = exp.Anonymous(
+                this="REPLACE", expressions=[text, exp.Literal.string(old), exp.Literal.string(new)]
+            )
         return text
 
     # -- WITH ----------------------------------------------------------------------------------
@@ -784,8 +847,11 @@ class SqlGenerator(Generator):
         if aggregating:
             if final:
                 aggregated = [_aggregates(i.expr) for i in proj.items]
-            keys = [c.this if isinstance(c, exp.Alias) else c
-                    for c, agg in zip(columns, aggregated or []) if not agg]
+            keys = [
+                c.this if isinstance(c, exp.Alias) else c
+                for c, agg in zip(columns, aggregated or [])
+                if not agg
+            ]
             # a constant key does not split the groups, but without any other key it still
             # means "no rows, no groups" (a SQL aggregate without GROUP BY gives one row)
             group = [k.copy() for k in keys if not _sql_constant(k)]
@@ -794,8 +860,9 @@ class SqlGenerator(Generator):
         order = []
         for s in _fold_null_keys(proj.order_by):
             order.extend(self.sort_items(s, proj, frame, columns))
-        body = self._assemble(frame, columns, frame.where, distinct=proj.distinct, group=group,
-                              order=order)
+        body = self._assemble(
+            frame, columns, frame.where, distinct=proj.distinct, group=group, order=order
+        )
         if having is not None:
             body = body.having(having)
         if proj.skip is not None:
@@ -918,6 +985,23 @@ class SqlGenerator(Generator):
 
         return exp.Literal.string(node.value)
 
+    @emits(e.TemporalLiteral)
+    def temporal(self, node: e.TemporalLiteral) -> Any:
+        from sqlglot import exp
+
+        types = {
+            e.TemporalKind.DATE: "DATE",
+            e.TemporalKind.LOCAL_DATETIME: "TIMESTAMP",
+            e.TemporalKind.LOCAL_TIME: "TIME",
+        }
+        sql_type = types.get(node.kind)
+        if sql_type is None:
+            raise self.unsupported(f"{node.kind.value} literal", node)
+        text = exp.Literal.string(node.text)
+        if self.flavour in _TEXT_TEMPORALS:
+            return text
+        return exp.cast(text, exp.DataType.build(sql_type))
+
     @emits(e.Parameter)
     def parameter_(self, node: e.Parameter) -> Any:
         from sqlglot import exp
@@ -1002,8 +1086,9 @@ class SqlGenerator(Generator):
             node,
         )
 
-    def comparison(self, op: e.CompOp, left: Any, right: Any, lk: str | None, rk: str | None,
-                   node: Node) -> Any:
+    def comparison(
+        self, op: e.CompOp, left: Any, right: Any, lk: str | None, rk: str | None, node: Node
+    ) -> Any:
         from sqlglot import exp
 
         if lk and rk and lk != rk and not (lk in _NUMERIC and rk in _NUMERIC):
@@ -1049,8 +1134,12 @@ class SqlGenerator(Generator):
                 if self._typed_division():
                     return exp.Div(this=left, expression=right, typed=True, safe=False)
                 return exp.IntDiv(this=left, expression=right)
-            return exp.Div(this=exp.cast(left, exp.DataType.build("DOUBLE")), expression=right,
-                           typed=False, safe=False)
+            return exp.Div(
+                this=exp.cast(left, exp.DataType.build("DOUBLE")),
+                expression=right,
+                typed=False,
+                safe=False,
+            )
         if node.op == e.ArithOp.MOD:
             if lk != "int" or rk != "int":
                 raise self.unsupported("% on floats", node)
@@ -1077,8 +1166,9 @@ class SqlGenerator(Generator):
         for side in (node.left, node.right):
             if self.kind(side, self._frame) != "string" and not isinstance(side, e.Null):
                 raise self.unsupported("|| on a value not known to be a string", node)
-        return exp.DPipe(this=_paren(self.sub(node.left)), expression=_paren(self.sub(node.right)),
-                         safe=True)
+        return exp.DPipe(
+            this=_paren(self.sub(node.left)), expression=_paren(self.sub(node.right)), safe=True
+        )
 
     @emits(e.StringMatch)
     def string_match(self, node: e.StringMatch) -> Any:
@@ -1103,7 +1193,9 @@ class SqlGenerator(Generator):
             tail = exp.Substring(this=value.copy(), start=start)
             fits = exp.GTE(this=exp.Length(this=value), expression=length.copy())
             return exp.And(this=fits, expression=exp.EQ(this=tail, expression=pattern))
-        return exp.GT(this=exp.StrPosition(this=value, substr=pattern), expression=exp.Literal.number(0))
+        return exp.GT(
+            this=exp.StrPosition(this=value, substr=pattern), expression=exp.Literal.number(0)
+        )
 
     @emits(e.In)
     def in_(self, node: e.In) -> Any:
@@ -1118,8 +1210,10 @@ class SqlGenerator(Generator):
             xk = self.kind(x, self._frame)
             if kind and xk and kind != xk and not (kind in _NUMERIC and xk in _NUMERIC):
                 raise self.unsupported("IN over values of different types", node)
-        return exp.In(this=_paren(self.sub(node.item)),
-                      expressions=[self.sub(x) for x in node.container.items])
+        return exp.In(
+            this=_paren(self.sub(node.item)),
+            expressions=[self.sub(x) for x in node.container.items],
+        )
 
     @emits(e.Case)
     def case(self, node: e.Case) -> Any:
@@ -1127,8 +1221,11 @@ class SqlGenerator(Generator):
 
         folded = _sql_sum(node)
         if folded is not None:
-            return exp.Sum(this=self.sub(folded.args[0]) if not folded.distinct else exp.Distinct(
-                expressions=[self.sub(folded.args[0])]))
+            return exp.Sum(
+                this=self.sub(folded.args[0])
+                if not folded.distinct
+                else exp.Distinct(expressions=[self.sub(folded.args[0])])
+            )
         out = exp.Case(this=self.sub(node.subject) if node.subject is not None else None)
         for w in node.whens:
             out = out.when(self.sub(w.condition), self.sub(w.result))
@@ -1159,7 +1256,9 @@ class SqlGenerator(Generator):
             return exp.cast(args[0], exp.DataType.build("DOUBLE"))
         if name == "substring" and kinds[0] == "string" and isinstance(node.args[1], e.Integer):
             start = exp.Literal.number(node.args[1].value + 1)
-            return exp.Substring(this=args[0], start=start, length=args[2] if len(args) > 2 else None)
+            return exp.Substring(
+                this=args[0], start=start, length=args[2] if len(args) > 2 else None
+            )
         raise self.unsupported(f"function {name}()", node)
 
     @emits(e.Aggregate)
@@ -1260,6 +1359,8 @@ class SqlGenerator(Generator):
             return "string"
         if isinstance(value, e.Boolean):
             return "bool"
+        if isinstance(value, e.TemporalLiteral):
+            return value.kind.value
         if isinstance(value, e.Property) and isinstance(value.subject, e.Variable):
             b = frame.lookup(value.subject.name)
             if isinstance(b, (_NodeB, _EdgeB)):
@@ -1301,12 +1402,16 @@ class SqlGenerator(Generator):
                 return kinds.pop() if len(kinds) == 1 else None
             return None
         if isinstance(value, e.Case):
-            kinds = {self.kind(w.result, frame) for w in value.whens if not isinstance(w.result, e.Null)}
+            kinds = {
+                self.kind(w.result, frame) for w in value.whens if not isinstance(w.result, e.Null)
+            }
             if value.default is not None and not isinstance(value.default, e.Null):
                 kinds.add(self.kind(value.default, frame))
             return kinds.pop() if len(kinds) == 1 else None
-        if isinstance(value, (e.Comparison, e.And, e.Or, e.Not, e.Xor, e.IsNull, e.In,
-                              e.Exists, e.StringMatch)):
+        if isinstance(
+            value,
+            (e.Comparison, e.And, e.Or, e.Not, e.Xor, e.IsNull, e.In, e.Exists, e.StringMatch),
+        ):
             return "bool"
         return None
 
@@ -1325,7 +1430,7 @@ class SqlGenerator(Generator):
             return "string"
         if k == K.BOOLEAN:
             return "bool"
-        return "other"
+        return _TEMPORAL_KINDS.get(k, "other")
 
     # =========================================================================================
     # names
@@ -1390,14 +1495,16 @@ def _and(conds: list) -> Any:
 
 
 def _paren(x: Any) -> Any:
+    """``x`` as an operand: operators (which sqlglot may class as functions, like AND) are
+    parenthesised, atoms and function calls are not, so no precedence can regroup them."""
     from sqlglot import exp
 
-    if isinstance(x, (exp.Binary, exp.Unary, exp.Condition)) and not isinstance(
-        x, (exp.Column, exp.Literal, exp.Null, exp.Boolean, exp.Paren)
-    ) and not (isinstance(x, exp.Func) and not isinstance(x, (exp.Binary, exp.Unary))):
-        return exp.Paren(this=x)
-    if isinstance(x, (exp.Column, exp.Literal, exp.Null, exp.Boolean, exp.Paren, exp.Func,
-                      exp.Placeholder, exp.Subquery)):
+    operator = isinstance(x, (exp.Binary, exp.Unary, exp.Not))
+    atom = isinstance(
+        x,
+        (exp.Column, exp.Literal, exp.Null, exp.Boolean, exp.Paren, exp.Placeholder, exp.Subquery),
+    )
+    if atom or (isinstance(x, exp.Func) and not operator):
         return x
     return exp.Paren(this=x)
 
@@ -1443,14 +1550,21 @@ def _rebase(b: _Bound, o: str) -> _Bound:
     pattern did not match)."""
     if isinstance(b, _NodeB):
         return _NodeB(
-            o, b.label, {k: f"{b.alias}__{c}" for k, c in b.cols.items()},
-            tuple(f"{b.alias}__{c}" for c in b.key), True,
+            o,
+            b.label,
+            {k: f"{b.alias}__{c}" for k, c in b.cols.items()},
+            tuple(f"{b.alias}__{c}" for c in b.key),
+            True,
             {k: f"{b.alias}__{c}" for k, c in b.extra.items()},
         )
     if isinstance(b, _EdgeB):
         return _EdgeB(
-            o, b.label, {k: f"{b.alias}__{c}" for k, c in b.cols.items()},
-            tuple(f"{b.alias}__{c}" for c in b.ident), b.table, True,
+            o,
+            b.label,
+            {k: f"{b.alias}__{c}" for k, c in b.cols.items()},
+            tuple(f"{b.alias}__{c}" for c in b.ident),
+            b.table,
+            True,
         )
     return b
 
@@ -1524,7 +1638,11 @@ def _resolve_aliases(x: e.Expr, proj: q.Projection) -> e.Expr:
 def _sql_sum(node: e.Case) -> e.Aggregate | None:
     """``CASE WHEN count(x) < 1 THEN NULL ELSE sum(x) END`` (SQL's SUM, as the SQL and GQL
     front ends read it)."""
-    if node.subject is not None or len(node.whens) != 1 or not isinstance(node.default, e.Aggregate):
+    if (
+        node.subject is not None
+        or len(node.whens) != 1
+        or not isinstance(node.default, e.Aggregate)
+    ):
         return None
     agg = node.default
     w = node.whens[0]
@@ -1579,4 +1697,3 @@ def _step_name(step: q.Step) -> str:
         q.Finish: "FINISH",
     }
     return names.get(type(step), type(step).__name__)
-

@@ -86,27 +86,39 @@ FORMS: dict[str, Form] = {
 # -- the GRAPH_TABLE operator as sqlglot nodes ----------------------------------------------------
 
 
+#: The GRAPH_TABLE node classes and their arguments (sqlglot's ``arg_types``: required or not).
+_NODE_ARGS: dict[str, dict[str, bool]] = {
+    # GRAPH_TABLE (this MATCH patterns WHERE where COLUMNS (columns)) or (this body)
+    "GraphTable": {
+        "this": True,
+        "patterns": False,
+        "where": False,
+        "columns": False,
+        "body": False,
+        "alias": False,
+    },
+    "GraphPath": {"expressions": True, "prefix": False},
+    "GraphNode": {"this": False, "label": False, "where": False},
+    "GraphEdge": {
+        "this": False,
+        "label": False,
+        "where": False,
+        "direction": True,
+        "quantifier": False,
+    },
+    "GraphLabel": {"this": False, "op": False, "expressions": False},
+}
+
+
 def _node_classes() -> dict[str, type]:
+    """sqlglot expression classes for the operator (made on first use: sqlglot is imported
+    lazily)."""
     from sqlglot import exp
 
-    class GraphTable(exp.Expression):
-        arg_types = {"this": True, "patterns": False, "where": False, "columns": False,
-                     "body": False, "alias": False}
-
-    class GraphPath(exp.Expression):
-        arg_types = {"expressions": True, "prefix": False}
-
-    class GraphNode(exp.Expression):
-        arg_types = {"this": False, "label": False, "where": False}
-
-    class GraphEdge(exp.Expression):
-        arg_types = {"this": False, "label": False, "where": False, "direction": True,
-                     "quantifier": False}
-
-    class GraphLabel(exp.Expression):
-        arg_types = {"this": False, "op": False, "expressions": False}
-
-    return {c.__name__: c for c in (GraphTable, GraphPath, GraphNode, GraphEdge, GraphLabel)}
+    return {
+        name: type(name, (exp.Expression,), {"arg_types": args})
+        for name, args in _NODE_ARGS.items()
+    }
 
 
 @cache
@@ -220,6 +232,9 @@ class SqlPgqGenerator(SqlGenerator):
         self.form = FORMS.get(self.flavour, STANDARD)
 
     def generate(self, node: Node) -> str:
+        from ..parser.sql import require_sqlglot
+
+        require_sqlglot()
         from sqlglot.dialects.dialect import Dialect as SqlglotDialect
         from sqlglot.errors import ErrorLevel
         from sqlglot.errors import UnsupportedError as SqlglotUnsupported
@@ -254,7 +269,6 @@ class SqlPgqGenerator(SqlGenerator):
         return self.pgq_linear(node)
 
     def pgq_linear(self, node: q.LinearQuery) -> Any:
-        from sqlglot import exp
 
         steps = list(node.steps)
         graph = None
@@ -285,7 +299,9 @@ class SqlPgqGenerator(SqlGenerator):
                 raise self.unsupported("OPTIONAL MATCH", step)
             elif isinstance(step, q.Projection):
                 raise self.unsupported(
-                    "WITH", step, message="SQL/PGQ output holds one graph pattern and one projection"
+                    "WITH",
+                    step,
+                    message="SQL/PGQ output holds one graph pattern and one projection",
                 )
             else:
                 raise self.unsupported(_name(step), step)
@@ -367,14 +383,19 @@ class SqlPgqGenerator(SqlGenerator):
                 raise self.unsupported("parenthesised path", x)
         return _nodes()["GraphPath"](expressions=elements, prefix=prefix)
 
-    def _conditions(self, var: str | None, props: e.Expr | None, where: e.Expr | None,
-                    frame: _Frame, node: Node) -> Any:
+    def _conditions(
+        self, var: str | None, props: e.Expr | None, where: e.Expr | None, frame: _Frame, node: Node
+    ) -> Any:
         conds = []
         if props is not None:
             if not isinstance(props, e.MapLiteral) or var is None:
                 raise self.unsupported("property map on an element without a variable", node)
             for key, value in props.entries:
-                conds.append(self.expr(e.Comparison(e.CompOp.EQ, e.Property(e.Variable(var), key), value), frame))
+                conds.append(
+                    self.expr(
+                        e.Comparison(e.CompOp.EQ, e.Property(e.Variable(var), key), value), frame
+                    )
+                )
         if where is not None:
             conds.append(self.expr(where, frame))
         return _and(conds)
@@ -409,9 +430,15 @@ class SqlPgqGenerator(SqlGenerator):
         if isinstance(labels, p.Label):
             return cls(this=_auto_ident(labels.name))
         if isinstance(labels, p.LabelOr):
-            return cls(op="|", expressions=[self._label(labels.left, node), self._label(labels.right, node)])
+            return cls(
+                op="|",
+                expressions=[self._label(labels.left, node), self._label(labels.right, node)],
+            )
         if isinstance(labels, p.LabelAnd):
-            return cls(op="&", expressions=[self._label(labels.left, node), self._label(labels.right, node)])
+            return cls(
+                op="&",
+                expressions=[self._label(labels.left, node), self._label(labels.right, node)],
+            )
         if isinstance(labels, p.LabelNot):
             return cls(op="!", expressions=[self._label(labels.operand, node)])
         raise self.unsupported("% label wildcard", node)
@@ -452,15 +479,15 @@ class SqlPgqGenerator(SqlGenerator):
         def over_columns(value: e.Expr) -> e.Expr:
             """An aggregating expression with its aggregates' arguments read from COLUMNS."""
             if isinstance(value, e.Aggregate):
-                return e.Aggregate(value.name, tuple(column(a, None) for a in value.args),
-                                   value.distinct)
-            if isinstance(value, e.CountStar) or isinstance(
-                value, (e.Integer, e.Float, e.String, e.Boolean, e.Null)
-            ):
+                return e.Aggregate(
+                    value.name, tuple(column(a, None) for a in value.args), value.distinct
+                )
+            if isinstance(value, (e.CountStar, e.Integer, e.Float, e.String, e.Boolean, e.Null)):
                 return value
             if not _aggregates(value):
                 raise self.unsupported(
-                    "grouping key inside an aggregating item", value,
+                    "grouping key inside an aggregating item",
+                    value,
                     rewrite="return the key as an item of its own",
                 )
             return _rebuild(value, over_columns)
@@ -486,7 +513,10 @@ class SqlPgqGenerator(SqlGenerator):
                     raise self.unsupported("ORDER BY an expression that is not returned", s)
                 order.append(q.SortItem(column(s.expr, None), s.descending, s.nulls_first))
         outer_proj = q.Projection(
-            tuple(items), distinct=proj.distinct, order_by=tuple(order), skip=proj.skip,
+            tuple(items),
+            distinct=proj.distinct,
+            order_by=tuple(order),
+            skip=proj.skip,
             limit=proj.limit,
         )
         return columns, outer, outer_proj
@@ -506,8 +536,11 @@ class SqlPgqGenerator(SqlGenerator):
             if isinstance(b, _ElementB):
                 if self._mapping_source is None or b.label is None:
                     return None
-                element = (self.mapping.schema.edge(b.label) if b.edge
-                           else self.mapping.schema.node(b.label))
+                element = (
+                    self.mapping.schema.edge(b.label)
+                    if b.edge
+                    else self.mapping.schema.node(b.label)
+                )
                 prop = element.prop(value.key) if element is not None else None
                 if prop is None:
                     return None
@@ -537,8 +570,10 @@ def _rebuild(value: e.Expr, fn: Any) -> e.Expr:
             changes[f.name] = fn(x)
         elif isinstance(x, tuple) and any(isinstance(y, (e.Expr, e.CaseWhen)) for y in x):
             changes[f.name] = tuple(
-                fn(y) if isinstance(y, e.Expr)
-                else e.CaseWhen(fn(y.condition), fn(y.result)) if isinstance(y, e.CaseWhen)
+                fn(y)
+                if isinstance(y, e.Expr)
+                else e.CaseWhen(fn(y.condition), fn(y.result))
+                if isinstance(y, e.CaseWhen)
                 else y
                 for y in x
             )

@@ -31,13 +31,17 @@ lowering follows it:
   (sqlglot's untyped division: DuckDB); SQLite's ``LIKE`` ignores ASCII case; ``LIKE`` with a
   literal pattern becomes STARTS WITH / ENDS WITH / CONTAINS / = or a regular expression;
   ``x IN (subquery)`` and ``NOT IN`` in a condition become EXISTS tests with SQL's null rules;
-  ORDER BY keeps the flavour's null placement (sqlglot fills it in), except that a key that can
-  never be null is given the placement graph languages use by default, since it cannot matter.
+  ORDER BY keeps the flavour's null placement (sqlglot fills it in): where it differs from the
+  graph languages' (nulls where the largest values go) a leading ``key IS NULL`` key states it,
+  and a key that can never be null simply takes theirs; text compared with a date or date-time
+  column is a temporal literal (the graph holds the column typed; see
+  :meth:`SqlReader._temporal_literal` for SQLite's text comparison).
 * **Subqueries.** EXISTS is ``EXISTS { … }`` (correlated columns are the outer variables, and
   correlated key equalities unify as joins do); a scalar subquery that aggregates is a
   ``CALL`` subquery; a derived table or CTE is a pipeline prefix (the first one) or an
   uncorrelated ``CALL``; a recursive CTE that follows one edge type from a start set (with
-  ``UNION``) is a variable-length path ``-[:E]->{0,}``.
+  ``UNION``: a set of reachable rows) is a variable-length path ``-[:E]->{0,}`` searched with
+  ``ANY SHORTEST`` (one path per reached node gives the same set without enumerating trails).
 
 Everything else (window functions, RIGHT and FULL joins, scalar subqueries without an aggregate,
 functions without a same-meaning graph function, …) raises :class:`UnsupportedError` naming the
@@ -66,7 +70,21 @@ K = TypeKind
 _LIKE_FOLDS_ASCII = frozenset({"sqlite"})
 #: Flavours whose string comparisons follow a collation that ignores case by default (MySQL's
 #: utf8mb4_0900_ai_ci, SQL Server's *_CI_AS): no graph comparison means the same.
-_COLLATED_STRINGS = frozenset({"mysql", "tsql", "doris", "starrocks"})
+_COLLATED_STRINGS = frozenset({"mysql", "tsql"})
+
+_TEMPORAL_TYPES = frozenset(
+    {K.DATE, K.DATETIME, K.LOCAL_DATETIME, K.TIME, K.LOCAL_TIME, K.DURATION}
+)
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_ISO_LOCAL_DATETIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}")
+_FLIP = {
+    ir.CompOp.EQ: ir.CompOp.EQ,
+    ir.CompOp.NE: ir.CompOp.NE,
+    ir.CompOp.LT: ir.CompOp.GT,
+    ir.CompOp.GT: ir.CompOp.LT,
+    ir.CompOp.LE: ir.CompOp.GE,
+    ir.CompOp.GE: ir.CompOp.LE,
+}
 
 _SQL_TYPES = {  # SQL type family -> IR cast type name
     "INT": "INTEGER",
@@ -83,6 +101,7 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
     part needs no mapping, so ``schema`` is only required when tables are named too."""
     from ..sqlmapping import mapping_for
 
+    require_sqlglot()
     if dialect.grammar == "sqlpgq":
         from .sqlpgq import split_graph_tables
 
@@ -100,6 +119,18 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
         )
     mapping = mapping_for(schema, dialect=dialect.sql_dialect)
     return SqlReader(dialect, mapping).read(text)
+
+
+def require_sqlglot() -> None:
+    """SQL goes through sqlglot, an optional dependency (the ``sql`` extra)."""
+    try:
+        import sqlglot  # noqa: F401
+    except ImportError:
+        from ..errors import DialectError
+
+        raise DialectError(
+            "SQL dialects need sqlglot: pip install 'gqlir[sql]'", code="DIALECT_MISSING"
+        ) from None
 
 
 # =============================================================================================
@@ -300,8 +331,13 @@ class SqlReader:
 
     # -- errors --------------------------------------------------------------------------------
 
-    def unsupported(self, construct: str, node: Any = None, rewrite: str | None = None,
-                    message: str | None = None) -> UnsupportedError:
+    def unsupported(
+        self,
+        construct: str,
+        node: Any = None,
+        rewrite: str | None = None,
+        message: str | None = None,
+    ) -> UnsupportedError:
         return UnsupportedError(
             construct,
             self.dialect.name,
@@ -423,7 +459,7 @@ class SqlReader:
 
         items = tuple(ir.ReturnItem(ir.Variable(n), n) for n in names)
         order: list[ir.SortItem] = []
-        for o in (node.args.get("order").expressions if node.args.get("order") else []):
+        for o in node.args.get("order").expressions if node.args.get("order") else []:
             key = o.this
             if isinstance(key, exp.Literal) and key.is_int:
                 k = int(key.name)
@@ -569,7 +605,7 @@ class SqlReader:
         node_map = self.mapping.node_table(table.name)
         edge_map = self.mapping.edge_table(table.name)
         binding = _TableBinding(alias, table, node_map, edge_map)
-        wanted = item.args.get("alias") and alias or table.name.lower()
+        wanted = (item.args.get("alias") and alias) or table.name.lower()
         if node_map is not None:
             binding.var = self._new_node(node_map.label, group, False, wanted)
         elif edge_map is not None:
@@ -655,9 +691,11 @@ class SqlReader:
         definition, recursive, ctes = cte
         name = definition.alias_or_name
         body = definition.this
-        columns = [c.name for c in (definition.args.get("alias").columns or [])] if (
-            definition.args.get("alias")
-        ) else []
+        columns = (
+            [c.name for c in (definition.args.get("alias").columns or [])]
+            if (definition.args.get("alias"))
+            else []
+        )
         if recursive and _references(body, name):
             query, names = self.recursive_cte(body, name, columns, ctes, definition)
         else:
@@ -763,9 +801,7 @@ class SqlReader:
             raise self.unsupported("recursive CTE step that is not one edge table", node)
         edge = self.mapping.edge_table(edge_item.name)
         if edge is None or len(edge.source_columns) != 1:
-            raise self.unsupported(
-                "recursive CTE step over a table that holds no edges", edge_item
-            )
+            raise self.unsupported("recursive CTE step over a table that holds no edges", edge_item)
         conds = _conjuncts(joins[0].args.get("on")) if joins[0].args.get("on") else []
         where = step.args.get("where")
         if where is not None:
@@ -827,9 +863,7 @@ class SqlReader:
         rest = self.unify_conjuncts(conds, scope, group, extra=extra)
         for c in rest:
             if isinstance(c, tuple):  # an IN-subquery equality: (inner column, outer value)
-                scope.where.append(
-                    ir.Comparison(ir.CompOp.EQ, self.expr(c[0], scope), c[1].expr)
-                )
+                scope.where.append(ir.Comparison(ir.CompOp.EQ, self.expr(c[0], scope), c[1].expr))
             else:
                 scope.where.append(self.condition(c, scope, None))
 
@@ -938,8 +972,10 @@ class SqlReader:
         owner_rep = owner.find()
         if group is None or group is _WhereGroup:
             total = self._fk_total(edge) and not owner_rep.nullable
-            if owner_rep.group is not None and not owner_rep.group.optional and (
-                total or group is _WhereGroup
+            if (
+                owner_rep.group is not None
+                and not owner_rep.group.optional
+                and (total or group is _WhereGroup)
             ):
                 group = owner_rep.group
             else:
@@ -1197,6 +1233,20 @@ class SqlReader:
     def _comparison(self, op: ir.CompOp, node: Any, scope: _Scope) -> ir.Expr:
         left = self.expr(node.this, scope)
         right = self.expr(node.expression, scope)
+        return self._compare(op, left, right, node)
+
+    def _compare(self, op: ir.CompOp, left: ir.Expr, right: ir.Expr, node: Any) -> ir.Expr:
+        for a, b, flip in ((left, right, False), (right, left, True)):
+            kind = self._temporal_kind(a)
+            if kind is not None and isinstance(b, ir.String):
+                op2, literal = self._temporal_literal(
+                    kind, b.value, _FLIP[op] if flip else op, node
+                )
+                return (
+                    ir.Comparison(op2, a, literal)
+                    if not flip
+                    else ir.Comparison(_FLIP[op2], literal, a)
+                )
         if self.flavour in _COLLATED_STRINGS and "string" in (
             self.type_of(left),
             self.type_of(right),
@@ -1208,6 +1258,54 @@ class SqlReader:
                 "(case-insensitive by default); graph comparisons are exact",
             )
         return ir.Comparison(op, left, right)
+
+    def _temporal_kind(self, e: ir.Expr) -> TypeKind | None:
+        """The temporal type of a stored property (the graph holds it typed)."""
+        if isinstance(e, ir.Property) and isinstance(e.subject, ir.Variable):
+            owner = self._tokens.get(e.subject.name)
+            if owner is None:
+                return None
+            element = (
+                self.mapping.schema.node(owner.label)
+                if isinstance(owner, _NodeVar)
+                else self.mapping.schema.edge(owner.label)
+            )
+            prop = element.prop(e.key) if element is not None else None
+            if prop is not None and prop.type.kind in _TEMPORAL_TYPES:
+                return prop.type.kind
+        return None
+
+    def _temporal_literal(
+        self, kind: TypeKind, text: str, op: ir.CompOp, node: Any
+    ) -> tuple[ir.CompOp, ir.Expr]:
+        """A text compared with a temporal column means a temporal value (the graph holds the
+        column typed). SQLite stores such a column as ISO text and compares text, which is the
+        same order as the values' when the text has the column's own form; a date-only text
+        against a date-time column compares the date prefix in SQLite (so ``s > '2020-01-01'``
+        holds from midnight on), and is cast to midnight by the other flavours."""
+        if kind == K.DATE and _ISO_DATE.fullmatch(text):
+            return op, ir.TemporalLiteral(ir.TemporalKind.DATE, text)
+        if kind == K.LOCAL_DATETIME and _ISO_LOCAL_DATETIME.fullmatch(text):
+            return op, ir.TemporalLiteral(ir.TemporalKind.LOCAL_DATETIME, text)
+        if kind == K.LOCAL_DATETIME and _ISO_DATE.fullmatch(text):
+            midnight = ir.TemporalLiteral(ir.TemporalKind.LOCAL_DATETIME, text + "T00:00:00")
+            if self.flavour != "sqlite":
+                return op, midnight
+            prefix = {
+                ir.CompOp.GE: ir.CompOp.GE,
+                ir.CompOp.GT: ir.CompOp.GE,
+                ir.CompOp.LT: ir.CompOp.LT,
+                ir.CompOp.LE: ir.CompOp.LT,
+            }.get(op)
+            if prefix is not None:
+                return prefix, midnight
+        raise self.unsupported(
+            "comparison of a temporal column with text",
+            node,
+            message=f"{text!r} compared with a {kind.value} column: the text is not in the "
+            "column's ISO 8601 form, or the comparison depends on how the engine stores it",
+            rewrite="a literal in the column's own form (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SS)",
+        )
 
     def x_eq(self, node: Any, scope: _Scope, f: bool) -> ir.Expr:
         return self._comparison(ir.CompOp.EQ, node, scope)
@@ -1235,7 +1333,10 @@ class SqlReader:
         high = self.expr(node.args["high"], scope)
         if not _pure(value):
             raise self.unsupported("BETWEEN on an expression with a subquery", node)
-        return ir.And(ir.Comparison(ir.CompOp.GE, value, low), ir.Comparison(ir.CompOp.LE, value, high))
+        return ir.And(
+            self._compare(ir.CompOp.GE, value, low, node),
+            self._compare(ir.CompOp.LE, value, high, node),
+        )
 
     def x_in(self, node: Any, scope: _Scope, f: bool) -> ir.Expr:
         if node.args.get("negate"):
@@ -1300,9 +1401,7 @@ class SqlReader:
     def _safe(self, op: ir.ArithOp, left: ir.Expr, right: ir.Expr, safe: bool) -> ir.Expr:
         """A zero divisor gives null in a safe division: ``x / nullif(y, 0)`` is null there and
         x / y elsewhere (a non-zero literal divisor needs no guard)."""
-        if safe and not (
-            isinstance(right, (ir.Integer, ir.Float)) and right.value != 0
-        ):
+        if safe and not (isinstance(right, (ir.Integer, ir.Float)) and right.value != 0):
             if not _pure(right):
                 raise self.unsupported("division by a subquery", None)
             zero = ir.Comparison(ir.CompOp.EQ, right, ir.Integer(0))
@@ -1374,8 +1473,7 @@ class SqlReader:
             raise self.unsupported(
                 "LIKE with a pattern that is not a literal",
                 node,
-                message="only a literal LIKE pattern can be turned into a graph string "
-                "predicate",
+                message="only a literal LIKE pattern can be turned into a graph string predicate",
             )
         pattern = pattern_node.this
         fold = isinstance(node, exp.ILike) or self.flavour in _LIKE_FOLDS_ASCII
@@ -1445,8 +1543,11 @@ class SqlReader:
         body = sub.this if isinstance(sub, exp.Subquery) else sub
         if not isinstance(body, exp.Select) or len(body.expressions) != 1:
             raise self.unsupported("IN over a subquery that is not one SELECT of one column", node)
-        if body.args.get("group") or body.args.get("having") or body.args.get("limit") or (
-            _has_aggregate(body.expressions[0])
+        if (
+            body.args.get("group")
+            or body.args.get("having")
+            or body.args.get("limit")
+            or (_has_aggregate(body.expressions[0]))
         ):
             raise self.unsupported("IN over a grouped or limited subquery", node)
         outer = self.expr(node.this, scope)
@@ -1466,8 +1567,14 @@ class SqlReader:
         if self.nullable(inner_value):
             nulls = body.copy()
             cond = exp.Is(this=column.copy(), expression=exp.Null())
-            nulls.set("where", exp.Where(this=exp.and_(nulls.args["where"].this, cond)
-                                         if nulls.args.get("where") else cond))
+            nulls.set(
+                "where",
+                exp.Where(
+                    this=exp.and_(nulls.args["where"].this, cond)
+                    if nulls.args.get("where")
+                    else cond
+                ),
+            )
             result = ir.And(result, ir.Not(ir.Exists(self.subquery_body(nulls, scope))))
         if self.nullable(outer):
             empty = ir.Not(ir.Exists(self.subquery_body(sub, scope)))
@@ -1755,7 +1862,6 @@ class SqlReader:
     def projection(self, node: Any, scope: _Scope) -> tuple[list[_Column], list[ir.Step]]:
         """The select list as one or two projections (and a HAVING filter); see the module
         docstring on grouping."""
-        from sqlglot import exp
 
         marks = (len(scope.prefix), len(scope.calls))
         columns = self.select_items(node, scope)
@@ -1767,13 +1873,15 @@ class SqlReader:
         group_node = node.args.get("group")
         having_node = node.args.get("having")
         if group_node is not None and (
-            group_node.args.get("rollup") or group_node.args.get("cube")
+            group_node.args.get("rollup")
+            or group_node.args.get("cube")
             or group_node.args.get("grouping_sets")
         ):
             raise self.unsupported("GROUP BY ROLLUP / CUBE / GROUPING SETS", group_node)
-        keys = [self._group_key(k, columns, scope) for k in (
-            group_node.expressions if group_node is not None else []
-        )]
+        keys = [
+            self._group_key(k, columns, scope)
+            for k in (group_node.expressions if group_node is not None else [])
+        ]
         having = (
             self.expr(having_node.this, scope, filter_ctx=True) if having_node is not None else None
         )
@@ -1795,15 +1903,17 @@ class SqlReader:
                 )
             items = tuple(ir.ReturnItem(c.expr, c.name) for c in columns)
             return columns, [
-                ir.Projection(items, distinct=distinct, order_by=tuple(order), skip=skip, limit=limit)
+                ir.Projection(
+                    items, distinct=distinct, order_by=tuple(order), skip=skip, limit=limit
+                )
             ]
         # scalar subqueries read in the select list, HAVING or ORDER BY of a grouped query
         # run after the grouping (their values are not grouping keys)
-        late_calls = scope.prefix[marks[0]:] + scope.calls[marks[1]:]
+        late_calls = scope.prefix[marks[0] :] + scope.calls[marks[1] :]
         if any(isinstance(c, ir.CallSubquery) and c.imports for c in late_calls):
             raise self.unsupported("correlated scalar subquery in a grouped select list", node)
-        del scope.prefix[marks[0]:]
-        del scope.calls[marks[1]:]
+        del scope.prefix[marks[0] :]
+        del scope.calls[marks[1] :]
         return columns, self._grouped(
             columns, keys, having, order, distinct, skip, limit, late_calls, node
         )
@@ -1816,11 +1926,14 @@ class SqlReader:
             if not 1 <= k <= len(columns):
                 raise self.semantic(f"GROUP BY position {k} is out of range", key)
             return columns[k - 1].expr
-        if isinstance(key, exp.Column) and not key.table:
-            if self._find_column(key, scope, quiet=True) is None:
-                for c in columns:
-                    if c.name.lower() == key.name.lower():
-                        return c.expr
+        if (
+            isinstance(key, exp.Column)
+            and not key.table
+            and self._find_column(key, scope, quiet=True) is None
+        ):
+            for c in columns:
+                if c.name.lower() == key.name.lower():
+                    return c.expr
         value = self.expr(key, scope)
         if _has_aggregate_ir(value):
             raise self.semantic("GROUP BY an aggregate", key)
@@ -1870,7 +1983,9 @@ class SqlReader:
         if one_step:
             items = tuple(ir.ReturnItem(c.expr, c.name) for c in columns)
             return [
-                ir.Projection(items, distinct=distinct, order_by=tuple(order), skip=skip, limit=limit)
+                ir.Projection(
+                    items, distinct=distinct, order_by=tuple(order), skip=skip, limit=limit
+                )
             ]
         # two steps: keys and aggregates under fresh names, then the select list over them
         names: dict[Any, str] = {}
@@ -1891,8 +2006,11 @@ class SqlReader:
             self._var_nullable[v] = self.nullable(a)
 
         visible = set(names.values()) | {
-            i.alias for c in late_calls if isinstance(c, ir.CallSubquery)
-            for i in _result_items(c.query) if i.alias
+            i.alias
+            for c in late_calls
+            if isinstance(c, ir.CallSubquery)
+            for i in _result_items(c.query)
+            if i.alias
         }
 
         def over(e: ir.Expr) -> ir.Expr:
@@ -1915,7 +2033,9 @@ class SqlReader:
         if having is not None:
             steps.append(ir.Filter(over(having)))
         items = tuple(ir.ReturnItem(over(c.expr), c.name) for c in columns)
-        final_order = tuple(s if on_output(s.expr) else replace(s, expr=over(s.expr)) for s in order)
+        final_order = tuple(
+            s if on_output(s.expr) else replace(s, expr=over(s.expr)) for s in order
+        )
         steps.append(
             ir.Projection(items, distinct=distinct, order_by=final_order, skip=skip, limit=limit)
         )
@@ -2127,20 +2247,19 @@ class SqlReader:
                     rep = n.find()
                     if id(rep) in in_edges or id(rep) in endpoints:
                         continue
-                    if id(rep) in bound:
-                        if g.optional or not rep.nullable:
-                            continue  # already bound: nothing to match
+                    if id(rep) in bound and (g.optional or not rep.nullable):
+                        continue  # already bound: nothing to match
                     in_edges.add(id(rep))
-                    patterns.append(
-                        ir.PathPattern(ir.PathChain((self._node_pattern(rep, bound),)))
-                    )
+                    patterns.append(ir.PathPattern(ir.PathChain((self._node_pattern(rep, bound),))))
             where = _and_all(g.where) if i == len(layers) - 1 else None
             if not patterns:
                 if where is not None:
                     patterns.append(ir.PathPattern(ir.PathChain((ir.NodePattern(),))))
                     raise self.unsupported("LEFT JOIN condition on bound rows only", None)
                 continue
-            out.append(ir.Match(tuple(_dedupe_patterns(patterns)), where=where, optional=g.optional))
+            out.append(
+                ir.Match(tuple(_dedupe_patterns(patterns)), where=where, optional=g.optional)
+            )
         return out
 
     def _node_pattern(self, rep: _NodeVar, bound: set[int]) -> ir.NodePattern:
@@ -2211,15 +2330,19 @@ class SqlReader:
                 "exp": "float",
                 "ceil": "float",
                 "floor": "float",
-            }.get(e.name) or (self.type_of(e.args[0]) if e.args and e.name in (
-                "abs", "coalesce", "nullif", "sign") else None)
+            }.get(e.name) or (
+                self.type_of(e.args[0])
+                if e.args and e.name in ("abs", "coalesce", "nullif", "sign")
+                else None
+            )
         if isinstance(e, ir.Case):
             kinds = {self.type_of(w.result) for w in e.whens if not isinstance(w.result, ir.Null)}
             if e.default is not None and not isinstance(e.default, ir.Null):
                 kinds.add(self.type_of(e.default))
             return kinds.pop() if len(kinds) == 1 else None
-        if isinstance(e, (ir.Comparison, ir.And, ir.Or, ir.Not, ir.IsNull, ir.In, ir.Exists,
-                          ir.StringMatch)):
+        if isinstance(
+            e, (ir.Comparison, ir.And, ir.Or, ir.Not, ir.IsNull, ir.In, ir.Exists, ir.StringMatch)
+        ):
             return "bool"
         return None
 
@@ -2247,8 +2370,14 @@ class SqlReader:
             return self.nullable(e.left) or self.nullable(e.right)
         if isinstance(e, ir.Negate):
             return self.nullable(e.operand)
-        if isinstance(e, ir.FunctionCall) and e.name in ("upper", "lower", "char_length", "abs",
-                                                           "tofloat", "tostring"):
+        if isinstance(e, ir.FunctionCall) and e.name in (
+            "upper",
+            "lower",
+            "char_length",
+            "abs",
+            "tofloat",
+            "tostring",
+        ):
             return self.nullable(e.args[0])
         return True
 
@@ -2562,9 +2691,7 @@ def _like_predicate(value: ir.Expr, pattern: str) -> ir.Expr:
             if ends:
                 return ir.StringMatch(ir.StringOp.STARTS_WITH, value, ir.String(body))
             return ir.StringMatch(ir.StringOp.ENDS_WITH, value, ir.String(body))
-    regex = "".join(
-        ".*" if ch == "%" else "." if ch == "_" else re.escape(ch) for ch in pattern
-    )
+    regex = "".join(".*" if ch == "%" else "." if ch == "_" else re.escape(ch) for ch in pattern)
     return ir.RegexMatch(value, ir.String("(?s)" + regex))
 
 
@@ -2602,7 +2729,9 @@ def _rename_columns(query: ir.Query, names: list[str]) -> ir.Query:
     """Give a query's result columns new names (the left branch's, or variable names)."""
     if isinstance(query, ir.SetOperation):
         return replace(
-            query, left=_rename_columns(query.left, names), right=_rename_columns(query.right, names)
+            query,
+            left=_rename_columns(query.left, names),
+            right=_rename_columns(query.right, names),
         )
     assert isinstance(query, ir.LinearQuery)
     last = query.steps[-1]
@@ -2697,4 +2826,3 @@ def _binding_order(v: _NodeVar) -> tuple:
     if v.group is None:
         return (-1, -1, v.hidden, v.serial)
     return (v.group.depth, v.group.index, v.hidden, v.serial)
-

@@ -58,7 +58,7 @@ class SqlPgqBuilder(GqlBuilder):
 
     def columns_clause(self, c: list, pos: int) -> tuple[ir.ReturnItem, ...]:
         items = []
-        for expr, alias, text, ipos in c:
+        for expr, alias, _text, ipos in c:
             if alias is None:
                 if isinstance(expr, ir.Property):
                     alias = expr.key  # "the alias defaults to the property name" (Oracle)
@@ -162,9 +162,12 @@ def fold_columns(query: ir.Query, names: dict[str, ir.Expr]) -> ir.Query:
         return query
     steps: list[ir.Step] = []
     for step in query.steps:
-        if isinstance(step, ir.Projection) and step.items and all(
-            i.alias in names and names[i.alias] == i.expr for i in step.items
-        ) and not (step.distinct or step.order_by or step.skip or step.limit or step.star):
+        if (
+            isinstance(step, ir.Projection)
+            and step.items
+            and all(i.alias in names and names[i.alias] == i.expr for i in step.items)
+            and not (step.distinct or step.order_by or step.skip or step.limit or step.star)
+        ):
             continue
 
         own = {i.alias for i in step.items} if isinstance(step, ir.Projection) else set()
@@ -176,8 +179,7 @@ def fold_columns(query: ir.Query, names: dict[str, ir.Expr]) -> ir.Query:
 
         if isinstance(step, ir.Projection):
             order = tuple(
-                s if isinstance(s.expr, ir.Variable) and s.expr.name in own
-                else s.transform(swap)  # type: ignore[misc]
+                s if isinstance(s.expr, ir.Variable) and s.expr.name in own else s.transform(swap)  # type: ignore[misc]
                 for s in step.order_by
             )
             step = replace(
@@ -189,4 +191,3 @@ def fold_columns(query: ir.Query, names: dict[str, ir.Expr]) -> ir.Query:
             continue
         steps.append(step.transform(swap))  # type: ignore[arg-type]
     return replace(query, steps=tuple(steps))
-
