@@ -38,7 +38,8 @@ from ..ir import query as q
 from ..ir.analysis import reads_only
 from ..ir.node import Node
 from . import precedence as prec
-from .base import Generator, emits, quote_identifier
+from .base import emits, quote_identifier
+from .graph import GraphTextGenerator
 
 #: openCypher 9's reserved words, and the keywords gqlir's Cypher grammar never reads as a
 #: variable; a variable, alias or function name spelled like one is quoted. Labels, types and
@@ -88,7 +89,7 @@ _SHORTEST_FUNCTIONS = {
 _L_OR, _L_AND, _L_NOT = 1, 2, 3
 
 
-class CypherGenerator(Generator):
+class CypherGenerator(GraphTextGenerator):
     """Renders Graph-IR as Cypher text for one Cypher-family dialect."""
 
     FAMILY_RESERVED = CYPHER_RESERVED
@@ -184,14 +185,6 @@ class CypherGenerator(Generator):
             else:
                 branches.append(branch)
         return branches
-
-    def _same_set_op(self, node: q.SetOperation, key: tuple[q.SetOp, bool]) -> None:
-        if (node.op, node.all) != key:
-            raise self.unsupported(
-                "mixed set operations",
-                node,
-                rewrite="move one of the operations into a CALL subquery",
-            )
 
     def _set_keyword(self, query: q.SetOperation) -> str:
         caps = self.caps
@@ -581,11 +574,6 @@ class CypherGenerator(Generator):
         self.require(self.caps.use_graph, "USE", step)
         return "USE " + self.qualified_name(step.graph)
 
-    @emits(q.Finish)
-    def finish(self, step: q.Finish) -> str:
-        self.require(self.caps.finish, "FINISH", step)
-        return "FINISH"
-
     @emits(q.LoadCsv)
     def load_csv(self, step: q.LoadCsv) -> str:
         self.require(self.caps.load_csv, "LOAD CSV", step)
@@ -784,32 +772,6 @@ class CypherGenerator(Generator):
             raise self.unsupported("SHORTEST k without k", search)
         return "SHORTEST " + self.count(search.k, search)
 
-    def path_mode(self, mode: p.PathMode, node: Node) -> str:
-        self.require(mode.value in self.caps.path_modes, f"{mode.value} path mode", node)
-        return mode.value
-
-    @emits(p.PathChain)
-    def path_chain(self, chain: p.PathChain) -> str:
-        if not chain.elements:
-            raise self.unsupported("empty path pattern", chain)
-        out: list[str] = []
-        previous: Node | None = None
-        for element in chain.elements:
-            # Two non-relationship elements in a row (around a quantified path) get a space.
-            if previous is not None and not (
-                isinstance(element, p.RelPattern) or isinstance(previous, p.RelPattern)
-            ):
-                out.append(" ")
-            out.append(self.gen(element))
-            previous = element
-        return "".join(out)
-
-    @emits(p.PathUnion)
-    def path_union(self, union: p.PathUnion) -> str:
-        self.require(self.caps.path_union, "path union", union)
-        sep = " |+| " if union.multiset else " | "
-        return sep.join(self.gen(alternative) for alternative in union.alternatives)
-
     @emits(p.ParenPath)
     def paren_path(self, path: p.ParenPath) -> str:
         self.require(self.caps.quantified_paths, "quantified path pattern", path)
@@ -928,14 +890,6 @@ class CypherGenerator(Generator):
             rewrite="give the quantifier an upper bound",
         )
 
-    def count(self, value: object, node: Node) -> str:
-        """A non-negative integer written into the syntax (bounds, k): checked, never trusted."""
-        if type(value) is not int or value < 0:
-            raise self.unsupported(
-                "count", node, message=f"{value!r} is not a count (a non-negative integer)"
-            )
-        return str(value)
-
     # -- labels -------------------------------------------------------------------------------
     def node_labels(self, labels: p.LabelExpr, node: Node) -> str:
         mode = self.caps.label_expressions
@@ -983,10 +937,6 @@ class CypherGenerator(Generator):
         if names is None:
             raise self.unsupported("label expression", node, rewrite=_LABEL_REWRITE)
         return names
-
-    @emits(p.Label, p.LabelAnd, p.LabelOr, p.LabelNot, p.LabelAny)
-    def label_expression(self, labels: p.LabelExpr) -> str:
-        return self.label_expr(labels)
 
     def label_expr(self, labels: p.LabelExpr, need: int = _L_OR) -> str:
         """A full label expression (``A&B|!C``, ``%``) with parentheses from precedence."""
@@ -1069,10 +1019,6 @@ class CypherGenerator(Generator):
         # repr round-trips exactly; Cypher 9 exponents take no '+' sign.
         return repr(value).replace("e+", "e")
 
-    @emits(e.String)
-    def string_literal(self, node: e.String) -> str:
-        return self.string(node.value)
-
     @emits(e.TemporalLiteral)
     def temporal(self, node: e.TemporalLiteral) -> str:
         if self.caps.temporal_literals != "function":
@@ -1091,10 +1037,6 @@ class CypherGenerator(Generator):
     def map_literal(self, node: e.MapLiteral) -> str:
         entries = (f"{self.schema_name(key)}: {self.gen(value)}" for key, value in node.entries)
         return "{" + ", ".join(entries) + "}"
-
-    @emits(e.Parameter)
-    def parameter_ref(self, node: e.Parameter) -> str:
-        return self.parameter(node.name)
 
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> str:
@@ -1270,10 +1212,6 @@ class CypherGenerator(Generator):
         operand = self.operand(node.operand, prec.PREDICATE + 1)
         return operand + test + self.type_ref(node.type, node)
 
-    @emits(e.TypeRef)
-    def type_ref_node(self, node: e.TypeRef) -> str:
-        return self.type_ref(node, node)
-
     def type_ref(self, ref: e.TypeRef, at: Node) -> str:
         """A type: ``INTEGER``, ``LIST<STRING> NOT NULL``, ``INTEGER | STRING``.
 
@@ -1352,10 +1290,6 @@ class CypherGenerator(Generator):
         name = self.function_name(node.name, node)
         args = ", ".join(self.gen(arg) for arg in node.args)
         return f"{name}(DISTINCT {args})" if node.distinct else f"{name}({args})"
-
-    @emits(e.CountStar)
-    def count_star(self, node: e.CountStar) -> str:
-        return self.function_name("count", node) + "(*)"
 
     # -- list and map constructions ------------------------------------------------------------
     @emits(e.ListComprehension)

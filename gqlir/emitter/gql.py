@@ -69,7 +69,8 @@ from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.node import Node
-from .base import Generator, emits, is_plain_name, quote_identifier, quote_string
+from .base import emits, is_plain_name, quote_identifier, quote_string
+from .graph import GraphTextGenerator
 
 __all__ = ["ElementPolicy", "GqlGenerator", "VType", "emit_gql"]
 
@@ -265,7 +266,7 @@ def _names_in(node: Node) -> set[str]:
 # =============================================================================================
 
 
-class GqlGenerator(Generator):
+class GqlGenerator(GraphTextGenerator):
     """Renders Graph-IR as the text of one GQL-family dialect.
 
     ``graph`` names the property graph for dialects whose queries must name it (Spanner's
@@ -464,14 +465,6 @@ class GqlGenerator(Generator):
             else:
                 branches.append(branch)
         return branches
-
-    def _same_set_op(self, node: q.SetOperation, key: tuple[q.SetOp, bool]) -> None:
-        if (node.op, node.all) != key:
-            raise self.unsupported(
-                "mixed set operations",
-                node,
-                rewrite="move one of the operations into a CALL subquery",
-            )
 
     def _set_keyword(self, query: q.SetOperation) -> str:
         caps = self.caps
@@ -1222,11 +1215,6 @@ class GqlGenerator(Generator):
             rewrite="select the graph once, at the start of the query",
         )
 
-    @emits(q.Finish)
-    def finish(self, step: q.Finish) -> str:
-        self.require(self.caps.finish, "FINISH", step)
-        return "FINISH"
-
     @emits(q.LoadCsv)
     def load_csv(self, step: q.LoadCsv) -> str:
         raise self.unsupported("LOAD CSV", step)
@@ -1653,31 +1641,6 @@ class GqlGenerator(Generator):
             raise self.unsupported("SHORTEST k without k", search)
         return "SHORTEST " + self.count(search.k, search)
 
-    def path_mode(self, mode: p.PathMode, node: Node) -> str:
-        self.require(mode.value in self.caps.path_modes, f"{mode.value} path mode", node)
-        return mode.value
-
-    @emits(p.PathChain)
-    def path_chain(self, chain: p.PathChain) -> str:
-        if not chain.elements:
-            raise self.unsupported("empty path pattern", chain)
-        out: list[str] = []
-        previous: Node | None = None
-        for element in chain.elements:
-            if previous is not None and not (
-                isinstance(element, p.RelPattern) or isinstance(previous, p.RelPattern)
-            ):
-                out.append(" ")
-            out.append(self.gen(element))
-            previous = element
-        return "".join(out)
-
-    @emits(p.PathUnion)
-    def path_union(self, union: p.PathUnion) -> str:
-        self.require(self.caps.path_union, "path union", union)
-        sep = " |+| " if union.multiset else " | "
-        return sep.join(self.gen(alternative) for alternative in union.alternatives)
-
     @emits(p.ParenPath)
     def paren_path(self, path: p.ParenPath) -> str:
         self.require(self.caps.quantified_paths, "quantified path pattern", path)
@@ -1810,18 +1773,6 @@ class GqlGenerator(Generator):
             return "{" + lower + ",}"
         upper = self.count(quant.upper, quant)
         return "{" + lower + "}" if quant.lower == quant.upper else "{" + lower + "," + upper + "}"
-
-    def count(self, value: object, node: Node) -> str:
-        """A non-negative integer written into the syntax (bounds, k): checked, never trusted."""
-        if type(value) is not int or value < 0:
-            raise self.unsupported(
-                "count", node, message=f"{value!r} is not a count (a non-negative integer)"
-            )
-        return str(value)
-
-    @emits(p.Label, p.LabelAnd, p.LabelOr, p.LabelNot, p.LabelAny)
-    def label_expression(self, labels: p.LabelExpr) -> str:
-        return self.label_expr(labels)
 
     def label_expr(self, labels: p.LabelExpr, need: int = 1) -> str:
         """``A&B|!C``, ``%``; ``!`` binds tighter than ``&``, which binds tighter than ``|``."""
@@ -2314,10 +2265,6 @@ class GqlGenerator(Generator):
         mantissa, _, exponent = text.partition("e")
         return f"{mantissa}E{int(exponent) if exponent else 0}"
 
-    @emits(e.String)
-    def string_literal(self, node: e.String) -> str:
-        return self.string(node.value)
-
     @emits(e.TemporalLiteral)
     def temporal(self, node: e.TemporalLiteral) -> str:
         """``DATE 'YYYY-MM-DD'`` where the dialect has typed literals, else the constructor of the
@@ -2353,10 +2300,6 @@ class GqlGenerator(Generator):
         )
         entries = (f"{self.schema_name(key)}: {self.expr(value)}" for key, value in node.entries)
         return "{" + ", ".join(entries) + "}"
-
-    @emits(e.Parameter)
-    def parameter_ref(self, node: e.Parameter) -> str:
-        return self.parameter(node.name)
 
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> str:
@@ -2566,10 +2509,6 @@ class GqlGenerator(Generator):
         test = " IS NOT TYPED " if node.negated else " IS TYPED "
         return self.primary(node.operand) + test + self.type_ref(node.type, node)
 
-    @emits(e.TypeRef)
-    def type_ref_node(self, node: e.TypeRef) -> str:
-        return self.type_ref(node, node)
-
     def type_ref(self, ref: e.TypeRef, at: Node) -> str:
         """A value type in the dialect's names (``INTEGER`` is ``INT64``, ``MAP`` ``RECORD``)."""
         if ref.alternatives:
@@ -2718,10 +2657,6 @@ class GqlGenerator(Generator):
         if name == _COLLECT_MARK and self.caps.collect_keeps_nulls:
             args += " IGNORE NULLS"
         return f"{surface}({args})"
-
-    @emits(e.CountStar)
-    def count_star(self, node: e.CountStar) -> str:
-        return self.function_name("count", node) + "(*)"
 
     # -- constructions that only exist through rewrites ----------------------------------------
     @emits(e.ListComprehension)

@@ -1,0 +1,85 @@
+"""What the Cypher and GQL text emitters render alike.
+
+Both families write graph patterns, literals and a few clauses the same way; the methods here
+are that common part. Each family's generator subclasses this one and supplies the rest
+(``label_expr``, ``type_ref``, ``function_name`` …), reading its dialect's capabilities.
+"""
+
+from __future__ import annotations
+
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.node import Node
+from .base import Generator, emits
+
+
+class GraphTextGenerator(Generator):
+    """The shared part of the graph-query text emitters (Cypher and GQL families)."""
+
+    def count(self, value: object, node: Node) -> str:
+        """A non-negative integer written into the syntax (bounds, k): checked, never trusted."""
+        if type(value) is not int or value < 0:
+            raise self.unsupported(
+                "count", node, message=f"{value!r} is not a count (a non-negative integer)"
+            )
+        return str(value)
+
+    @emits(e.String)
+    def string_literal(self, node: e.String) -> str:
+        return self.string(node.value)
+
+    @emits(e.Parameter)
+    def parameter_ref(self, node: e.Parameter) -> str:
+        return self.parameter(node.name)
+
+    @emits(e.TypeRef)
+    def type_ref_node(self, node: e.TypeRef) -> str:
+        return self.type_ref(node, node)
+
+    @emits(e.CountStar)
+    def count_star(self, node: e.CountStar) -> str:
+        return self.function_name("count", node) + "(*)"
+
+    @emits(p.Label, p.LabelAnd, p.LabelOr, p.LabelNot, p.LabelAny)
+    def label_expression(self, labels: p.LabelExpr) -> str:
+        return self.label_expr(labels)
+
+    @emits(p.PathChain)
+    def path_chain(self, chain: p.PathChain) -> str:
+        if not chain.elements:
+            raise self.unsupported("empty path pattern", chain)
+        out: list[str] = []
+        previous: Node | None = None
+        for element in chain.elements:
+            # Two non-relationship elements in a row (around a quantified path) get a space.
+            if previous is not None and not (
+                isinstance(element, p.RelPattern) or isinstance(previous, p.RelPattern)
+            ):
+                out.append(" ")
+            out.append(self.gen(element))
+            previous = element
+        return "".join(out)
+
+    @emits(p.PathUnion)
+    def path_union(self, union: p.PathUnion) -> str:
+        self.require(self.caps.path_union, "path union", union)
+        sep = " |+| " if union.multiset else " | "
+        return sep.join(self.gen(alternative) for alternative in union.alternatives)
+
+    def path_mode(self, mode: p.PathMode, node: Node) -> str:
+        self.require(mode.value in self.caps.path_modes, f"{mode.value} path mode", node)
+        return mode.value
+
+    @emits(q.Finish)
+    def finish(self, step: q.Finish) -> str:
+        self.require(self.caps.finish, "FINISH", step)
+        return "FINISH"
+
+    def _same_set_op(self, node: q.SetOperation, key: tuple[q.SetOp, bool]) -> None:
+        if (node.op, node.all) != key:
+            raise self.unsupported(
+                "mixed set operations",
+                node,
+                rewrite="move one of the operations into a CALL subquery",
+            )
