@@ -39,6 +39,7 @@ from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
 from ..ir import functions
 from .cypher import (
+    _BINARY,
     _TEMPORAL,
     _TYPE_SYNONYMS,
     CypherBuilder,
@@ -166,17 +167,8 @@ GQL_BINARY: dict[str, tuple[int, Any]] = {
     "OR": (_OR, ir.Or),
     "XOR": (_OR, ir.Xor),
     "AND": (_AND, ir.And),
-    "=": (_CMP, ir.CompOp.EQ),
-    "<>": (_CMP, ir.CompOp.NE),
-    "<": (_CMP, ir.CompOp.LT),
-    ">": (_CMP, ir.CompOp.GT),
-    "<=": (_CMP, ir.CompOp.LE),
-    ">=": (_CMP, ir.CompOp.GE),
-    "+": (_ADD, ir.ArithOp.ADD),
-    "-": (_ADD, ir.ArithOp.SUB),
-    "||": (_ADD, ir.Concat),
-    "*": (_MUL, ir.ArithOp.MUL),
-    "/": (_MUL, ir.ArithOp.DIV),
+    # comparison, additive and multiplicative operators: as in Cypher, powers included
+    **{op: _BINARY[op] for op in ("=", "<>", "<", ">", "<=", ">=", "+", "-", "||", "*", "/")},
 }
 
 # ISO GQL value expressions call only built-in functions (GQL.g4 20.9-20.29); these are their
