@@ -125,8 +125,16 @@ def test_golden_ddl_runs(fmt: str) -> None:
         conn: Any = sqlite3.connect(":memory:")
     else:
         conn = pytest.importorskip("duckdb").connect()
-    for stmt in statements(text):
+    ddl = statements(text)
+    creates = [st for st in ddl if st.upper().startswith("CREATE TABLE")]
+    assert creates, "the golden DDL creates tables"
+    for stmt in ddl:
         conn.execute(stmt)
+    if fmt == "sql:sqlite":
+        query = "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+    else:
+        query = "SELECT count(*) FROM information_schema.tables"
+    assert conn.execute(query).fetchone()[0] == len(creates)
 
 
 def test_sqlpgq_tables_run_on_duckdb() -> None:
@@ -334,7 +342,9 @@ def test_grafeo_accepts_the_graph_types(name: str) -> None:
     if not _grafeo_can_take(schema):
         pytest.skip(f"{name} uses INT32, which ISO GQL has but grafeo 0.6 does not accept")
     db = grafeo.GrafeoDB()
-    db.execute(write(schema, "gql", lossy=True).text)
+    text = write(schema, "gql", lossy=True).text
+    assert all(f"{t.label}" in text for t in schema.node_types)
+    db.execute(text)
 
 
 def test_grafeo_enforces_the_graph_type() -> None:
