@@ -26,7 +26,6 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 
@@ -65,8 +64,6 @@ _SUBQUERY_WORDS = frozenset({"COUNT", "EXISTS", "COLLECT"})
 _COMPREHENSION_START = re.compile(r"(?:[^\W\d]\w*|`(?:[^`]|``)*`) IN\b")
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 _ON_ERROR = frozenset({"CONTINUE", "BREAK", "FAIL"})
-_INT64_MIN = -(2**63)
-_INT64_MAX = 2**63 - 1
 _UPDATING_STEPS = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _ASSOCIATIVE_SET_OPS = frozenset({q.SetOp.UNION, q.SetOp.INTERSECT, q.SetOp.OTHERWISE})
 _MATCH_MODE_WORDS = {
@@ -992,30 +989,9 @@ class CypherGenerator(GraphTextGenerator):
     def boolean(self, node: e.Boolean) -> str:
         return "true" if node.value else "false"
 
-    @emits(e.Integer)
-    def integer(self, node: e.Integer) -> str:
-        value = node.value
-        if type(value) is not int:
-            raise self.unsupported("integer literal", node, message=f"{value!r} is not an integer")
-        if not _INT64_MIN <= value <= _INT64_MAX:
-            raise self.unsupported(
-                "integer out of range",
-                node,
-                message=f"{value} does not fit the 64-bit INTEGER of {self.dialect.name}",
-                rewrite="use a FLOAT or a STRING",
-            )
-        return str(value)
-
     @emits(e.Float)
     def float_(self, node: e.Float) -> str:
-        value = float(node.value)
-        if not math.isfinite(value):
-            raise self.unsupported(
-                "non-finite float",
-                node,
-                message=f"{self.dialect.name} has no literal for {value!r}",
-                rewrite="pass the value as a parameter",
-            )
+        value = self.finite_float(node)
         # repr round-trips exactly; Cypher 9 exponents take no '+' sign.
         return repr(value).replace("e+", "e")
 

@@ -81,8 +81,6 @@ ElementPolicy = Literal["refuse", "to_json"]
 # and every predicate (comparison, IS NULL, IS LABELED, IS TYPED, IS TRUE) is a boolean primary.
 _OR, _AND, _NOT, _PRED, _ADD, _MUL, _UNARY, _POSTFIX, _ATOM = 1, 3, 4, 5, 7, 8, 10, 12, 13
 
-_INT64_MIN = -(2**63)
-_INT64_MAX = 2**63 - 1
 #: Largest constant list written out when folding ``range()``.
 _MAX_FOLDED_LIST = 10_000
 
@@ -2234,30 +2232,9 @@ class GqlGenerator(GraphTextGenerator):
     def boolean(self, node: e.Boolean) -> str:
         return "TRUE" if node.value else "FALSE"
 
-    @emits(e.Integer)
-    def integer(self, node: e.Integer) -> str:
-        value = node.value
-        if type(value) is not int:
-            raise self.unsupported("integer literal", node, message=f"{value!r} is not an integer")
-        if not _INT64_MIN <= value <= _INT64_MAX:
-            raise self.unsupported(
-                "integer out of range",
-                node,
-                message=f"{value} does not fit a 64-bit integer",
-                rewrite="use a FLOAT or a STRING",
-            )
-        return str(value)
-
     @emits(e.Float)
     def float_(self, node: e.Float) -> str:
-        value = float(node.value)
-        if not math.isfinite(value):
-            raise self.unsupported(
-                "non-finite float",
-                node,
-                message=f"{self.dialect.name} has no literal for {value!r}",
-                rewrite="pass the value as a parameter",
-            )
+        value = self.finite_float(node)
         text = repr(value)
         if not self.caps.float_literal_exponent:
             return text

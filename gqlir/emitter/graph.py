@@ -7,11 +7,16 @@ are that common part. Each family's generator subclasses this one and supplies t
 
 from __future__ import annotations
 
+import math
+
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
 from .base import Generator, emits
+
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
 
 
 class GraphTextGenerator(Generator):
@@ -24,6 +29,33 @@ class GraphTextGenerator(Generator):
                 "count", node, message=f"{value!r} is not a count (a non-negative integer)"
             )
         return str(value)
+
+    @emits(e.Integer)
+    def integer(self, node: e.Integer) -> str:
+        """Both families' integers are 64-bit: a wider value is refused, never wrapped."""
+        value = node.value
+        if type(value) is not int:
+            raise self.unsupported("integer literal", node, message=f"{value!r} is not an integer")
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            raise self.unsupported(
+                "integer out of range",
+                node,
+                message=f"{value} does not fit the 64-bit integer of {self.dialect.name}",
+                rewrite="use a FLOAT or a STRING",
+            )
+        return str(value)
+
+    def finite_float(self, node: e.Float) -> float:
+        """The value of a float literal; NaN and infinities have no literal in either family."""
+        value = float(node.value)
+        if not math.isfinite(value):
+            raise self.unsupported(
+                "non-finite float",
+                node,
+                message=f"{self.dialect.name} has no literal for {value!r}",
+                rewrite="pass the value as a parameter",
+            )
+        return value
 
     @emits(e.String)
     def string_literal(self, node: e.String) -> str:
