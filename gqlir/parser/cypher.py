@@ -1103,26 +1103,7 @@ class CypherBuilder:
         for value in values:
             _value(self, value)
         canonical = self.dialect.canonical_function(name)
-        spec = functions.lookup(canonical)
-        if spec is None:
-            if distinct:
-                raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
-            return ir.FunctionCall(name, values, pos=start)
-        n = len(values)
-        if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
-            raise SemanticError(
-                f"{name}() takes {_arity(spec)} argument(s), {n} given",
-                offset=start,
-                code="SEMANTIC_ARITY",
-            )
-        if spec.aggregate:
-            return ir.Aggregate(canonical, values, distinct, pos=start)
-        if distinct:
-            raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
-        kind_t = _TEMPORAL.get(canonical)
-        if kind_t is not None and n == 1 and isinstance(values[0], ir.String):
-            return ir.TemporalLiteral(kind_t, values[0].value, pos=start)
-        return ir.FunctionCall(canonical, values, pos=start)
+        return resolve_call(name, canonical, values, distinct, start)
 
     def _map_projection(self, base: Any, items: tuple, pos: int) -> Any:
         if isinstance(base, ir.Variable):
@@ -1433,6 +1414,34 @@ def _count(c: list, pos: int, default: int) -> int:
         if isinstance(x, tuple) and x[0] == "INTEGER":
             return decode_integer(x[1], x[2])
     return default
+
+
+def resolve_call(
+    name: str, canonical: str, values: tuple, distinct: bool, start: int
+) -> ir.FunctionCall | ir.Aggregate | ir.TemporalLiteral:
+    """A call by its canonical name: arity checked against the function table, aggregates
+    told apart, and a temporal constructor of one string made a typed literal. A name the
+    table lacks (a user function) stays a call under the name it was written with."""
+    spec = functions.lookup(canonical)
+    if spec is None:
+        if distinct:
+            raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
+        return ir.FunctionCall(name, values, pos=start)
+    n = len(values)
+    if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
+        raise SemanticError(
+            f"{name}() takes {_arity(spec)} argument(s), {n} given",
+            offset=start,
+            code="SEMANTIC_ARITY",
+        )
+    if spec.aggregate:
+        return ir.Aggregate(canonical, values, distinct, pos=start)
+    if distinct:
+        raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
+    kind_t = _TEMPORAL.get(canonical)
+    if kind_t is not None and n == 1 and isinstance(values[0], ir.String):
+        return ir.TemporalLiteral(kind_t, values[0].value, pos=start)
+    return ir.FunctionCall(canonical, values, pos=start)
 
 
 def _arity(spec: functions.FunctionSpec) -> str:

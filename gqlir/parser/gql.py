@@ -37,13 +37,10 @@ from typing import Any
 from .. import ir
 from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
-from ..ir import functions
 from .cypher import (
     _BINARY,
-    _TEMPORAL,
     _TYPE_SYNONYMS,
     CypherBuilder,
-    _arity,
     _check_chain,
     _dotted_name,
     _err,
@@ -56,6 +53,7 @@ from .cypher import (
     _Scope,
     _Skip,
     _Where,
+    resolve_call,
 )
 from .literals import decode_float, decode_integer, decode_string
 
@@ -1248,26 +1246,8 @@ class GqlBuilder(CypherBuilder):
                 f"{name}() in {self.dialect.name} does not mean what gqlir's {canonical}() means",
                 offset=start,
             )
-        spec = functions.lookup(canonical)
-        if spec is None:
-            if distinct:
-                raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
-            return ir.FunctionCall(name, values, pos=start)
-        n = len(values)
-        if n < spec.min_args or (spec.max_args is not None and n > spec.max_args):
-            raise SemanticError(
-                f"{name}() takes {_arity(spec)} argument(s), {n} given",
-                offset=start,
-                code="SEMANTIC_ARITY",
-            )
-        if spec.aggregate:
-            return self._aggregate(ir.Aggregate(canonical, values, distinct, pos=start))
-        if distinct:
-            raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
-        kind_t = _TEMPORAL.get(canonical)
-        if kind_t is not None and n == 1 and isinstance(values[0], ir.String):
-            return ir.TemporalLiteral(kind_t, values[0].value, pos=start)
-        return ir.FunctionCall(canonical, values, pos=start)
+        call = resolve_call(name, canonical, values, distinct, start)
+        return self._aggregate(call) if isinstance(call, ir.Aggregate) else call
 
     def _aggregate(self, agg: ir.Aggregate) -> ir.Expr:
         """GQL's aggregates follow SQL where the canonical (Cypher) ones differ: SUM and

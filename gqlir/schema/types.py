@@ -389,6 +389,11 @@ def _split_top(text: str) -> list[str]:
 
 K = TypeKind
 
+# Where a dialect has one 64-bit integer type, narrower ones widen to it (no value is lost).
+_SMALL_INTEGERS_AS_INT64 = {
+    kind: PropertyType(K.INT64) for kind in (K.INT8, K.INT16, K.INT32, K.UINT8, K.UINT16, K.UINT32)
+}
+
 # ISO/IEC 39075:2024 §18.9 <value type>; the predefined type names (also at
 # https://opengql.github.io/standard/). No spatial, map or JSON types in GQL.
 GQL = TypeTable(
@@ -518,12 +523,7 @@ NEO4J = TypeTable(
     },
     map_keyword="MAP",
     widen={
-        K.INT8: PropertyType(K.INT64),
-        K.INT16: PropertyType(K.INT64),
-        K.INT32: PropertyType(K.INT64),
-        K.UINT8: PropertyType(K.INT64),
-        K.UINT16: PropertyType(K.INT64),
-        K.UINT32: PropertyType(K.INT64),
+        **_SMALL_INTEGERS_AS_INT64,
         K.FLOAT32: PropertyType(K.FLOAT64),
         K.DECIMAL: PropertyType(K.FLOAT64),
     },
@@ -624,12 +624,7 @@ SPANNER = TypeTable(
         "JSON": K.JSON,
     },
     widen={
-        K.INT8: PropertyType(K.INT64),
-        K.INT16: PropertyType(K.INT64),
-        K.INT32: PropertyType(K.INT64),
-        K.UINT8: PropertyType(K.INT64),
-        K.UINT16: PropertyType(K.INT64),
-        K.UINT32: PropertyType(K.INT64),
+        **_SMALL_INTEGERS_AS_INT64,
         K.UINT64: PropertyType(K.DECIMAL),
         K.LOCAL_DATETIME: PropertyType(K.DATETIME),
     },
@@ -703,12 +698,7 @@ CYPHERBENCH = TypeTable(
         "LIST": K.LIST,
     },
     widen={
-        K.INT8: PropertyType(K.INT64),
-        K.INT16: PropertyType(K.INT64),
-        K.INT32: PropertyType(K.INT64),
-        K.UINT8: PropertyType(K.INT64),
-        K.UINT16: PropertyType(K.INT64),
-        K.UINT32: PropertyType(K.INT64),
+        **_SMALL_INTEGERS_AS_INT64,
         K.FLOAT32: PropertyType(K.FLOAT64),
         K.DECIMAL: PropertyType(K.FLOAT64),
     },
