@@ -58,6 +58,7 @@ from typing import Any
 from .. import ir
 from ..dialect import Dialect
 from ..errors import ParseError, SchemaError, SemanticError, UnsupportedError
+from ..schema.model import Property
 from ..schema.relational import EdgeTable, NodeTable, Table
 from ..schema.types import INTEGER_KINDS, TypeKind
 from ..sqlmapping import SqlMapping
@@ -1259,20 +1260,25 @@ class SqlReader:
             )
         return ir.Comparison(op, left, right)
 
+    def _schema_property(self, e: ir.Property) -> Property | None:
+        """The schema's declaration of ``v.key`` where ``v`` is a node or edge variable."""
+        if not isinstance(e.subject, ir.Variable):
+            return None
+        owner = self._tokens.get(e.subject.name)
+        if owner is None:
+            return None
+        element = (
+            self.mapping.schema.node(owner.label)
+            if isinstance(owner, _NodeVar)
+            else self.mapping.schema.edge(owner.label)
+        )
+        return element.prop(e.key) if element is not None else None
+
     def _temporal_kind(self, e: ir.Expr) -> TypeKind | None:
         """The temporal type of a stored property (the graph holds it typed)."""
-        if isinstance(e, ir.Property) and isinstance(e.subject, ir.Variable):
-            owner = self._tokens.get(e.subject.name)
-            if owner is None:
-                return None
-            element = (
-                self.mapping.schema.node(owner.label)
-                if isinstance(owner, _NodeVar)
-                else self.mapping.schema.edge(owner.label)
-            )
-            prop = element.prop(e.key) if element is not None else None
-            if prop is not None and prop.type.kind in _TEMPORAL_TYPES:
-                return prop.type.kind
+        prop = self._schema_property(e) if isinstance(e, ir.Property) else None
+        if prop is not None and prop.type.kind in _TEMPORAL_TYPES:
+            return prop.type.kind
         return None
 
     def _temporal_literal(
@@ -2282,16 +2288,8 @@ class SqlReader:
             return "string"
         if isinstance(e, ir.Boolean):
             return "bool"
-        if isinstance(e, ir.Property) and isinstance(e.subject, ir.Variable):
-            owner = self._tokens.get(e.subject.name)
-            if owner is None:
-                return None
-            element = (
-                self.mapping.schema.node(owner.label)
-                if isinstance(owner, _NodeVar)
-                else self.mapping.schema.edge(owner.label)
-            )
-            prop = element.prop(e.key) if element is not None else None
+        if isinstance(e, ir.Property):
+            prop = self._schema_property(e)
             return _kind_name(prop.type.kind) if prop is not None else None
         if isinstance(e, ir.Variable):
             return self._var_types.get(e.name)
