@@ -9,6 +9,7 @@ raises then.
 
 from __future__ import annotations
 
+import abc
 from typing import Any, ClassVar
 
 from ..errors import EngineError
@@ -58,11 +59,13 @@ class SqlEngine(BaseEngine):
 
     # -- to be provided -----------------------------------------------------------------------
 
+    @abc.abstractmethod
     def connection(self) -> Any:
-        raise NotImplementedError
+        """The open DB-API connection of this engine."""
 
+    @abc.abstractmethod
     def error(self, exc: Exception) -> EngineError:
-        raise NotImplementedError
+        """The driver's exception as an EngineError with this engine's name and code."""
 
     # -- shared reading ------------------------------------------------------------------------
 

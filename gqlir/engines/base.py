@@ -19,6 +19,7 @@ own text to the adapter's ``_execute``.
 
 from __future__ import annotations
 
+import abc
 import datetime as _dt
 import decimal
 import math
@@ -377,7 +378,7 @@ class Prepared:
     translated: bool = False
 
 
-class BaseEngine:
+class BaseEngine(abc.ABC):
     """Shared behaviour of the adapters. Subclasses set ``name``, ``dialects`` (the dialects the
     engine runs natively, the default first) and ``enforces_read_only`` (the engine itself can
     refuse writes: read-only transactions or access modes), and implement ``_execute`` and
@@ -409,8 +410,9 @@ class BaseEngine:
         self.schema = schema
         return counts
 
+    @abc.abstractmethod
     def _load(self, schema: Any, directory: str) -> dict[str, int]:
-        raise NotImplementedError
+        """Each engine's own DDL and bulk load (``load`` has checked the engine is open)."""
 
     def _check_open(self) -> None:
         if self.closed:
@@ -497,6 +499,7 @@ class BaseEngine:
         table.ordered = prepared.ordered
         return table
 
+    @abc.abstractmethod
     def _execute(
         self,
         prepared: Prepared,
@@ -505,7 +508,7 @@ class BaseEngine:
         row_cap: int | None,
         read_only: bool,
     ) -> ResultTable:
-        raise NotImplementedError
+        """Each engine's own run of a prepared query (``run`` has checked read-only safety)."""
 
 
 def timeout_error(engine: str, seconds: float, engine_code: str | None = None) -> EngineError:
