@@ -9,8 +9,6 @@ type of each property.
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -25,32 +23,7 @@ from ..schema.types import PropertyType, TypeKind
 K = TypeKind
 LOAD_KEY = "__gqlir_load_id"  # the temporary property that connects edges to their nodes
 
-__all__ = ["LOAD_KEY", "load_cypher", "python_value", "reference_value"]
-
-
-def python_value(v: Any, t: PropertyType | None) -> Any:
-    """A graph-data value as the Python value a driver binds for the schema type ``t``:
-    ``datetime`` objects for temporal types, ``Decimal`` for decimals, JSON text for maps,
-    points and JSON values (property graphs store no nested maps)."""
-    if v is None or t is None:
-        return v
-    k = t.kind
-    if isinstance(v, str):
-        if k == K.DATE:
-            return dt.date.fromisoformat(v)
-        if k in (K.DATETIME, K.LOCAL_DATETIME):
-            return dt.datetime.fromisoformat(v)
-        if k in (K.TIME, K.LOCAL_TIME):
-            return dt.time.fromisoformat(v)
-        if k == K.DECIMAL:
-            return decimal.Decimal(v)
-    if k == K.DECIMAL and isinstance(v, (int, float)):
-        return decimal.Decimal(str(v))
-    if k == K.LIST and isinstance(v, list) and t.element is not None:
-        return [python_value(x, t.element) for x in v]
-    if k in (K.MAP, K.JSON, K.POINT) and not isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False, sort_keys=True)
-    return v
+__all__ = ["LOAD_KEY", "load_cypher", "reference_value"]
 
 
 _TEMPORAL_KINDS = {

@@ -87,8 +87,8 @@ def _value(v: Any) -> Any:
 
 
 def _mutation_value(v: Any, t: Any) -> Any:
+    from ..schema.loaders import python_value
     from ..schema.types import TypeKind as K
-    from .loading import python_value
 
     if v is None:
         return None

@@ -27,8 +27,34 @@ from .types import PropertyType, TypeKind
 K = TypeKind
 
 
+def python_value(v: Any, t: PropertyType | None) -> Any:
+    """A graph-data value as the Python value a driver binds for the schema type ``t``:
+    ``datetime`` objects for temporal types, ``Decimal`` for decimals, JSON text for maps,
+    points and JSON values (property graphs store no nested maps)."""
+    if v is None or t is None:
+        return v
+    k = t.kind
+    if isinstance(v, str):
+        if k == K.DATE:
+            return dt.date.fromisoformat(v)
+        if k in (K.DATETIME, K.LOCAL_DATETIME):
+            return dt.datetime.fromisoformat(v)
+        if k in (K.TIME, K.LOCAL_TIME):
+            return dt.time.fromisoformat(v)
+        if k == K.DECIMAL:
+            return decimal.Decimal(v)
+    if k == K.DECIMAL and isinstance(v, (int, float)):
+        return decimal.Decimal(str(v))
+    if k == K.LIST and isinstance(v, list) and t.element is not None:
+        return [python_value(x, t.element) for x in v]
+    if k in (K.MAP, K.JSON, K.POINT) and not isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False, sort_keys=True)
+    return v
+
+
 def _sql_value(v: Any, t: PropertyType, dialect: str) -> Any:
-    """A graph-data value as the DB-API driver of ``dialect`` should bind it."""
+    """A graph-data value as the DB-API driver of ``dialect`` should bind it: SQLite takes
+    JSON text for structured values; elsewhere a list the dialect stores as JSON is JSON text."""
     if v is None:
         return None
     k = t.kind
@@ -38,21 +64,13 @@ def _sql_value(v: Any, t: PropertyType, dialect: str) -> Any:
         if isinstance(v, bool):
             return int(v)
         return v
-    if k == K.DATE:
-        return dt.date.fromisoformat(v)
-    if k in (K.DATETIME, K.LOCAL_DATETIME):
-        return dt.datetime.fromisoformat(v)
-    if k in (K.TIME, K.LOCAL_TIME):
-        return dt.time.fromisoformat(v)
-    if k == K.DECIMAL:
-        return decimal.Decimal(str(v))
     if k == K.LIST and isinstance(v, list) and t.element is not None:
         if sql_format._substitute(t, dialect).kind == K.JSON:
             return json.dumps(v, ensure_ascii=False)
         return [_sql_value(x, t.element, dialect) for x in v]
-    if k in (K.MAP, K.JSON, K.POINT, K.ANY) and not isinstance(v, str):
+    if k == K.ANY and not isinstance(v, str):
         return json.dumps(v, ensure_ascii=False)
-    return v
+    return python_value(v, t)
 
 
 def table_rows(schema: SchemaGraph, directory: str) -> list[tuple[Table, list[dict[str, Any]]]]:
