@@ -44,24 +44,14 @@ def parse(text: str, dialect: str | Dialect = "neo4j", *, schema: Any = None) ->
     d = get_dialect(dialect)
     if not isinstance(text, str):
         raise ParseError(f"query must be a string, not {type(text).__name__}")
-    if d.family == "sql":
-        from .sql import parse_sql
-
-        try:
-            return parse_sql(text, d, schema)
-        except GqlirError as exc:
-            if exc.text is None:
-                exc.text = text
-            raise
-        except RecursionError:
-            raise ParseError(
-                "query is nested too deeply", text=text, offset=0, code="PARSE_TOO_DEEP"
-            ) from None
-    parser = parser_for(d)
-    parser.builder.begin(text)
     try:
-        result = parser.parse(text)
-        return result
+        if d.family == "sql":
+            from .sql import parse_sql
+
+            return parse_sql(text, d, schema)
+        parser = parser_for(d)
+        parser.builder.begin(text)
+        return parser.parse(text)
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
