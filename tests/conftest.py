@@ -57,14 +57,7 @@ def open_engine(request: pytest.FixtureRequest) -> Iterator[Callable[[str], Any]
         from gqlir.engines import open_engine as open_
 
         if name == "bolt":
-            server = request.getfixturevalue("bolt_server")
-            engine = open_(
-                "neo4j",
-                url=server.uri,
-                user=server.user,
-                password=server.password,
-                database=server.database,
-            )
+            engine = _open_bolt(request)
             engine.run("MATCH (n) DETACH DELETE n")
         elif name == "postgres":
             server = request.getfixturevalue("postgres_server")
@@ -80,6 +73,20 @@ def open_engine(request: pytest.FixtureRequest) -> Iterator[Callable[[str], Any]
         engine.close()
 
 
+def _open_bolt(request: pytest.FixtureRequest) -> Any:
+    """A Bolt engine (neo4j dialect) on the session's ArcadeDB server."""
+    from gqlir.engines import open_engine
+
+    server = request.getfixturevalue("bolt_server")
+    return open_engine(
+        "neo4j",
+        url=server.uri,
+        user=server.user,
+        password=server.password,
+        database=server.database,
+    )
+
+
 @pytest.fixture(scope="session")
 def loaded(request: pytest.FixtureRequest) -> Iterator[Callable[[str, str], Any]]:
     """``loaded(engine, graph)``: one engine of that name with an example graph (or "dense")
@@ -93,14 +100,7 @@ def loaded(request: pytest.FixtureRequest) -> Iterator[Callable[[str, str], Any]
         key = (name, graph)
         if key not in cache:
             if name == "bolt":
-                server = request.getfixturevalue("bolt_server")
-                engine = open_(
-                    "neo4j",
-                    url=server.uri,
-                    user=server.user,
-                    password=server.password,
-                    database=server.database,
-                )
+                engine = _open_bolt(request)
                 if not any(k[0] == "bolt" for k in cache):
                     engine.run("MATCH (n) DETACH DELETE n")
                 # the graphs share the server's database: their labels differ
