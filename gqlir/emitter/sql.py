@@ -41,6 +41,7 @@ from ..ir import query as q
 from ..ir.node import Node
 from ..schema.relational import EdgeTable, NodeTable
 from ..schema.types import INTEGER_KINDS, TypeKind
+from ..sqlflavours import TEXT_TEMPORALS
 from .base import Generator, emits
 
 __all__ = ["SqlGenerator"]
@@ -54,10 +55,6 @@ _TEMPORAL_KINDS = {
     K.LOCAL_TIME: "localtime",
     K.TIME: "time",
 }
-#: Flavours without date/time storage: temporal values are ISO 8601 text, compared as text
-#: (SQLite: "Date And Time Functions", https://www.sqlite.org/lang_datefunc.html), so a
-#: temporal literal is its ISO text, in the form gqlir's loaders store.
-_TEXT_TEMPORALS = frozenset({"sqlite"})
 
 
 # -- bindings of variables to columns ------------------------------------------------------------
@@ -998,7 +995,7 @@ class SqlGenerator(Generator):
         if sql_type is None:
             raise self.unsupported(f"{node.kind.value} literal", node)
         text = exp.Literal.string(node.text)
-        if self.flavour in _TEXT_TEMPORALS:
+        if self.flavour in TEXT_TEMPORALS:
             return text
         return exp.cast(text, exp.DataType.build(sql_type))
 

@@ -61,17 +61,13 @@ from ..errors import ParseError, SchemaError, SemanticError, UnsupportedError
 from ..schema.model import Property
 from ..schema.relational import EdgeTable, NodeTable, Table
 from ..schema.types import INTEGER_KINDS, TypeKind
+from ..sqlflavours import COLLATED_STRINGS, LIKE_FOLDS_ASCII, MOD_BY_ZERO_IS_NULL, TEXT_TEMPORALS
 from ..sqlmapping import SqlMapping
 
 __all__ = ["SqlReader", "parse_sql"]
 
 K = TypeKind
 
-#: Flavours whose LIKE ignores ASCII case by default (https://www.sqlite.org/lang_expr.html#like).
-_LIKE_FOLDS_ASCII = frozenset({"sqlite"})
-#: Flavours whose string comparisons follow a collation that ignores case by default (MySQL's
-#: utf8mb4_0900_ai_ci, SQL Server's *_CI_AS): no graph comparison means the same.
-_COLLATED_STRINGS = frozenset({"mysql", "tsql"})
 
 _TEMPORAL_TYPES = frozenset(
     {K.DATE, K.DATETIME, K.LOCAL_DATETIME, K.TIME, K.LOCAL_TIME, K.DURATION}
@@ -1248,7 +1244,7 @@ class SqlReader:
                     if not flip
                     else ir.Comparison(_FLIP[op2], literal, a)
                 )
-        if self.flavour in _COLLATED_STRINGS and "string" in (
+        if self.flavour in COLLATED_STRINGS and "string" in (
             self.type_of(left),
             self.type_of(right),
         ):
@@ -1295,7 +1291,7 @@ class SqlReader:
             return op, ir.TemporalLiteral(ir.TemporalKind.LOCAL_DATETIME, text)
         if kind == K.LOCAL_DATETIME and _ISO_DATE.fullmatch(text):
             midnight = ir.TemporalLiteral(ir.TemporalKind.LOCAL_DATETIME, text + "T00:00:00")
-            if self.flavour != "sqlite":
+            if self.flavour not in TEXT_TEMPORALS:
                 return op, midnight
             prefix = {
                 ir.CompOp.GE: ir.CompOp.GE,
@@ -1402,7 +1398,7 @@ class SqlReader:
     def x_mod(self, node: Any, scope: _Scope, f: bool) -> ir.Expr:
         left = self.expr(node.this, scope)
         right = self.expr(node.expression, scope)
-        return self._safe(ir.ArithOp.MOD, left, right, self.flavour == "sqlite")
+        return self._safe(ir.ArithOp.MOD, left, right, self.flavour in MOD_BY_ZERO_IS_NULL)
 
     def _safe(self, op: ir.ArithOp, left: ir.Expr, right: ir.Expr, safe: bool) -> ir.Expr:
         """A zero divisor gives null in a safe division: ``x / nullif(y, 0)`` is null there and
@@ -1482,8 +1478,8 @@ class SqlReader:
                 message="only a literal LIKE pattern can be turned into a graph string predicate",
             )
         pattern = pattern_node.this
-        fold = isinstance(node, exp.ILike) or self.flavour in _LIKE_FOLDS_ASCII
-        if self.flavour in _COLLATED_STRINGS:
+        fold = isinstance(node, exp.ILike) or self.flavour in LIKE_FOLDS_ASCII
+        if self.flavour in COLLATED_STRINGS:
             raise self.unsupported("LIKE under a collation", node)
         if fold and any(ch.lower() != ch.upper() for ch in pattern):
             if any(not ch.isascii() and ch.lower() != ch.upper() for ch in pattern):

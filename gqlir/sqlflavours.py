@@ -1,0 +1,23 @@
+"""What the SQL reader and writer know of each SQL flavour's semantics (sqlglot dialect names).
+
+One place for the facts both directions rely on, so that reading SQLite and writing SQLite
+cannot disagree about, say, how it stores a date.
+"""
+
+from __future__ import annotations
+
+#: Flavours without date/time storage: temporal values are ISO 8601 text, compared as text
+#: (SQLite: "Date And Time Functions", https://www.sqlite.org/lang_datefunc.html), so a
+#: temporal literal is its ISO text, in the form gqlir's loaders store.
+TEXT_TEMPORALS = frozenset({"sqlite"})
+
+#: Flavours whose LIKE ignores ASCII case by default (https://www.sqlite.org/lang_expr.html#like).
+LIKE_FOLDS_ASCII = frozenset({"sqlite"})
+
+#: Flavours whose string comparisons follow a collation that ignores case by default (MySQL's
+#: utf8mb4_0900_ai_ci, SQL Server's *_CI_AS): no graph comparison means the same.
+COLLATED_STRINGS = frozenset({"mysql", "tsql"})
+
+#: Flavours where ``x % 0`` is null rather than an error (https://www.sqlite.org/lang_expr.html:
+#: "If the right operand is zero, the result is NULL").
+MOD_BY_ZERO_IS_NULL = frozenset({"sqlite"})
