@@ -7,6 +7,7 @@ on this machine predates SQL/PGQ, so the form cannot be run."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -45,6 +46,24 @@ def test_quantified_edges_read_back_where_the_flavour_has_them() -> None:
     with pytest.raises(UnsupportedError) as info:
         gqlir.emit(source, "sqlpgq:postgres")
     assert info.value.construct == "quantified edge"
+
+
+FINANCE = os.path.join(os.path.dirname(__file__), "..", "schemas", "finance", "schema.json")
+
+
+@pytest.mark.parametrize("target", ("sql:duckdb", *FLAVOURS))
+def test_schema_types_are_judged_as_in_plain_sql(target: str) -> None:
+    # A DATE or BOOLEAN property compares with a value of its own type; with another, no.
+    same = (
+        "MATCH (p:Person) WHERE p.birthday < date('1990-01-01') AND p.isBlocked = true "
+        "RETURN p.name AS name"
+    )
+    text = gqlir.transpile(same, "neo4j", target, schema=FINANCE)
+    assert "1990-01-01" in text and "TRUE" in text
+    other = "MATCH (p:Person) WHERE p.birthday < 3 RETURN p.name AS name"
+    with pytest.raises(UnsupportedError) as info:
+        gqlir.transpile(other, "neo4j", target, schema=FINANCE)
+    assert info.value.construct == "comparison of values of different types"
 
 
 GOLDEN = {

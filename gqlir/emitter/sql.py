@@ -57,6 +57,20 @@ _TEMPORAL_KINDS = {
 }
 
 
+def value_kind(kind: TypeKind) -> str:
+    """The kind of value a column of schema type ``kind`` holds, as the emitter's type checks
+    name kinds: int, float, string, bool, one of the temporal kinds, or other."""
+    if kind in INTEGER_KINDS:
+        return "int"
+    if kind in (K.FLOAT32, K.FLOAT64, K.DECIMAL):
+        return "float"
+    if kind == K.STRING:
+        return "string"
+    if kind == K.BOOLEAN:
+        return "bool"
+    return _TEMPORAL_KINDS.get(kind, "other")
+
+
 # -- bindings of variables to columns ------------------------------------------------------------
 
 
@@ -1416,18 +1430,7 @@ class SqlGenerator(Generator):
         schema = self.mapping.schema
         element = schema.node(b.label) if isinstance(b, _NodeB) else schema.edge(b.label)
         prop = element.prop(key) if element is not None else None
-        if prop is None:
-            return None
-        k = prop.type.kind
-        if k in INTEGER_KINDS:
-            return "int"
-        if k in (K.FLOAT32, K.FLOAT64, K.DECIMAL):
-            return "float"
-        if k == K.STRING:
-            return "string"
-        if k == K.BOOLEAN:
-            return "bool"
-        return _TEMPORAL_KINDS.get(k, "other")
+        return None if prop is None else value_kind(prop.type.kind)
 
     # =========================================================================================
     # names

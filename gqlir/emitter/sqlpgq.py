@@ -36,7 +36,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
-from .sql import SqlGenerator, _aggregates, _and, _Frame, _ValueB
+from .sql import SqlGenerator, _aggregates, _and, _Frame, _ValueB, value_kind
 
 __all__ = ["FORMS", "SqlPgqGenerator"]
 
@@ -542,18 +542,7 @@ class SqlPgqGenerator(SqlGenerator):
                     else self.mapping.schema.node(b.label)
                 )
                 prop = element.prop(value.key) if element is not None else None
-                if prop is None:
-                    return None
-                from ..schema.types import INTEGER_KINDS, TypeKind
-
-                k = prop.type.kind
-                if k in INTEGER_KINDS:
-                    return "int"
-                if k in (TypeKind.FLOAT32, TypeKind.FLOAT64, TypeKind.DECIMAL):
-                    return "float"
-                if k == TypeKind.STRING:
-                    return "string"
-                return "other"
+                return None if prop is None else value_kind(prop.type.kind)
         return super().kind(value, frame)
 
 
