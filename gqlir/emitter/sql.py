@@ -201,19 +201,24 @@ class SqlGenerator(Generator):
     # queries
     # =========================================================================================
 
-    def query(self, node: q.Query, parent: _Frame | None) -> Any:
+    def set_operation(self, node: q.SetOperation, left: Any, right: Any) -> Any:
+        """``left`` and ``right`` (already written) joined by the node's set operator."""
         from sqlglot import exp
 
+        op = {
+            q.SetOp.UNION: exp.union,
+            q.SetOp.INTERSECT: exp.intersect,
+            q.SetOp.EXCEPT: exp.except_,
+        }.get(node.op)
+        if op is None:
+            raise self.unsupported(node.op.value, node)
+        return op(left, right, distinct=not node.all)
+
+    def query(self, node: q.Query, parent: _Frame | None) -> Any:
+
         if isinstance(node, q.SetOperation):
-            op = {
-                q.SetOp.UNION: exp.union,
-                q.SetOp.INTERSECT: exp.intersect,
-                q.SetOp.EXCEPT: exp.except_,
-            }.get(node.op)
-            if op is None:
-                raise self.unsupported(node.op.value, node)
-            return op(
-                self.query(node.left, parent), self.query(node.right, parent), distinct=not node.all
+            return self.set_operation(
+                node, self.query(node.left, parent), self.query(node.right, parent)
             )
         if isinstance(node, q.LinearQuery):
             return self.linear(node, parent)

@@ -253,17 +253,9 @@ class SqlPgqGenerator(SqlGenerator):
     # -- queries -------------------------------------------------------------------------------
 
     def pgq_query(self, node: q.Query) -> Any:
-        from sqlglot import exp
 
         if isinstance(node, q.SetOperation):
-            op = {
-                q.SetOp.UNION: exp.union,
-                q.SetOp.INTERSECT: exp.intersect,
-                q.SetOp.EXCEPT: exp.except_,
-            }.get(node.op)
-            if op is None:
-                raise self.unsupported(node.op.value, node)
-            return op(self.pgq_query(node.left), self.pgq_query(node.right), distinct=not node.all)
+            return self.set_operation(node, self.pgq_query(node.left), self.pgq_query(node.right))
         if not isinstance(node, q.LinearQuery):
             raise self.unsupported(type(node).__name__, node)
         return self.pgq_linear(node)
