@@ -33,6 +33,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from .errors import SchemaError
+from .schema.graphdata import hashable
 from .schema.relational import ForeignKey, RelationalSchema, Table, topological
 
 __all__ = [
@@ -264,14 +265,6 @@ def _iso_duration(v: dt.timedelta) -> str:
     return f"{sign}P{int(days)}DT{rest:g}S"
 
 
-def _hashable(v: Any) -> Any:
-    if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
-    if isinstance(v, dict):
-        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
-    return v
-
-
 # -- migration -----------------------------------------------------------------------------------
 
 
@@ -446,8 +439,8 @@ def _check_lossless(out: str, source_rows: dict[str, list[tuple[Any, ...]]]) -> 
             break
     for t in mapping.tables.tables:
         cols = [c.name for c in t.columns]
-        mine = Counter(tuple(_hashable(r.get(c)) for c in cols) for r in rebuilt.get(t.name, []))
-        theirs = Counter(tuple(_hashable(v) for v in r) for r in source_rows.get(t.name, []))
+        mine = Counter(tuple(hashable(r.get(c)) for c in cols) for r in rebuilt.get(t.name, []))
+        theirs = Counter(tuple(hashable(v) for v in r) for r in source_rows.get(t.name, []))
         if mine != theirs:
             missing = sum((theirs - mine).values())
             extra = sum((mine - theirs).values())

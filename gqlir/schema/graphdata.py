@@ -632,7 +632,7 @@ def validate_graph(
             report.nodes[nt.label] += 1
             _check_properties(loc, nt, node.properties, issue)
             if nt.keys:
-                kv = tuple(_hashable(node.properties.get(k)) for k in nt.keys)
+                kv = tuple(hashable(node.properties.get(k)) for k in nt.keys)
                 if None not in kv:
                     if kv in keys_seen[nt.label]:
                         issue(
@@ -643,7 +643,7 @@ def validate_graph(
                     keys_seen[nt.label].add(kv)
             for p in nt.properties:
                 if p.unique and node.properties.get(p.name) is not None:
-                    v = _hashable(node.properties[p.name])
+                    v = hashable(node.properties[p.name])
                     seen = unique_seen[(nt.label, p.name)]
                     if v in seen:
                         issue(loc, p.name, f"value {node.properties[p.name]!r} is not unique")
@@ -656,11 +656,13 @@ def validate_graph(
     return report
 
 
-def _hashable(v: Any) -> Any:
+def hashable(v: Any) -> Any:
+    """A JSON value as something a set or a Counter can hold (lists -> tuples, maps -> sorted
+    pairs), so that equal values compare equal."""
     if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
+        return tuple(hashable(x) for x in v)
     if isinstance(v, dict):
-        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+        return tuple(sorted((k, hashable(x)) for k, x in v.items()))
     return v
 
 
@@ -728,7 +730,7 @@ def _validate_edges(
             et.label,
             edge.source,
             edge.target,
-            *(_hashable(edge.properties.get(k)) for k in et.keys),
+            *(hashable(edge.properties.get(k)) for k in et.keys),
         )
         if ident in identity:
             keys = f" and key {[edge.properties.get(k) for k in et.keys]}" if et.keys else ""
@@ -807,6 +809,7 @@ __all__ = [
     "ValidationReport",
     "check_value",
     "detect_layout",
+    "hashable",
     "iter_edges",
     "iter_nodes",
     "validate_graph",
