@@ -327,10 +327,13 @@ _TCK_EPILOG = """\
 examples:
   gqlir tck ../shared/tck/features
   gqlir tck ../shared/tck --area expressions/temporal --json
+  gqlir tck ../shared/tck/features --to iso-gql
 
 Runs every scenario of a folder of openCypher TCK features through the parser and the
 reference evaluator; prints the pass rate by feature area and every failure's reason
-(--json: {total, passed, failed, pass_rate, areas, failure_reasons, failures}). Exit code 1
+(--json: {total, refused, passed, failed, pass_rate, areas, failure_reasons, failures}). With
+--to, each query is translated first and the translation runs under its dialect's semantics.
+Exit code 1
 when the pass rate is below --min-rate (default: any failure).
 """
 
@@ -390,6 +393,14 @@ def _add_evaluator_commands(sub: Any) -> None:
     p.add_argument("directory", metavar="DIR", help="a features folder (or a TCK root)")
     p.add_argument("-a", "--area", action="append", default=[], help="only this area (repeatable)")
     p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="dialect of the queries")
+    p.add_argument(
+        "-t",
+        "--to",
+        dest="target",
+        metavar="T",
+        help="translate each query into T and run the translation (the expected results then "
+        "check the translation; queries T cannot express are not run)",
+    )
     p.add_argument("--min-rate", type=float, default=1.0, help="pass rate below which to exit 1")
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_tck)
@@ -447,11 +458,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_tck(args: argparse.Namespace) -> int:
     from .conformance.runner import format_report, run_tck
     from .conformance.tck import TckFormatError
+    from .dialect import get_dialect
 
     if not os.path.isdir(args.directory):
         raise UsageError(f"not a directory: {args.directory}")
+    for name in (args.dialect, args.target):
+        if name is not None:
+            get_dialect(name)  # an unknown dialect is a usage error, not 2,000 failures
     try:
-        report = run_tck(args.directory, areas=args.area, dialect=args.dialect)
+        report = run_tck(args.directory, areas=args.area, dialect=args.dialect, target=args.target)
     except TckFormatError as exc:
         raise UsageError(f"cannot read the features: {exc}") from None
     if args.json:

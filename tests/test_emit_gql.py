@@ -417,7 +417,28 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     ("RETURN 7 / 2 AS q", "RETURN 7 / 2 AS q", Refused("integer division"), SAME),
     ("RETURN 7.0 / 2 AS q", "RETURN 7.0E0 / 2 AS q", "GRAPH g RETURN 7.0 / 2 AS q", SAME),
     ("RETURN 7.5 % 2 AS m", Refused("% on floats"), Refused("% on floats"), SAME),
-    ("MATCH (n) RETURN n.x + 1 AS y", Refused("polymorphic +"), Refused("polymorphic +"), SAME),
+    (
+        "MATCH (n) RETURN n.x + 1 AS y",
+        "MATCH (n) RETURN CASE WHEN n.x IS NULL THEN NULL WHEN n.x IS TYPED LIST THEN n.x || [1] "
+        "WHEN n.x IS TYPED STRING THEN n.x || CAST(1 AS STRING) ELSE n.x + 1 END AS y",
+        Refused("polymorphic +"),
+        SAME,
+    ),
+    (
+        "MATCH (n) RETURN [0] + n.x AS y",
+        "MATCH (n) RETURN [0] || CASE WHEN n.x IS NULL THEN NULL WHEN n.x IS TYPED LIST THEN n.x "
+        "ELSE [n.x] END AS y",
+        Refused("polymorphic +"),
+        SAME,
+    ),
+    ("MATCH (n) RETURN n.x + 'a' AS y", Refused("polymorphic +"), Refused("polymorphic +"), SAME),
+    ("MATCH (n) RETURN n.x + n.y AS y", Refused("polymorphic +"), Refused("polymorphic +"), SAME),
+    (
+        "MATCH (n) RETURN n.x + rand() AS y",
+        Refused("polymorphic +"),
+        Refused("polymorphic +"),
+        SAME,
+    ),
     ("RETURN null + 1 AS y", "RETURN NULL AS y", "GRAPH g RETURN NULL AS y", SAME),
     (
         "RETURN 'a' + 1 AS s",
@@ -1373,10 +1394,10 @@ def test_schema_commands_are_refused() -> None:
 
 
 def test_refusals_carry_the_source_position() -> None:
-    text = "MATCH (n) RETURN n.x + 1 AS y"
+    text = "MATCH (n) RETURN n.x + n.y AS y"
     with pytest.raises(UnsupportedError) as info:
         gqlir.transpile(text, "neo4j", "iso-gql")
-    assert text.index("n.x + 1") <= info.value.offset < text.index(" AS y")
+    assert text.index("n.x + n.y") <= info.value.offset < text.index(" AS y")
     assert info.value.line == 1 and info.value.rewrite
 
 
@@ -1637,3 +1658,28 @@ def test_zetasql_accepts_a_sample_of_spanner_output(tck_outcomes: Any) -> None:
         if (error := check_text(text)) is not None
     ]
     assert not failures, failures[:3]
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["n.x + 2", "2 + n.x", "n.x + [9]", "[9] + n.x", "[8] + n.x + n.x", "n.x % 2 + 1"],
+)
+@pytest.mark.parametrize("value", [1, 2.5, "a", [1, 2], None, True])
+def test_polymorphic_plus_dispatches_on_runtime_types(expr: str, value: Any) -> None:
+    """Cypher's + on a value of unknown type, written as a CASE on IS TYPED, gives what Cypher
+    gives (or fails where Cypher fails) for every type the value may have."""
+    from gqlir.errors import EvaluationError
+    from gqlir.eval import Graph, run
+
+    cypher = f"MATCH (n) RETURN {expr} AS y"
+    gql = translate(cypher, ISO)
+
+    def outcome(text: str, dialect: str) -> Any:
+        graph = Graph()
+        run("CREATE ({x: $v})", graph, {"v": value}, dialect="neo4j")
+        try:
+            return run(text, graph, dialect=dialect).rows
+        except EvaluationError as exc:
+            return exc.category
+
+    assert outcome(gql, ISO) == outcome(cypher, "neo4j")

@@ -14,6 +14,11 @@ then the query; its outcome is compared with what the scenario expects:
 * **runtime errors** — passed when evaluation raises an error of the expected category;
 * **control queries** — run after the query and compared the same way.
 
+With a ``target`` dialect the query is first translated into it and the translation, parsed
+back in that dialect, is what runs (under the target's semantics): the TCK's expected results
+then check the translation rules. A query the target cannot express is ``refused``, which is
+not a failure of the translation.
+
 Every failure carries a kind and a reason.
 """
 
@@ -36,6 +41,7 @@ PASS = "passed"
 
 # Failure kinds, in report order.
 KINDS = (
+    "refused",
     "semantic-check-missing",
     "not-modelled",
     "wrong-result",
@@ -77,7 +83,12 @@ class TckReport:
 
     @property
     def total(self) -> int:
-        return len(self.results)
+        """Scenarios run: those whose query the translation target refused are not."""
+        return len(self.results) - self.refused
+
+    @property
+    def refused(self) -> int:
+        return sum(r.kind == "refused" for r in self.results)
 
     @property
     def passed(self) -> int:
@@ -87,14 +98,17 @@ class TckReport:
         areas: dict[str, dict[str, int]] = {}
         for r in self.results:
             a = areas.setdefault(r.scenario.area, {"total": 0, "passed": 0})
-            a["total"] += 1
-            a["passed"] += r.passed
-        return dict(sorted(areas.items()))
+            if r.kind != "refused":
+                a["total"] += 1
+                a["passed"] += r.passed
+        return {k: v for k, v in sorted(areas.items()) if v["total"]}
 
     def reasons(self) -> list[tuple[str, str, int]]:
         """(kind, reason, count) of the failures, most frequent first within each kind."""
         counts = Counter(
-            (r.kind or "", _reason_group(r.reason or "")) for r in self.results if not r.passed
+            (r.kind or "", _reason_group(r.reason or ""))
+            for r in self.results
+            if not r.passed and r.kind != "refused"
         )
         order = {k: i for i, k in enumerate(KINDS)}
         return sorted(
@@ -107,6 +121,7 @@ class TckReport:
         errors = [r for r in self.results if r.passed and r.detail_matched is not None]
         return {
             "total": self.total,
+            "refused": self.refused,
             "passed": self.passed,
             "failed": self.total - self.passed,
             "pass_rate": round(self.passed / self.total, 4) if self.total else 0.0,
@@ -119,7 +134,7 @@ class TckReport:
             "passed_errors_with_same_detail": sum(bool(r.detail_matched) for r in errors),
             "passed_errors": len(errors),
             "failure_reasons": [{"kind": k, "reason": r, "count": n} for k, r, n in self.reasons()],
-            "failures": [r.to_data() for r in self.results if not r.passed],
+            "failures": [r.to_data() for r in self.results if not r.passed and r.kind != "refused"],
         }
 
 
@@ -141,11 +156,14 @@ class _Failure(Exception):
         self.reason = reason
 
 
-def run_scenario(scenario: TckScenario, dialect: str = "neo4j") -> ScenarioResult:
-    """Run one scenario on a fresh graph and compare its outcome with the expected one."""
+def run_scenario(
+    scenario: TckScenario, dialect: str = "neo4j", target: str | None = None
+) -> ScenarioResult:
+    """Run one scenario on a fresh graph and compare its outcome with the expected one
+    (the query translated into ``target`` first, when given)."""
     started = time.perf_counter()
     try:
-        rejected_by, detail = _run(scenario, dialect)
+        rejected_by, detail = _run(scenario, dialect, target)
     except _Failure as f:
         return ScenarioResult(
             scenario, False, f.kind, f.reason, seconds=time.perf_counter() - started
@@ -160,7 +178,9 @@ def run_scenario(scenario: TckScenario, dialect: str = "neo4j") -> ScenarioResul
     )
 
 
-def _run(scenario: TckScenario, dialect: str) -> tuple[str | None, str | None]:
+def _run(
+    scenario: TckScenario, dialect: str, target: str | None = None
+) -> tuple[str | None, str | None]:
     """Raises :class:`_Failure`, or returns who refused the query (for an expected
     compile-time error) and the error detail gqlir gave (for any expected error)."""
     from .. import api
@@ -196,10 +216,14 @@ def _run(scenario: TckScenario, dialect: str) -> tuple[str | None, str | None]:
         raise
     if compile_time:
         raise _Failure("semantic-check-missing", f"semantic check missing: {expected.error_detail}")
+    run_dialect = dialect
+    if target is not None:
+        statement = _translated(statement, target)
+        run_dialect = target
 
     try:
         result = evaluate(
-            statement, graph, params, dialect=dialect, procedures=procedures, check=False
+            statement, graph, params, dialect=run_dialect, procedures=procedures, check=False
         )
     except EvaluationError as exc:
         if expected.kind == "error":
@@ -230,6 +254,25 @@ def _run(scenario: TckScenario, dialect: str) -> tuple[str | None, str | None]:
             raise _Failure("unexpected-error", f"control query failed: {_describe(exc)}") from None
         _compare(scenario.control_expected, control, control=True)
     return None, None
+
+
+def _translated(statement: Any, target: str) -> Any:
+    """``statement`` written in ``target`` and read back: what a user of the translation runs."""
+    from .. import api
+    from ..errors import GqlirError, UnsupportedError
+
+    try:
+        text = api.emit(statement, target)
+    except UnsupportedError as exc:
+        raise _Failure("refused", f"refused: {exc.construct or exc.message}") from None
+    except GqlirError as exc:
+        raise _Failure("unexpected-error", f"translation failed: {_describe(exc)}") from None
+    try:
+        return api.parse(text, target)
+    except GqlirError as exc:
+        raise _Failure(
+            "unexpected-error", f"translation does not parse: {_describe(exc)} | {text}"
+        ) from None
 
 
 def _compile_error(
@@ -341,9 +384,11 @@ def run_tck(
     *,
     areas: Iterable[str] = (),
     dialect: str = "neo4j",
+    target: str | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> TckReport:
-    """Run every scenario of a TCK features directory (or only those under ``areas``)."""
+    """Run every scenario of a TCK features directory (or only those under ``areas``), each
+    query translated into ``target`` first when given."""
     scenarios = read_tck(tck_dir)
     wanted = tuple(areas)
     if wanted:
@@ -353,7 +398,7 @@ def run_tck(
     report = TckReport()
     started = time.perf_counter()
     for i, scenario in enumerate(scenarios, 1):
-        report.results.append(run_scenario(scenario, dialect))
+        report.results.append(run_scenario(scenario, dialect, target))
         if progress is not None:
             progress(i, len(scenarios))
     report.seconds = time.perf_counter() - started
@@ -371,6 +416,8 @@ def format_report(report: TckReport, failures: bool = True) -> str:
     lines.append(
         f"{'total':<36} {report.passed:>7} {report.total:>6} {report.passed / total:>7.1%}"
     )
+    if report.refused:
+        lines.append(f"(not run: {report.refused} queries the translation target refused)")
     lines.append(f"({report.seconds:.1f} s)")
     if failures and report.total != report.passed:
         lines.append("")

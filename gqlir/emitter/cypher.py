@@ -1206,6 +1206,8 @@ class CypherGenerator(GraphTextGenerator):
         text = ref.name
         if ref.element is not None:
             text += "<" + self.type_ref(ref.element, at) + ">"
+        elif ref.name == "LIST":
+            text += "<ANY>"  # Cypher names a list type with its element type
         if ref.not_null:
             text += " NOT NULL"
         return text

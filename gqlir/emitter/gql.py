@@ -2090,6 +2090,9 @@ class GqlGenerator(GraphTextGenerator):
             return e.Concat(node.left, e.Cast(node.right, e.TypeRef("STRING")), pos=node.pos)
         if (lt.kind, rt.kind) == ("integer", "string"):
             return e.Concat(e.Cast(node.left, e.TypeRef("STRING")), node.right, pos=node.pos)
+        dispatched = self._dispatch_add(node, lt, rt)
+        if dispatched is not None:
+            return dispatched
         raise self.unsupported(
             "polymorphic +",
             node,
@@ -2099,6 +2102,65 @@ class GqlGenerator(GraphTextGenerator):
             rewrite="make the types explicit: toString(x) + '…' / toInteger(x) + 1, or || for "
             "concatenation",
         )
+
+    def _dispatch_add(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr | None:
+        """Cypher's ``+`` on operands whose types are only partly known, as a CASE on their
+        runtime types (``IS TYPED``). None when some possible pair of types has no GQL
+        spelling: a string with a float or a boolean (GQL's CAST writes them differently from
+        Cypher's toString), or when an operand cannot be evaluated more than once."""
+        if not self.caps.type_predicates or not (_pure(node.left) and _pure(node.right)):
+            return None
+        a, b = node.left, node.right
+        left, right = _runtime_kinds(lt), _runtime_kinds(rt)
+        if ("string" in left and right & {"float", "boolean"}) or (
+            "string" in right and left & {"float", "boolean"}
+        ):
+            return None
+
+        # A list operand concatenates whatever the other is: test only the other one, once.
+        if left == {"list"}:
+            return e.Concat(a, _as_list(b, right), pos=node.pos)
+        if right == {"list"}:
+            return e.Concat(_as_list(a, left), b, pos=node.pos)
+        text = e.TypeRef("STRING")
+        branches: list[tuple[e.Expr | bool, e.Expr]] = [
+            (_any_of([e.IsNull(x) for x in (a, b) if not _non_null_literal(x)]), e.Null()),
+            (
+                _all_of(_typed(a, left, "list", "LIST"), _typed(b, right, "list", "LIST")),
+                e.Concat(a, b),
+            ),
+            (_typed(a, left, "list", "LIST"), e.Concat(a, e.ListLiteral((b,)))),
+            (_typed(b, right, "list", "LIST"), e.Concat(e.ListLiteral((a,)), b)),
+            (
+                _all_of(_typed(a, left, "string", "STRING"), _typed(b, right, "string", "STRING")),
+                e.Concat(a, b),
+            ),
+            (
+                _all_of(
+                    _typed(a, left, "string", "STRING"), _typed(b, right, "integer", "INTEGER")
+                ),
+                e.Concat(a, e.Cast(b, text)),
+            ),
+            (
+                _all_of(
+                    _typed(a, left, "integer", "INTEGER"), _typed(b, right, "string", "STRING")
+                ),
+                e.Concat(e.Cast(a, text), b),
+            ),
+        ]
+        whens: list[e.CaseWhen] = []
+        # What no branch takes adds as numbers or temporal values, or is an error in both.
+        default: e.Expr = e.FunctionCall(_ADD_MARK, (a, b))
+        for condition, result in branches:
+            if condition is False:
+                continue
+            if condition is True:
+                default = result
+                break
+            whens.append(e.CaseWhen(condition, result))
+        if not whens:
+            return default
+        return e.Case(None, tuple(whens), default, pos=node.pos)
 
     def _lower_xor(self, node: e.Xor) -> e.Expr:
         if self.caps.xor_operator:
@@ -2609,6 +2671,8 @@ class GqlGenerator(GraphTextGenerator):
             return f"MOD({self.expr(args[0])}, {self.expr(args[1])})"
         if node.name == _POWER_MARK:
             return f"POWER({self.expr(args[0])}, {self.expr(args[1])})"
+        if node.name == _ADD_MARK:
+            return self.binary(args[0], "+", args[1], _ADD)
         if node.name in _STRING_FUNCTION_NAMES:
             return f"{node.name}({self.expr(args[0])}, {self.expr(args[1])})"
         if node.name == _JSON_MARK:
@@ -2761,6 +2825,9 @@ class GqlGenerator(GraphTextGenerator):
             if kinds == {"integer"}:
                 return VType("integer")
             return VType("float" if "float" in kinds else "number")
+        if node.op is e.ArithOp.MOD:
+            # Cypher's % takes numbers only: whatever else reaches it is an error.
+            return VType("number")
         if node.op is e.ArithOp.ADD:
             if kinds == {"string"}:
                 return VType("string")
@@ -2856,13 +2923,15 @@ _PRIMARIES = (
 #: Marker names of calls built by rewrites (never canonical names, which are lower-case words).
 _MOD_MARK = "%mod"
 _POWER_MARK = "%power"
+#: ``+`` whose operands a type dispatch has left to be numbers or temporal values.
+_ADD_MARK = "%add"
 _JSON_MARK = "%to_json"
 _SUM_MARK = "%sum"
 _STDEV_MARK = "%stdev:"
 _COLLECT_MARK = "%collect"
 _STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
 _STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
-_MARKED = frozenset({_MOD_MARK, _POWER_MARK, _JSON_MARK})
+_MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _JSON_MARK})
 _MARKED |= _STRING_FUNCTION_NAMES
 #: Catalog references that are keywords, not names (kept upper-case by the GQL front end).
 _PREDEFINED_REFS = frozenset(
@@ -2907,6 +2976,74 @@ GqlGenerator._LOWERINGS = {
     e.CountSubquery: GqlGenerator._lower_count_subquery,
     e.Property: GqlGenerator._lower_property,
 }  # type: ignore[assignment]
+
+
+#: The runtime types a value of a partly known kind may have (null aside), in the classes
+#: Cypher's ``+`` tells apart.
+_STORED_KINDS = frozenset({"integer", "float", "string", "boolean", "list", "temporal", "point"})
+_RUNTIME_KINDS = {
+    "number": frozenset({"integer", "float"}),
+    "property": _STORED_KINDS,
+    "any": _STORED_KINDS | {"map", "element"},
+    "mixed": _STORED_KINDS | {"map", "element"},
+}
+
+
+def _non_null_literal(node: e.Expr) -> bool:
+    return _is_const(node) and not isinstance(node, e.Null)
+
+
+def _any_of(terms: list[e.Expr]) -> e.Expr | bool:
+    """The disjunction of ``terms``, False when there are none."""
+    out: e.Expr | bool = False
+    for term in terms:
+        out = term if out is False else e.Or(out, term)
+    return out
+
+
+def _all_of(*terms: e.Expr | bool) -> e.Expr | bool:
+    """The conjunction of ``terms``, simplified where a term is known."""
+    if False in terms:
+        return False
+    rest = [t for t in terms if t is not True]
+    if not rest:
+        return True
+    out = rest[0]
+    for term in rest[1:]:
+        out = e.And(out, term)
+    return out
+
+
+def _typed(x: e.Expr, kinds: frozenset[str], kind: str, name: str) -> e.Expr | bool:
+    """``x IS TYPED name`` for a value whose possible runtime kinds are ``kinds``."""
+    if kind not in kinds:
+        return False
+    return True if kinds == {kind} else e.TypeTest(x, e.TypeRef(name))
+
+
+def _as_list(x: e.Expr, kinds: frozenset[str]) -> e.Expr:
+    """``x`` as the right operand of Cypher's list ``+``: a list as it is, another value as a
+    one-element list, null as null (so that the concatenation is null)."""
+    is_list = _typed(x, kinds, "list", "LIST")
+    if is_list is True:
+        return x
+    wrapped = e.ListLiteral((x,))
+    if is_list is False and _non_null_literal(x):
+        return wrapped
+    whens = [e.CaseWhen(e.IsNull(x), e.Null())]
+    if is_list is not False:
+        whens.append(e.CaseWhen(is_list, x))
+    return e.Case(None, tuple(whens), wrapped)
+
+
+def _runtime_kinds(t: VType) -> frozenset[str]:
+    if t.kind in _RUNTIME_KINDS:
+        return _RUNTIME_KINDS[t.kind]
+    if t.kind in _TEMPORAL or t.kind == "duration":
+        return frozenset({"temporal"})
+    if t.kind in ("node", "edge", "path"):
+        return frozenset({"element"})
+    return frozenset({t.kind})
 
 
 def _literal_type(node: e.Expr) -> VType:

@@ -446,11 +446,20 @@ def _rtrim(rt: Runtime, a: list[Any]) -> Any:
     return _str("rtrim", a[0]).rstrip(_trim_chars("rtrim", a))
 
 
+def _null_length(rt: Runtime, name: str, length: Any) -> bool:
+    """A null length gives null in GQL and SQL; Cypher raises."""
+    if length is not None:
+        return False
+    if rt.capabilities.null_length_is_null:
+        return True
+    raise EvaluationError(f"{name}() length cannot be null", category="ArgumentError")
+
+
 @_fn("left")
 def _left(rt: Runtime, a: list[Any]) -> Any:
     s = _str("left", a[0])
-    if a[1] is None:
-        raise EvaluationError("left() length cannot be null", category="ArgumentError")
+    if _null_length(rt, "left", a[1]):
+        return None
     n = _int("left", a[1])
     if n < 0:
         raise EvaluationError(
@@ -464,8 +473,8 @@ def _left(rt: Runtime, a: list[Any]) -> Any:
 @_fn("right")
 def _right(rt: Runtime, a: list[Any]) -> Any:
     s = _str("right", a[0])
-    if a[1] is None:
-        raise EvaluationError("right() length cannot be null", category="ArgumentError")
+    if _null_length(rt, "right", a[1]):
+        return None
     n = _int("right", a[1])
     if n < 0:
         raise EvaluationError(

@@ -1413,6 +1413,11 @@ class GqlBuilder(CypherBuilder):
         not_null = any(isinstance(x, _NotNull) for x in c)
         return ir.TypeRef("LIST", not_null=not_null, element=c[0], pos=pos)
 
+    def bare_list_type(self, c: list, pos: int) -> ir.TypeRef:
+        """``LIST`` alone: a list of values of any type."""
+        not_null = any(isinstance(x, _NotNull) for x in c)
+        return ir.TypeRef("LIST", not_null=not_null, pos=pos)
+
     def type_length(self, c: list, pos: int) -> None:
         raise UnsupportedError(
             "value type with a length or precision",
