@@ -303,8 +303,10 @@ class GqlGenerator(GraphTextGenerator):
         #: Whether the MATCH being written may bind extra variables: no later ``*``
         #: projection of its linear query would return them.
         self.may_bind_extra = False
-        #: Names used anywhere in the query being written; fresh names avoid them.
-        self.used: set[str] = set()
+        #: Names used anywhere in the query being written; fresh names avoid them (collected
+        #: on the first request: most queries need none).
+        self._used: set[str] | None = None
+        self._root: Node | None = None
         self._fresh_count = 0
         self._type_names = dict(item.split("=", 1) for item in self.caps.type_names)
 
@@ -314,7 +316,7 @@ class GqlGenerator(GraphTextGenerator):
     def generate(self, node: Node) -> str:
         """A whole query (with the graph prefix where the dialect needs one), a single step, or
         an expression or pattern on its own."""
-        self.used = _names_in(node)
+        self._used, self._root = None, node
         self.scope = {}
         self.renamed = {}
         if isinstance(node, q.Query):
@@ -1852,6 +1854,12 @@ class GqlGenerator(GraphTextGenerator):
         if is_plain_name(name):
             return self.caps.param_sigil + name
         return self.caps.param_sigil + self.quote(name)
+
+    @property
+    def used(self) -> set[str]:
+        if self._used is None:
+            self._used = _names_in(self._root) if self._root is not None else set()
+        return self._used
 
     def fresh(self, stem: str = "_g") -> str:
         """A variable name used nowhere in the query (``stem`` itself if it is free)."""

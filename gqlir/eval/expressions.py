@@ -42,14 +42,22 @@ def _type_error(message: str, detail: str = "InvalidArgumentType") -> Evaluation
 
 
 class ExpressionEvaluator:
+    #: IR class -> method name, found once per class (a runtime is made per query).
+    _methods: dict[type, str] | None = None
+
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
-        self._dispatch: dict[type, Callable[[Any, Row], Any]] = {}
-        for name in dir(self):
-            if name.startswith("e_"):
-                cls = getattr(ir, name[2:], None)
+        methods = type(self)._methods
+        if methods is None:
+            methods = {}
+            for name in dir(type(self)):
+                cls = getattr(ir, name[2:], None) if name.startswith("e_") else None
                 if isinstance(cls, type):
-                    self._dispatch[cls] = getattr(self, name)
+                    methods[cls] = name
+            type(self)._methods = methods
+        self._dispatch: dict[type, Callable[[Any, Row], Any]] = {
+            cls: getattr(self, name) for cls, name in methods.items()
+        }
 
     def eval(self, expr: ir.Expr, row: Row) -> Any:
         fn = self._dispatch.get(type(expr))

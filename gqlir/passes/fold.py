@@ -13,6 +13,7 @@ target's refusal stays.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -98,14 +99,21 @@ class _Folder:
         return literal.with_pos(node.pos)
 
     def evaluate(self, expr: ir.Expr) -> Any:
-        from ..eval import Graph, evaluate
-
-        query = ir.LinearQuery((ir.Projection((ir.ReturnItem(expr, "v"),)),))
         try:
-            result = evaluate(query, Graph(), dialect=self.dialect, check=False)
+            return _runtime(self.dialect).expressions.eval(expr, {})
         except (GqlirError, ArithmeticError, ValueError, TypeError):
             return _FAILED
-        return result.rows[0][0]
+
+
+@functools.cache
+def _runtime(dialect: str) -> Any:
+    """An evaluator runtime on an empty graph: constants read nothing, write nothing and never
+    ask for the time or a random number (``_constant`` leaves those calls alone)."""
+    from ..dialect import get_dialect
+    from ..eval import Graph
+    from ..eval.runtime import Runtime
+
+    return Runtime(Graph(), {}, get_dialect(dialect).capabilities)
 
 
 _FAILED = object()
