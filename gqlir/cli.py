@@ -274,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_cmd_dialects)
     _add_evaluator_commands(sub)
     _add_schema_commands(sub)
+    __import__("gqlir.metrics.cli", fromlist=["add_commands"]).add_commands(sub)
     __import__("gqlir.rdf.cli", fromlist=["add_commands"]).add_commands(sub)
     return parser
 

@@ -1,0 +1,158 @@
+"""``gqlir eval``: the evaluation harness on the command line.
+
+Exit codes: 0 the run finished (every item scored, or ``--limit`` reached), 1 the run failed
+(unreadable input, engine or graph problem, an output folder of other settings); a wrong
+prediction is a score, never an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import GqlirError
+
+__all__ = ["add_commands", "cmd_eval"]
+
+_EPILOG = """\
+examples:
+  gqlir eval --gold tests/data/eval/gold.jsonl --pred tests/data/eval/pred.jsonl \\
+      --engine reference --graph schemas/movies --out runs/movies
+  gqlir eval --gold cypherbench_test.json --pred preds.json --engine neo4j \\
+      --url bolt://localhost:7687 --policy cypherbench --out runs/cb
+  gqlir eval --gold text2gql_test.jsonl --pred preds.txt --dialect iso-gql \\
+      --engine reference --graph g/ --policy text2gql --grammar text2gql --out runs/t2g
+
+Writes OUT/results.jsonl (one record per item, appended as items finish; rerunning the same
+command resumes), OUT/summary.json, OUT/summary.md and OUT/report.html. Policies: default,
+set, bag, ordered-if-gold, ordered-if-either, test-suite, text2gql, text2gql-spanner,
+text2gql-tugraph, cypherbench (docs/metrics.md defines each).
+"""
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``eval`` to the ``gqlir`` subcommands."""
+    from .formats import FORMATS, TEXT2GQL_LEVELS
+
+    p = sub.add_parser(
+        "eval",
+        help="score predicted queries against gold queries (EX, PSJS, grammar, BLEU …)",
+        description="Run gold and predicted queries read-only on an engine and compute every "
+        "metric, with breakdowns and an HTML report.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--gold", required=True, metavar="GOLD", help="gold items (JSONL or JSON)")
+    p.add_argument("--pred", required=True, metavar="PRED", help="predictions (JSONL, JSON, .txt)")
+    p.add_argument("-o", "--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("-e", "--engine", default="reference", metavar="E", help="engine (reference)")
+    p.add_argument("-d", "--dialect", metavar="D", help="dialect of items that name none (neo4j)")
+    p.add_argument(
+        "-g", "--graph", metavar="DIR", help="graph folder to load (schema.json, graph/)"
+    )
+    p.add_argument("--timeout", type=float, default=30.0, metavar="S", help="per query (30)")
+    p.add_argument("--row-cap", type=int, default=100_000, metavar="N", help="rows read per query")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (1)")
+    p.add_argument("--policy", default="default", metavar="P", help="EX policy (see below)")
+    p.add_argument(
+        "--grammar", default="strict", choices=("strict", "text2gql"), help="grammar convention"
+    )
+    p.add_argument("--format", dest="gold_format", default="auto", choices=FORMATS)
+    p.add_argument("--pred-format", default="auto", choices=FORMATS)
+    p.add_argument(
+        "--level",
+        action="append",
+        choices=TEXT2GQL_LEVELS,
+        help="Text2GQL-Bench question level(s) to score (default: initial)",
+    )
+    p.add_argument("--no-psjs", action="store_true", help="skip provenance (PSJS) queries")
+    p.add_argument("--psjs-edges", action="store_true", help="PSJS over nodes and edges")
+    p.add_argument("--limit", type=int, metavar="N", help="score at most N new items, then stop")
+    p.add_argument("--fresh", action="store_true", help="discard earlier results in OUT")
+    p.add_argument(
+        "--export", choices=("cypherbench", "text2gql", "ngdbench"), help="also write this layout"
+    )
+    for name, text in (
+        ("--url", "server address"),
+        ("--user", "user name"),
+        ("--password", "password"),
+        ("--database", "database"),
+        ("--path", "database folder of an embedded engine"),
+    ):
+        p.add_argument(name, metavar="X", help=text)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--json", action="store_true", help="print the run summary as JSON")
+    p.add_argument("--debug", action="store_true", help="let internal errors raise")
+    p.set_defaults(handler=cmd_eval)
+
+
+def _engine_options(args: argparse.Namespace) -> dict[str, Any]:
+    keys = ("url", "user", "password", "database", "path")
+    opts = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
+    if args.engine in ("spanner",) and "url" in opts:
+        opts["endpoint"] = opts.pop("url")
+    return opts
+
+
+def _progress(quiet: bool) -> Any:
+    if quiet:
+        return None
+
+    def show(done: int, total: int) -> None:
+        print(f"\rgqlir eval: {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .harness import EvalConfig, run_evaluation
+    from .report import format_table
+
+    config = EvalConfig(
+        gold=args.gold,
+        pred=args.pred,
+        out=args.out,
+        engine=args.engine,
+        engine_options=_engine_options(args),
+        dialect=args.dialect,
+        graph=args.graph,
+        timeout=args.timeout,
+        row_cap=args.row_cap,
+        jobs=args.jobs,
+        policy=args.policy,
+        grammar=args.grammar,
+        gold_format=args.gold_format,
+        pred_format=args.pred_format,
+        levels=tuple(args.level or ("initial",)),
+        psjs=not args.no_psjs,
+        psjs_edges=args.psjs_edges,
+        limit=args.limit,
+        fresh=args.fresh,
+        export=args.export,
+    )
+    try:
+        run = run_evaluation(config, _progress(args.quiet))
+    except GqlirError as exc:
+        if not args.quiet:
+            print(file=sys.stderr)
+        if args.json:
+            print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
+        else:
+            print(f"gqlir eval: {exc}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print(file=sys.stderr)
+    if args.json:
+        data = run.to_dict()
+        print(json.dumps(data, ensure_ascii=False, default=str))
+    else:
+        print(format_table(run.summary))
+        state = "complete" if run.complete else "partial (rerun to resume)"
+        print(
+            f"{run.total} items: {run.resumed} held from before, {run.evaluated} scored now, "
+            f"{run.gold_cache_hits} gold results from the cache; {state}; {run.seconds:.1f} s; "
+            f"report: {run.out}/report.html"
+        )
+    return 0

@@ -1,0 +1,59 @@
+"""Grammar validity of predicted queries, per dialect.
+
+Two conventions:
+
+* ``strict`` (gqlir's default): a prediction scores 1 when :func:`gqlir.validate` accepts it
+  in the dialect (its grammar accepts the text **and** the dialect can express every construct
+  in it), else 0, whatever the gold query is; a gold query that is not valid is reported as a
+  dataset problem, not scored into the prediction.
+* ``text2gql`` (Text2GQL-Bench's Driver): both texts are cleaned
+  (:func:`~.text.clean_query_text`); the gold query is parsed first and, if it does not parse,
+  the item scores −1; otherwise the prediction scores 1 if it parses, else 0 (grammar only).
+  The aggregate is Σ max(g_i, 0) / N: items with an unparseable gold query stay in the
+  denominator as 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from ..errors import GqlirError
+from .text import clean_query_text
+
+__all__ = ["Convention", "grammar_score", "grammar_validity", "parses"]
+
+Convention = Literal["strict", "text2gql"]
+
+
+def parses(text: str, dialect: str) -> bool:
+    """Whether the dialect's grammar accepts ``text`` (no feature check)."""
+    from ..api import parse
+
+    try:
+        parse(text, dialect)
+    except GqlirError:
+        return False
+    return True
+
+
+def _valid(text: str, dialect: str) -> bool:
+    from ..api import validate
+
+    return validate(text, dialect).valid
+
+
+def grammar_score(
+    pred: str | None, dialect: str, *, gold: str | None = None, convention: Convention = "strict"
+) -> int:
+    """One item's score: 1 or 0, or −1 under ``text2gql`` when ``gold`` does not parse."""
+    if convention == "text2gql":
+        if gold is not None and not parses(clean_query_text(gold), dialect):
+            return -1
+        return int(parses(clean_query_text(pred), dialect))
+    return int(bool(pred) and _valid(pred, dialect))
+
+
+def grammar_validity(scores: Sequence[int]) -> float:
+    """Σ max(g_i, 0) / N over every item (0 for none)."""
+    return sum(max(s, 0) for s in scores) / len(scores) if scores else 0.0

@@ -1,0 +1,125 @@
+"""Running one item's queries on an engine: the gold query, the prediction and their
+provenance queries, read-only and with a timeout, as plain data that can cross a process
+boundary and be cached as JSON.
+
+A worker process holds one opened engine with the graph loaded (:func:`open_loaded_engine`);
+:func:`run_task` runs a task on it. The harness calls the same function in process when it
+runs one job.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from ..errors import GqlirError
+from .values import decode, encode
+
+__all__ = ["decode_table", "open_loaded_engine", "run_task"]
+
+
+def open_loaded_engine(name: str, options: dict[str, Any], graph: str | None) -> Any:
+    """An engine by name with the graph folder ``graph`` (``schema.json`` + data) loaded."""
+    from ..engines import open_engine
+
+    engine = open_engine(name, **options)
+    if graph:
+        try:
+            from ..schema import load_schema
+
+            schema_file = os.path.join(graph, "schema.json")
+            data = os.path.join(graph, "graph")
+            if not os.path.isfile(schema_file):
+                schema_file = os.path.join(os.path.dirname(os.path.abspath(graph)), "schema.json")
+                data = graph
+            engine.load(load_schema(schema_file), data if os.path.isdir(data) else graph)
+        except BaseException:
+            engine.close()
+            raise
+    return engine
+
+
+def _error(exc: BaseException) -> dict[str, Any]:
+    if isinstance(exc, GqlirError):
+        return {"ok": False, "code": exc.code, "message": exc.message}
+    return {"ok": False, "code": "INTERNAL", "message": f"{type(exc).__name__}: {exc}"}
+
+
+def _run_query(engine: Any, text: str, dialect: str | None, timeout: float, cap: int) -> dict:
+    start = time.perf_counter()
+    try:
+        table = engine.run(text, dialect=dialect, timeout=timeout, row_cap=cap, read_only=True)
+    except Exception as exc:
+        out = _error(exc)
+    else:
+        out = {
+            "ok": True,
+            "columns": list(table.columns),
+            "rows": [encode(list(row)) for row in table.rows],
+            "ordered": bool(table.ordered),
+            "truncated": bool(table.truncated),
+        }
+    out["seconds"] = round(time.perf_counter() - start, 4)
+    return out
+
+
+def _run_provenance(engine: Any, text: str, dialect: str | None, task: dict) -> dict:
+    from .provenance import provenance_ids
+
+    start = time.perf_counter()
+    try:
+        ids = provenance_ids(
+            engine,
+            text,
+            dialect,
+            edges=task["psjs_edges"],
+            timeout=task["timeout"],
+            row_cap=task["row_cap"],
+        )
+    except Exception as exc:
+        out = _error(exc)
+    else:
+        out = {"ok": True, "ids": sorted(ids)}
+    out["seconds"] = round(time.perf_counter() - start, 4)
+    return out
+
+
+def run_task(engine: Any, task: dict[str, Any]) -> dict[str, Any]:
+    """Run what ``task`` asks for and return the outcomes. Keys of ``task``: ``id``,
+    ``gold`` / ``pred`` (texts, or None when not to be run), ``gold_dialect``,
+    ``pred_dialect``, ``timeout``, ``row_cap``, ``psjs`` (bool), ``psjs_edges``."""
+    out: dict[str, Any] = {"id": task["id"]}
+    runs = [("gold", task.get("gold"), task["gold_dialect"])]
+    runs.append(("pred", task.get("pred"), task["pred_dialect"]))
+    for key, text, dialect in runs:
+        if text is None:
+            continue
+        out[key] = _run_query(engine, text, dialect, task["timeout"], task["row_cap"])
+        if task["psjs"]:
+            out[key + "_provenance"] = _run_provenance(engine, text, dialect, task)
+    return out
+
+
+def decode_table(data: dict[str, Any]) -> Any:
+    """A :class:`~.execution.Result` from the data :func:`run_task` wrote (None for an error)."""
+    from .execution import Result
+
+    if not data.get("ok"):
+        return None
+    rows = [tuple(decode(r)) for r in data["rows"]]
+    return Result(rows, len(data["columns"]), data.get("ordered", False))
+
+
+# -- worker processes ------------------------------------------------------------------------------
+
+_ENGINE: Any = None
+
+
+def worker_init(name: str, options: dict[str, Any], graph: str | None) -> None:
+    global _ENGINE
+    _ENGINE = open_loaded_engine(name, options, graph)
+
+
+def worker_run(task: dict[str, Any]) -> dict[str, Any]:
+    return run_task(_ENGINE, task)

@@ -1,0 +1,97 @@
+"""Aggregating per-item result records into the run's figures and breakdowns.
+
+Means are over the items a metric applies to (``None`` and absent values are left out: an
+excluded gold failure for EX, an item without provenance for PSJS); grammar validity is
+Σ max(g, 0) / N over all query items; Google-BLEU is corpus-level over the items' texts;
+MdRE / MSLE / sMAPE / MLRE are computed over the items whose gold answer is one number (a
+prediction that is not a number is counted in ``numeric.missing``, not guessed).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from .grammar import grammar_validity
+from .numeric import numeric_scores
+from .text import clean_query_text, google_bleu
+
+__all__ = ["BREAKDOWNS", "MEAN_METRICS", "summarize"]
+
+MEAN_METRICS = (
+    "ex",
+    "executable",
+    "psjs",
+    "jaro_winkler",
+    "ir_similarity",
+    "jaccard",
+    "f1",
+    "boolean",
+    "step_accuracy",
+)
+
+# breakdown name -> record field (dataset labels, and gqlir's own classification)
+BREAKDOWNS = {
+    "difficulty": "difficulty",
+    "difficulty_ir": "difficulty_ir",
+    "match_category": "match_category",
+    "match_ir": "match_ir",
+    "return_category": "return_category",
+    "return_ir": "return_ir",
+    "dialect": "dialect",
+    "domain": "domain",
+    "level": "level",
+}
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _figures(records: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {"items": len(records)}
+    for name in MEAN_METRICS:
+        values = [r["metrics"][name] for r in records if r["metrics"].get(name) is not None]
+        out[name] = _mean(values)
+        out[name + "_n"] = len(values)
+    grammar = [r["metrics"]["grammar"] for r in records if "grammar" in r["metrics"]]
+    out["grammar"] = grammar_validity(grammar) if grammar else None
+    out["grammar_n"] = len(grammar)
+    texts = [r for r in records if r.get("gold") and "grammar" in r["metrics"]]
+    out["google_bleu"] = (
+        google_bleu(
+            [clean_query_text(r.get("pred")) for r in texts],
+            [clean_query_text(r["gold"]) for r in texts],
+        )
+        if texts
+        else None
+    )
+    pairs = [r["metrics"]["numeric"] for r in records if "numeric" in r["metrics"]]
+    scored = [p for p in pairs if p["pred"] is not None]
+    if pairs:
+        numeric = numeric_scores([p["pred"] for p in scored], [p["gold"] for p in scored])
+        out["numeric"] = {**numeric.to_dict(), "missing": len(pairs) - len(scored)}
+    return out
+
+
+def _statuses(records: Iterable[dict[str, Any]], key: str) -> dict[str, int]:
+    return dict(Counter(r.get("status", {}).get(key, "n/a") for r in records))
+
+
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """``{"overall": figures, "breakdowns": {name: {value: figures}}, "status": …}``."""
+    breakdowns: dict[str, dict[str, Any]] = {}
+    for name, field in BREAKDOWNS.items():
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for r in records:
+            value = r.get(field)
+            if value is not None:
+                groups.setdefault(str(value), []).append(r)
+        if groups:
+            breakdowns[name] = {k: _figures(v) for k, v in sorted(groups.items())}
+    return {
+        "overall": _figures(records),
+        "breakdowns": breakdowns,
+        "status": {"gold": _statuses(records, "gold"), "pred": _statuses(records, "pred")},
+    }
