@@ -282,7 +282,7 @@ class _Converter:
             missing = next((s for s in node.properties if s.required and s.name not in props), None)
             if missing is not None:
                 reason = (
-                    f"no label in {', '.join(self.mapping.languages)}"
+                    f"no label in {self.mapping.languages_text}"
                     if missing.source == "label"
                     else f"required property {missing.name} has no value"
                 )

@@ -56,8 +56,9 @@ def _skip_value(text: str, i: int) -> int:
 
 
 def locate(text: str, path: JsonPath) -> int | None:
-    """The offset of the value at ``path`` in the JSON ``text`` (a member's key for an object
-    member, so that the caret points at the name); None when the path does not exist."""
+    """The offset of the value at ``path`` in the JSON ``text``: a member's key for an object
+    member and an object's first key for an object, so that the caret points at a name; None
+    when the path does not exist."""
     try:
         i = _skip_space(text, 0)
         for depth, step in enumerate(path, 1):
@@ -91,6 +92,8 @@ def locate(text: str, path: JsonPath) -> int | None:
                         i = _skip_space(text, i + 1)
                 else:
                     return None
+        if text[i] == "{" and text[_skip_space(text, i + 1)] == '"':
+            return _skip_space(text, i + 1)  # an object: its first member, where its text starts
         return i
     except (IndexError, ValueError):
         return None

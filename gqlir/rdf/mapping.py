@@ -137,6 +137,11 @@ class Mapping:
     def node(self, label: str) -> NodeMapping:
         return self._by_label[label]
 
+    @property
+    def languages_text(self) -> str:
+        """The label languages for messages (``en, fr``; a plain literal is ``(none)``)."""
+        return ", ".join(lang or "(none)" for lang in self.languages)
+
     def prefixed(self, local: str, prefix: str) -> str:
         """An IRI in one of the statement-model namespaces (``p:``, ``ps:``, ``pq:`` …)."""
         return self.prefixes[prefix] + local

@@ -102,7 +102,7 @@ def _text(c: Candidate, mapping: Mapping) -> str:
     if c.value.is_iri:
         label = pick_label(c.labels, mapping.languages)
         if label is None:
-            raise Discarded(f"an entity value without a label in {', '.join(mapping.languages)}")
+            raise Discarded(f"an entity value without a label in {mapping.languages_text}")
         return label
     return c.value.value
 

@@ -2,8 +2,10 @@
 labels in several languages, statements with ranks, qualifiers, time values with precisions,
 quantities with units, and the truthy wdt: triples of best-rank statements).
 
-    python tests/data/rdf/make_sample.py            # rewrite sample.ttl
-    python tests/data/rdf/make_sample.py --check    # exit 1 if sample.ttl is not up to date
+    python tests/data/rdf/make_sample.py              # rewrite sample.ttl
+    python tests/data/rdf/make_sample.py --check      # exit 1 if sample.ttl is not up to date
+    python tests/data/rdf/make_sample.py --expected   # also rewrite expected/ (the golden
+                                                      # graph folder); review the diff!
 
 Every item is fictional; the ids are Wikidata-like so the mapping reads like a real one.
 The comments say what each case exercises in tests/test_rdf_convert.py.
@@ -298,6 +300,16 @@ def turtle() -> str:
     return "\n".join(out) + "\n"
 
 
+def write_expected() -> None:
+    """Convert the sample by sample_mapping.json into expected/ (run from the repository)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(HERE))))
+    from gqlir.rdf import convert, load_mapping, open_source
+
+    source = open_source(rdf_files=[OUT])
+    result = convert(load_mapping(os.path.join(HERE, "sample_mapping.json")), source)
+    result.write(os.path.join(HERE, "expected"), overwrite=True)
+
+
 def main(argv: list[str]) -> int:
     text = turtle()
     if "--check" in argv:
@@ -305,6 +317,8 @@ def main(argv: list[str]) -> int:
             return 0 if fh.read() == text else 1
     with open(OUT, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text)
+    if "--expected" in argv:
+        write_expected()
     return 0
 
 
