@@ -20,7 +20,8 @@ SAMPLE = str(DATA / "sample.ttl")
 
 
 class _SparqlHandler(BaseHTTPRequestHandler):
-    """Answers SPARQL protocol queries from the server's store; ``/broken`` answers HTML."""
+    """Answers SPARQL protocol queries from the server's store; ``/broken`` answers HTML and
+    ``/flaky`` is overloaded (503) on every other request."""
 
     store: ox.Store
     requests: list[str]
@@ -42,6 +43,12 @@ class _SparqlHandler(BaseHTTPRequestHandler):
         query = self._query()
         if self.path.startswith("/broken"):
             self._send(200, "text/html", b"<html>maintenance</html>")
+            return
+        if self.path.startswith("/flaky") and len(self.server.requests) % 2:  # type: ignore[attr-defined]
+            self.send_response(503)
+            self.send_header("Retry-After", "0")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return
         if query is None:
             self._send(400, "text/plain", b"no query given")
@@ -113,6 +120,23 @@ def test_an_answer_that_is_not_sparql_json_is_an_error(endpoint) -> None:
     broken = url.replace("/sparql", "/broken")
     with pytest.raises(SparqlError, match="not SPARQL JSON results"):
         EndpointSource(broken, timeout=10).select("SELECT * WHERE { ?s ?p ?o } LIMIT 1")
+
+
+def test_an_overloaded_endpoint_is_asked_again(endpoint) -> None:
+    url, server = endpoint
+    server.requests.clear()
+    flaky = url.replace("/sparql", "/flaky")
+    rows = EndpointSource(flaky, timeout=10).select(
+        "SELECT ?s WHERE { ?s a <http://wikiba.se/ontology#Item> } ORDER BY ?s LIMIT 2"
+    )
+    assert [r["s"].value for r in rows] == [
+        "http://www.wikidata.org/entity/Q9000001",
+        "http://www.wikidata.org/entity/Q9000002",
+    ]
+    assert len(server.requests) == 2  # 503, then the answer
+    server.requests.clear()
+    with pytest.raises(SparqlError, match="HTTP 503"):
+        EndpointSource(flaky, timeout=10, retries=0).select("SELECT * WHERE { ?s ?p ?o }")
 
 
 def test_an_unreachable_endpoint_is_an_error() -> None:

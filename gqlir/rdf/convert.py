@@ -244,7 +244,7 @@ class _Converter:
         node already kept (selective fetching)."""
         out: set[str] = set()
         for label in node.linked_by:
-            inverse = next(e.inverse for e in self.mapping.edges if e.label == label)
+            inverse = self.mapping.edge(label).inverse
             for pair, st in statements[label]:
                 if st.key in dropped[label]:
                     continue

@@ -142,9 +142,13 @@ class Mapping:
         """The label languages for messages (``en, fr``; a plain literal is ``(none)``)."""
         return ", ".join(lang or "(none)" for lang in self.languages)
 
-    def prefixed(self, local: str, prefix: str) -> str:
-        """An IRI in one of the statement-model namespaces (``p:``, ``ps:``, ``pq:`` …)."""
-        return self.prefixes[prefix] + local
+    def edge(self, label: str) -> EdgeMapping:
+        return next(e for e in self.edges if e.label == label)
+
+    def statement_iri(self, prefix: str, property_id: str) -> str:
+        """A property's IRI in one of the statement-model namespaces (``p:P569``,
+        ``ps:P569``, ``pqv:P580`` …), from the mapping's prefixes."""
+        return self.prefixes[prefix] + property_id
 
     @property
     def wikibase(self) -> str:
@@ -271,7 +275,7 @@ def parse_mapping(text: str, origin: str = "<mapping>") -> Mapping:
     settings = _read_settings(r, top.get("rdf", {}))
     nodes = tuple(_read_node(r, schema, raw, i) for i, raw in enumerate(_list(r, top, "nodes")))
     edges = tuple(_read_edge(r, schema, raw, i) for i, raw in enumerate(_list(r, top, "edges")))
-    ordered = _fetch_order(r, schema, nodes, edges)
+    ordered = _fetch_order(r, schema, nodes)
     return Mapping(schema=schema, nodes=ordered, edges=edges, **settings)
 
 
@@ -474,7 +478,6 @@ def _read_value(r: _Reader, prop: Any, raw: dict[str, Any], at: JsonPath, edge: 
     if element.kind not in FILLABLE or (ptype.kind == K.LIST and element.kind == K.LIST):
         supported = "BOOLEAN, integers, FLOAT32/64, DECIMAL, STRING, DATE and lists of them"
         raise r.fail([*at, "type"], f"{ptype} cannot be filled from RDF (supported: {supported})")
-    source_key = "qualifier" if edge else ("from" if "from" in d else "predicate")
     if not edge and ("from" in d) == ("predicate" in d):
         raise r.fail(path, "give either 'predicate' or 'from'")
     if edge and "qualifier" not in d:
@@ -512,7 +515,7 @@ def _read_value(r: _Reader, prop: Any, raw: dict[str, Any], at: JsonPath, edge: 
     source = "qualifier" if edge else ("predicate" if "predicate" in d else d["from"])
     predicate = None
     if source in ("predicate", "qualifier"):
-        predicate = r.predicate(r.get(d, source_key, path, str, ""), [*path, source_key])
+        predicate = r.predicate(r.get(d, source, path, str, ""), [*path, source])
     elif source not in SOURCES:
         raise r.fail([*path, "from"], f"'from' must be one of {', '.join(SOURCES)}")
     elif ptype.kind != K.STRING or year or unit:
@@ -533,7 +536,7 @@ def _read_value(r: _Reader, prop: Any, raw: dict[str, Any], at: JsonPath, edge: 
 
 
 def _fetch_order(
-    r: _Reader, schema: SchemaGraph, nodes: tuple[NodeMapping, ...], edges: tuple[EdgeMapping, ...]
+    r: _Reader, schema: SchemaGraph, nodes: tuple[NodeMapping, ...]
 ) -> tuple[NodeMapping, ...]:
     """Node types in an order where every ``linked_by`` type comes after the types at the other
     end of its edges; a cycle is an error (nothing would start it)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..schema.types import TypeKind
 from .mapping import EdgeMapping, Mapping, NodeMapping, ValueSpec
 from .terms import sparql_iri, sparql_string
 
@@ -79,8 +80,8 @@ def _value_patterns(
     value's label) for ``spec`` on the statement ``?owner``."""
     assert spec.predicate is not None
     wb = mapping.wikibase
-    out = [f"?{owner} {sparql_iri(mapping.prefixed(spec.predicate, plain_ns))} ?{v} ."]
-    node = sparql_iri(mapping.prefixed(spec.predicate, node_ns))
+    out = [f"?{owner} {sparql_iri(mapping.statement_iri(plain_ns, spec.predicate))} ?{v} ."]
+    node = sparql_iri(mapping.statement_iri(node_ns, spec.predicate))
     if spec.shape == "time":
         out.append(
             f"OPTIONAL {{ ?{owner} {node} ?{v}n . ?{v}n <{wb}timeValue> ?{v} ; "
@@ -97,7 +98,7 @@ def _value_patterns(
 
 def _label_patterns(mapping: Mapping, spec: ValueSpec, v: str) -> list[str]:
     """The label of an entity value, for STRING properties filled from entities."""
-    if spec.element_type.kind.value != "STRING":
+    if spec.element_type.kind != TypeKind.STRING:
         return []
     return [
         f"OPTIONAL {{ ?{v} {sparql_iri(mapping.label_predicate)} ?{v}l . "
@@ -109,7 +110,7 @@ def _extra_vars(spec: ValueSpec, v: str) -> list[str]:
     out = [v]
     if spec.shape != "plain":
         out.append(v + "x")
-    if spec.element_type.kind.value == "STRING":
+    if spec.element_type.kind == TypeKind.STRING:
         out.append(v + "l")
     return out
 
@@ -120,7 +121,7 @@ def values_query(mapping: Mapping, spec: ValueSpec, items: Sequence[str]) -> str
     assert spec.predicate is not None
     body = [_values(ITEM, items)]
     if mapping.model == "wikidata":
-        body.append(f"?{ITEM} {sparql_iri(mapping.prefixed(spec.predicate, 'p'))} ?st .")
+        body.append(f"?{ITEM} {sparql_iri(mapping.statement_iri('p', spec.predicate))} ?st .")
         body.append(f"?st <{mapping.wikibase}rank> ?rank .")
         body.extend(_value_patterns(mapping, spec, "st", "ps", "psv", "v"))
         variables = [ITEM, "st", "rank", *_extra_vars(spec, "v")]
@@ -138,8 +139,8 @@ def statements_query(
     direction: ``?s`` is the RDF subject), with their rank and qualifiers."""
     body = [*type_patterns(mapping, subject_type, "s")]
     if mapping.model == "wikidata":
-        body.append(f"?s {sparql_iri(mapping.prefixed(edge.predicate, 'p'))} ?st .")
-        body.append(f"?st {sparql_iri(mapping.prefixed(edge.predicate, 'ps'))} ?o .")
+        body.append(f"?s {sparql_iri(mapping.statement_iri('p', edge.predicate))} ?st .")
+        body.append(f"?st {sparql_iri(mapping.statement_iri('ps', edge.predicate))} ?o .")
         body.append(f"?st <{mapping.wikibase}rank> ?rank .")
         variables = ["s", "o", "st", "rank"]
     else:

@@ -70,15 +70,16 @@ class EndpointSource:
         )
 
     def select(self, query: str) -> list[Row]:
-        for attempt in range(self.retries + 1):
+        attempt = 0
+        while True:
             try:
                 with urllib.request.urlopen(self._request(query), timeout=self.timeout) as resp:
-                    payload = resp.read()
-                return parse_results(payload, self.url)
+                    return parse_results(resp.read(), self.url)
             except urllib.error.HTTPError as exc:
                 body = exc.read().decode("utf-8", "replace").strip()
                 if exc.code in _RETRY_STATUS and attempt < self.retries:
                     time.sleep(_pause(exc.headers.get("Retry-After"), attempt))
+                    attempt += 1
                     continue
                 raise SparqlError(
                     f"{self.url} answered HTTP {exc.code} {exc.reason}: {body[:500]}\n"
@@ -87,7 +88,6 @@ class EndpointSource:
             except (urllib.error.URLError, TimeoutError, OSError) as exc:
                 reason = getattr(exc, "reason", exc)
                 raise SparqlError(f"cannot reach {self.url}: {reason}") from None
-        raise AssertionError("unreachable")
 
     def close(self) -> None:
         pass
