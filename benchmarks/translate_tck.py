@@ -32,11 +32,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import gqlir
+from gqlir.api import translate
 from gqlir.conformance import tck
 from gqlir.dialect import get_dialect
 from gqlir.emitter.gql import emit_gql
 from gqlir.errors import GqlirError, UnsupportedError
-from gqlir.passes.fold import fold_constants
 
 DIALECTS = ("iso-gql", "spanner", "tugraph-gql")
 #: The graph Spanner output is written for (TCK queries run on an unnamed graph).
@@ -81,7 +81,6 @@ def translate_all(
             for outcome in outcomes.values():
                 outcome.errors[text] = f"parse: {exc.message}"
             continue
-        folded = None
         for d, outcome in outcomes.items():
             # Only a dialect that must name the graph gets one (else USE g is added).
             target = get_dialect(d)
@@ -97,18 +96,7 @@ def translate_all(
                 )
 
             try:
-                try:
-                    outcome.translated[text] = write(tree)
-                except UnsupportedError as refused:
-                    # As gqlir.transpile does: retry with the constant parts folded to values.
-                    if folded is None:
-                        folded = fold_constants(tree, "neo4j")
-                    if folded == tree:
-                        raise
-                    try:
-                        outcome.translated[text] = write(folded)
-                    except UnsupportedError:
-                        raise refused from None
+                outcome.translated[text] = translate(tree, "neo4j", d, writer=write)
             except UnsupportedError as exc:
                 outcome.refused[text] = exc.construct
             except Exception as exc:  # a bug: reported, never counted as a refusal

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,25 +28,39 @@ def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
 
 def transpile(text: str, read: str = "neo4j", write: str = "neo4j", *, schema: Any = None) -> str:
     """Translate ``text``; ``schema`` is the table mapping of a SQL source or target."""
-    query = parse(text, read, schema=schema)
     try:
-        try:
-            return emit(query, write, schema=schema)
-        except UnsupportedError as refused:
-            # The target may still write the query once its constant parts are values.
-            from .passes.fold import fold_constants
-
-            folded = fold_constants(query, get_dialect(read).name)
-            if folded == query:
-                raise
-            try:
-                return emit(folded, write, schema=schema)
-            except UnsupportedError:
-                raise refused from None
+        return translate(parse(text, read, schema=schema), read, write, schema=schema)
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
         raise
+
+
+def translate(
+    query: ir.Node,
+    read: str,
+    write: str,
+    *,
+    schema: Any = None,
+    writer: Callable[[ir.Node], str] | None = None,
+) -> str:
+    """``query``, read from dialect ``read``, in dialect ``write``. What the target refuses is
+    tried once more with its constant parts folded to values (``range(1, 3)`` is a list the
+    target may write). ``writer`` replaces the plain emitter (e.g. to pass the GQL
+    emitter's graph name): a function from a query to its text."""
+    write_query = writer or (lambda q: emit(q, write, schema=schema))
+    try:
+        return write_query(query)
+    except UnsupportedError as refused:
+        from .passes.fold import fold_constants
+
+        folded = fold_constants(query, get_dialect(read).name)
+        if folded == query:
+            raise
+        try:
+            return write_query(folded)
+        except UnsupportedError:
+            raise refused from None
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,7 @@ class ScenarioResult:
     rejected_by: str | None = None  # parser | checker, for passed compile-time errors
     detail_matched: bool | None = None  # for passed error scenarios: the TCK detail agreed
     seconds: float = 0.0
+    translated: bool = False  # the query ran as its translation into the target
 
     def to_data(self) -> dict[str, Any]:
         s = self.scenario
@@ -94,6 +95,12 @@ class TckReport:
     def passed(self) -> int:
         return sum(r.passed for r in self.results)
 
+    @property
+    def translated(self) -> int:
+        """Scenarios whose query ran as its translation (a query that must fail to compile is
+        rejected before there is anything to translate)."""
+        return sum(r.translated for r in self.results)
+
     def by_area(self) -> dict[str, dict[str, int]]:
         areas: dict[str, dict[str, int]] = {}
         for r in self.results:
@@ -122,6 +129,7 @@ class TckReport:
         return {
             "total": self.total,
             "refused": self.refused,
+            "translated": self.translated,
             "passed": self.passed,
             "failed": self.total - self.passed,
             "pass_rate": round(self.passed / self.total, 4) if self.total else 0.0,
@@ -162,11 +170,17 @@ def run_scenario(
     """Run one scenario on a fresh graph and compare its outcome with the expected one
     (the query translated into ``target`` first, when given)."""
     started = time.perf_counter()
+    progress: dict[str, bool] = {}
     try:
-        rejected_by, detail = _run(scenario, dialect, target)
+        rejected_by, detail = _run(scenario, dialect, target, progress)
     except _Failure as f:
         return ScenarioResult(
-            scenario, False, f.kind, f.reason, seconds=time.perf_counter() - started
+            scenario,
+            False,
+            f.kind,
+            f.reason,
+            seconds=time.perf_counter() - started,
+            translated=progress.get("translated", False),
         )
     matched = None if detail is None else detail == scenario.expected.error_detail
     return ScenarioResult(
@@ -175,11 +189,15 @@ def run_scenario(
         rejected_by=rejected_by,
         detail_matched=matched,
         seconds=time.perf_counter() - started,
+        translated=progress.get("translated", False),
     )
 
 
 def _run(
-    scenario: TckScenario, dialect: str, target: str | None = None
+    scenario: TckScenario,
+    dialect: str,
+    target: str | None = None,
+    progress: dict[str, bool] | None = None,
 ) -> tuple[str | None, str | None]:
     """Raises :class:`_Failure`, or returns who refused the query (for an expected
     compile-time error) and the error detail gqlir gave (for any expected error)."""
@@ -218,8 +236,10 @@ def _run(
         raise _Failure("semantic-check-missing", f"semantic check missing: {expected.error_detail}")
     run_dialect = dialect
     if target is not None:
-        statement = _translated(statement, target)
+        statement = _translated(statement, dialect, target)
         run_dialect = target
+        if progress is not None:
+            progress["translated"] = True
 
     try:
         result = evaluate(
@@ -256,13 +276,29 @@ def _run(
     return None, None
 
 
-def _translated(statement: Any, target: str) -> Any:
+#: The graph a translation names where its dialect must name one (Spanner's ``GRAPH g``).
+TRANSLATION_GRAPH = "tck"
+
+
+def translation_writer(target: str) -> Callable[[Any], str] | None:
+    """How to write a query in ``target``: its graph named where the dialect needs one."""
+    from ..dialect import get_dialect
+
+    dialect = get_dialect(target)
+    if not dialect.capabilities.graph_prefix_required:
+        return None
+    from ..emitter.gql import emit_gql
+
+    return lambda query: emit_gql(query, dialect, graph=TRANSLATION_GRAPH)
+
+
+def _translated(statement: Any, source: str, target: str) -> Any:
     """``statement`` written in ``target`` and read back: what a user of the translation runs."""
     from .. import api
     from ..errors import GqlirError, UnsupportedError
 
     try:
-        text = api.emit(statement, target)
+        text = api.translate(statement, source, target, writer=translation_writer(target))
     except UnsupportedError as exc:
         raise _Failure("refused", f"refused: {exc.construct or exc.message}") from None
     except GqlirError as exc:
@@ -416,8 +452,12 @@ def format_report(report: TckReport, failures: bool = True) -> str:
     lines.append(
         f"{'total':<36} {report.passed:>7} {report.total:>6} {report.passed / total:>7.1%}"
     )
-    if report.refused:
-        lines.append(f"(not run: {report.refused} queries the translation target refused)")
+    if report.translated or report.refused:
+        ran = sum(r.passed for r in report.results if r.translated)
+        lines.append(
+            f"(translated and run: {report.translated}, of which passed {ran}; not run: "
+            f"{report.refused} queries the translation target refused)"
+        )
     lines.append(f"({report.seconds:.1f} s)")
     if failures and report.total != report.passed:
         lines.append("")
