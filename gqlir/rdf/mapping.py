@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SchemaError
-from ..schema.model import Endpoint, SchemaGraph, schema_from_dict
+from ..schema.model import Endpoint, Property, SchemaGraph, schema_from_dict
 from ..schema.types import INTEGER_KINDS, PropertyType, TypeKind
 from .errors import MappingError
 from .jsontext import JsonPath, load_json, locate, parse_path_text, path_text
@@ -289,11 +289,22 @@ def load_mapping(path: str) -> Mapping:
     return parse_mapping(text, path)
 
 
-def _list(r: _Reader, d: dict[str, Any], key: str) -> list[Any]:
+def _list(r: _Reader, d: dict[str, Any], key: str, path: JsonPath = ()) -> list[Any]:
     v = d.get(key, [])
     if not isinstance(v, list):
-        raise r.fail([key], f"{key!r} must be a list")
+        raise r.fail([*path, key], f"{key!r} must be a list")
     return v
+
+
+def _read_values(
+    r: _Reader, properties: Sequence[Property], raw: dict[str, Any], at: JsonPath, edge: bool
+) -> tuple[ValueSpec, ...]:
+    """The value specs of a node or edge type's properties (``raw`` is its JSON object)."""
+    raw_props = raw.get("properties", [])
+    return tuple(
+        _read_value(r, p, raw_props[j], [*at, "properties", j], edge)
+        for j, p in enumerate(properties)
+    )
 
 
 def _without_rdf(value: Any) -> Any:
@@ -386,12 +397,20 @@ def _read_settings(r: _Reader, raw: Any) -> dict[str, Any]:
     return out
 
 
+def _rdf_block(
+    r: _Reader, raw: dict[str, Any], at: JsonPath, what: str, allowed: Sequence[str]
+) -> dict[str, Any]:
+    """The ``rdf`` block of a node type, edge type or property, which every one needs."""
+    if "rdf" not in raw:
+        raise r.fail(at, f"{what} has no 'rdf' block")
+    return r.obj(raw["rdf"], [*at, "rdf"], allowed)
+
+
 def _read_node(r: _Reader, schema: SchemaGraph, raw: dict[str, Any], i: int) -> NodeMapping:
     path: list[str | int] = ["nodes", i, "rdf"]
     nt = schema.node_types[i]
-    if "rdf" not in raw:
-        raise r.fail(["nodes", i], f"node type {nt.label} has no 'rdf' block")
-    d = r.obj(raw["rdf"], path, ("class", "subclasses", "where", "linked_by"))
+    allowed = ("class", "subclasses", "where", "linked_by")
+    d = _rdf_block(r, raw, ["nodes", i], f"node type {nt.label}", allowed)
     classes = tuple(
         r.iri(c, [*path, "class"] + ([j] if isinstance(d["class"], list) else []))
         for j, c in enumerate(r.strings(d, "class", path))
@@ -407,72 +426,54 @@ def _read_node(r: _Reader, schema: SchemaGraph, raw: dict[str, Any], i: int) -> 
         if nt.label not in et.sources and nt.label not in et.targets:
             raise r.fail(where, f"edge type {label} does not connect {nt.label}")
     where_patterns = []
-    for j, pattern in enumerate(_list_at(r, d, "where", path)):
+    for j, pattern in enumerate(_list(r, d, "where", path)):
         p = r.obj(pattern, [*path, "where", j], ("predicate", "object"))
         if "predicate" not in p:
             raise r.fail([*path, "where", j], "a 'where' pattern needs a 'predicate'")
         pred = r.iri(r.get(p, "predicate", [*path, "where", j], str, ""), [*path, "where", j])
         obj = r.get(p, "object", [*path, "where", j], str, None)
         where_patterns.append((pred, r.iri(obj, [*path, "where", j, "object"]) if obj else None))
-    props = raw.get("properties", [])
-    specs = tuple(
-        _read_value(r, nt.properties[j], props[j], ["nodes", i, "properties", j], edge=False)
-        for j in range(len(nt.properties))
-    )
     return NodeMapping(
         label=nt.label,
         classes=classes,
         subclasses=r.get(d, "subclasses", path, bool, False),
         where=tuple(where_patterns),
         linked_by=linked_by,
-        properties=specs,
+        properties=_read_values(r, nt.properties, raw, ["nodes", i], edge=False),
     )
-
-
-def _list_at(r: _Reader, d: dict[str, Any], key: str, path: JsonPath) -> list[Any]:
-    v = d.get(key, [])
-    if not isinstance(v, list):
-        raise r.fail([*path, key], f"{key!r} must be a list")
-    return v
 
 
 def _read_edge(r: _Reader, schema: SchemaGraph, raw: dict[str, Any], i: int) -> EdgeMapping:
     path: list[str | int] = ["edges", i, "rdf"]
     et = schema.edge_types[i]
-    if "rdf" not in raw:
-        raise r.fail(["edges", i], f"edge type {et.label} has no 'rdf' block")
+    d = _rdf_block(r, raw, ["edges", i], f"edge type {et.label}", ("predicate", "inverse", "rank"))
     if not et.endpoints:
         raise r.fail(
             ["edges", i], f"edge type {et.label} needs endpoints: they say which nodes it joins"
         )
-    d = r.obj(raw["rdf"], path, ("predicate", "inverse", "rank"))
     if "predicate" not in d:
         raise r.fail(path, f"edge type {et.label} needs a 'predicate'")
     default_rank = "non_deprecated" if et.time_sensitive else "highest"
     rank = r.choice(d, "rank", path, RANKS, default_rank)
     if "rank" in d and r.model != "wikidata":
         raise r.fail([*path, "rank"], "ranks exist in the wikidata (statement) model only")
-    props = raw.get("properties", [])
-    specs = tuple(
-        _read_value(r, et.properties[j], props[j], ["edges", i, "properties", j], edge=True)
-        for j in range(len(et.properties))
-    )
     return EdgeMapping(
         label=et.label,
         predicate=r.predicate(r.get(d, "predicate", path, str, ""), [*path, "predicate"]),
         endpoints=et.endpoints,
         inverse=r.get(d, "inverse", path, bool, False),
         rank=rank,
-        properties=specs,
+        properties=_read_values(r, et.properties, raw, ["edges", i], edge=True),
     )
 
 
-def _read_value(r: _Reader, prop: Any, raw: dict[str, Any], at: JsonPath, edge: bool) -> ValueSpec:
+def _read_value(
+    r: _Reader, prop: Property, raw: dict[str, Any], at: JsonPath, edge: bool
+) -> ValueSpec:
     path = [*at, "rdf"]
-    if "rdf" not in raw:
-        raise r.fail(at, f"property {prop.name!r} has no 'rdf' block")
     keys = ("qualifier",) if edge else ("predicate", "from", "rank")
-    d = r.obj(raw["rdf"], path, (*keys, "year", "min_precision", "unit", "source_unit"))
+    allowed = (*keys, "year", "min_precision", "unit", "source_unit")
+    d = _rdf_block(r, raw, at, f"property {prop.name!r}", allowed)
     ptype: PropertyType = prop.type
     element = ptype.element if ptype.kind == K.LIST and ptype.element is not None else ptype
     if element.kind not in FILLABLE or (ptype.kind == K.LIST and element.kind == K.LIST):

@@ -20,18 +20,14 @@ from dataclasses import dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "sample.ttl")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(HERE))))
+
+from gqlir.rdf.mapping import WIKIDATA_PREFIXES  # noqa: E402  (the checkout, not an install)
 
 PREFIXES = {
-    "wd": "http://www.wikidata.org/entity/",
+    **WIKIDATA_PREFIXES,
     "wds": "http://www.wikidata.org/entity/statement/",
     "wdv": "http://www.wikidata.org/value/",
-    "wdt": "http://www.wikidata.org/prop/direct/",
-    "p": "http://www.wikidata.org/prop/",
-    "ps": "http://www.wikidata.org/prop/statement/",
-    "psv": "http://www.wikidata.org/prop/statement/value/",
-    "pq": "http://www.wikidata.org/prop/qualifier/",
-    "pqv": "http://www.wikidata.org/prop/qualifier/value/",
-    "wikibase": "http://wikiba.se/ontology#",
     "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
 }
@@ -302,7 +298,6 @@ def turtle() -> str:
 
 def write_expected() -> None:
     """Convert the sample by sample_mapping.json into expected/ (run from the repository)."""
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(HERE))))
     from gqlir.rdf import convert, load_mapping, open_source
 
     source = open_source(rdf_files=[OUT])
