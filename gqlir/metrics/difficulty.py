@@ -242,13 +242,19 @@ def text2gql_level(f: QueryFeatures) -> tuple[str, list[str]]:
 # -- CypherBench categories -----------------------------------------------------------------------
 
 
+def _outer_projections(query: ir.Node) -> list[ir.Projection]:
+    """The projections of the query's own pipeline (the last UNION branch), not of CALL
+    bodies or subqueries."""
+    while isinstance(query, ir.SetOperation):
+        query = query.right
+    if isinstance(query, ir.LinearQuery):
+        return [s for s in query.steps if isinstance(s, ir.Projection)]
+    return []
+
+
 def _final_projection(query: ir.Node) -> ir.Projection | None:
-    last = None
-    for linear in _linear_queries(query):
-        for step in linear.steps:
-            if isinstance(step, ir.Projection):
-                last = step
-    return last
+    projections = _outer_projections(query)
+    return projections[-1] if projections else None
 
 
 def _answer_variable(query: ir.Node, nodes: list[ir.NodePattern]) -> str | None:
@@ -367,7 +373,8 @@ def cypherbench_return_category(query: ir.Node) -> str:
     if final is None:
         return "other"
     exprs = [item.expr for item in final.items]
-    aggregating = _is_aggregating(final)
+    grouped = [p for p in _outer_projections(query) if _is_aggregating(p)]
+    aggregating = bool(grouped)
     if any(isinstance(n, ir.SetOperation) for n in query.walk()):
         return "n_union_count" if aggregating else "n_union_name"
     if any(isinstance(e, ir.Case) for x in exprs for e in x.walk()):
@@ -377,10 +384,11 @@ def cypherbench_return_category(query: ir.Node) -> str:
     if exprs and all(isinstance(x, ir.Arithmetic) for x in exprs):
         return "n_m0_comparison_arithmetic"
     if aggregating:
-        keys = [x for x in exprs if not _aggregates(x)]
+        group_exprs = [item.expr for item in grouped[-1].items]
+        keys = [x for x in group_exprs if not _aggregates(x)]
         if not keys:
             return "n_agg"
-        counts = [a for x in exprs for a in _aggregates(x)]
+        counts = [a for x in group_exprs for a in _aggregates(x)]
         if any(isinstance(a, ir.Aggregate) and a.name == "count" and a.distinct for a in counts):
             return "n_m0_group_by_count"
         return "n_group_by"
