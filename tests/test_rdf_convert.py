@@ -272,3 +272,64 @@ def test_the_plain_model_reads_triples(tmp_path: Path) -> None:
     result.write(str(out))
     assert validate_graph(str(out / "graph"), result.schema).ok
     assert os.path.isfile(out / "report.txt")
+
+
+COLLIDING_TTL = """\
+@prefix a: <http://a.example/> .
+@prefix b: <http://b.example/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+a:x a a:Book ; rdfs:label "one" ; a:lang "en" .
+b:x a a:Book ; rdfs:label "two" ; a:lang "fr" .
+"""
+
+
+def test_colliding_local_names_need_full_iri_ids(tmp_path: Path) -> None:
+    from gqlir.rdf import RdfError
+
+    ttl = tmp_path / "c.ttl"
+    ttl.write_text(COLLIDING_TTL, encoding="utf-8")
+    doc = {
+        "format": "gqlir-rdf-mapping",
+        "rdf": {
+            "model": "plain",
+            "prefixes": {"a": "http://a.example/"},
+            "labels": {"languages": [""]},
+        },
+        "nodes": [
+            {
+                "label": "Book",
+                "rdf": {
+                    "class": "a:Book",
+                    "where": [{"predicate": "a:lang", "object": "<http://x/>"}],
+                },
+                "properties": [{"name": "title", "type": "STRING", "rdf": {"from": "label"}}],
+            }
+        ],
+    }
+    # a where pattern no resource matches: no books
+    result = convert(parse_mapping(json.dumps(doc)), open_source(rdf_files=[str(ttl)]))
+    assert result.nodes == []
+    del doc["nodes"][0]["rdf"]["where"]
+    with pytest.raises(RdfError, match=r"set rdf\.ids to 'iri'"):
+        convert(parse_mapping(json.dumps(doc)), open_source(rdf_files=[str(ttl)]))
+    doc["rdf"]["ids"] = "iri"
+    result = convert(parse_mapping(json.dumps(doc)), open_source(rdf_files=[str(ttl)]))
+    assert [(n.id, n.properties["title"]) for n in result.nodes] == [
+        ("Book#http://a.example/x", "one"),
+        ("Book#http://b.example/x", "two"),
+    ]
+
+
+def test_importing_gqlir_rdf_loads_neither_pint_nor_pyoxigraph() -> None:
+    code = (
+        "import sys, gqlir.cli, gqlir.rdf; gqlir.cli.build_parser(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pint', 'pyoxigraph')))"
+    )
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(root)),
+    )
+    assert proc.stdout.strip() == "[]", proc.stderr
