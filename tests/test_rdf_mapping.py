@@ -178,6 +178,12 @@ BAD = [
         '"predicate": "P580"',
     ),
     ("a bad rank", _set([*EDGE0, "rdf", "rank"], "best"), "'rank' must be one of", '"rank"'),
+    (
+        "a language that is not a tag",
+        _set(["rdf", "labels", "languages"], ["en", 'fr") || true || ("']),
+        "is not a language tag",
+        "true",
+    ),
     ("a page size of 0", _set(["rdf", "page_size"], 0), "at least 1", '"page_size"'),
     ("a string page size", _set(["rdf", "page_size"], "9"), "must be an integer", '"page_size"'),
     (

@@ -31,7 +31,7 @@ from .mapping import EdgeMapping, Mapping, NodeMapping, ValueSpec
 from .queries import labels_query, members_query, paged, statements_query, values_query
 from .report import ConversionReport, Tally
 from .sources import SparqlSource
-from .terms import Row, Term, local_name
+from .terms import Row, Term, language_key, local_name
 from .values import Candidate, Discarded, convert_candidate, pick_label
 
 DEPRECATED = "deprecated"
@@ -135,7 +135,7 @@ def _add_candidate(
         c = bucket[key] = Candidate(value, extra, {}, rank, statement)
     label = row.get(var + "l")
     if label is not None:
-        names = c.labels.setdefault(label.lang or "", [])
+        names = c.labels.setdefault(language_key(label), [])
         if label.value not in names:
             names.append(label.value)
 
@@ -311,7 +311,7 @@ class _Converter:
         for batch in self.batches(items):
             for row in self.fetch(labels_query(self.mapping, batch)):
                 label = row["label"]
-                out[row["item"].value].setdefault(label.lang or "", []).append(label.value)
+                out[row["item"].value].setdefault(language_key(label), []).append(label.value)
         return out
 
     def fetch_values(

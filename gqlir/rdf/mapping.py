@@ -47,6 +47,7 @@ FILLABLE = INTEGER_KINDS | {K.BOOLEAN, K.FLOAT32, K.FLOAT64, K.DECIMAL, K.STRING
 NUMERIC = INTEGER_KINDS | {K.FLOAT32, K.FLOAT64, K.DECIMAL}
 DEFAULT_MIN_PRECISION = {"date": 11, "year": 9}  # Wikidata: 11 = day, 9 = year
 _PROPERTY_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
+_LANGUAGE_TAG = re.compile(r"([a-z]{1,8}(-[a-z0-9]{1,8})*)?\Z")  # "" is a literal without a tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +362,12 @@ def _read_settings(r: _Reader, raw: Any) -> dict[str, Any]:
     r.unit_definitions = definitions
     wikidata = r.model == "wikidata"
     labels = r.obj(d.get("labels", {}), [*base, "labels"], ("predicate", "languages"))
-    languages = r.strings(labels, "languages", [*base, "labels"]) or ("en",)
+    languages = tuple(
+        lang.lower() for lang in r.strings(labels, "languages", [*base, "labels"])
+    ) or ("en",)
+    for j, lang in enumerate(languages):
+        if not _LANGUAGE_TAG.match(lang):
+            raise r.fail([*base, "labels", "languages", j], f"{lang!r} is not a language tag")
     units_raw = r.table(d, "units", base)
     units = {}
     for key, expr in units_raw.items():

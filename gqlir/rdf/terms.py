@@ -35,10 +35,6 @@ class Term:
     def is_iri(self) -> bool:
         return self.kind == "uri"
 
-    @property
-    def is_literal(self) -> bool:
-        return self.kind == "literal"
-
 
 def is_valid_iri(iri: str) -> bool:
     """An absolute IRI that can be written as ``<iri>`` in SPARQL."""
@@ -86,6 +82,11 @@ def parse_results(payload: bytes | str, origin: str) -> list[Row]:
             f"{origin}: the answer is not SPARQL JSON results ({type(exc).__name__}: {exc}); "
             f"it starts with {text[:120]!r}"
         ) from None
+
+
+def language_key(term: Term) -> str:
+    """A literal's language tag in lower case (tags are case-insensitive; ``""`` for none)."""
+    return (term.lang or "").lower()
 
 
 def literal_lexical(term: Term) -> str:
