@@ -104,6 +104,48 @@ def translate_all(
     return outcomes
 
 
+def verification(tck_dir: str | Path, dialects: Iterable[str]) -> str:
+    """How many TCK scenarios ran as their translation, and passed, per target."""
+    from gqlir.conformance.runner import run_tck
+
+    lines = ["", "TCK scenarios run as their translation (gqlir tck --to D):"]
+    for d in dialects:
+        report_ = run_tck(tck_dir, target=d)
+        passed = sum(r.passed for r in report_.results if r.translated)
+        lines.append(
+            f"  {d}: {report_.translated} translated and run, {passed} gave the expected "
+            f"result, {report_.refused} refused"
+        )
+    return "\n".join(lines)
+
+
+GQL_TO_CYPHER = ("neo4j", "opencypher9", "tugraph-cypher", "kuzu")
+
+
+def _default_gql_corpus() -> Path | None:
+    corpora = tck.default_corpora_dir()
+    path = corpora / "gql" / "iso_gql_valid.jsonl" if corpora is not None else None
+    return path if path is not None and path.is_file() else None
+
+
+def gql_to_cypher(path: Path) -> str:
+    """The translation rate of an ISO GQL corpus into each Cypher dialect."""
+    queries = [r["query"] for r in tck.load_jsonl_corpus(path)]
+    lines = ["", f"{path.name}: {len(queries)} ISO GQL queries into the Cypher dialects"]
+    for d in GQL_TO_CYPHER:
+        refused: Counter[str] = Counter()
+        done = 0
+        for text in queries:
+            try:
+                gqlir.transpile(text, "iso-gql", d)
+                done += 1
+            except UnsupportedError as exc:
+                refused[exc.construct] += 1
+        top = ", ".join(f"{c} {n}" for c, n in refused.most_common(5))
+        lines.append(f"  {d}: {done} / {len(queries)} ({done / len(queries):.1%}); refused: {top}")
+    return "\n".join(lines)
+
+
 # -- reference parsers ---------------------------------------------------------------------------
 
 
@@ -207,6 +249,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, help="check only the first N outputs per parser")
     parser.add_argument("--show", metavar="CONSTRUCT", help="print the queries refused for it")
     parser.add_argument("--json", metavar="FILE", help="write all outcomes as JSON")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="also run every translated TCK scenario under the target's semantics against "
+        "its expected result (gqlir tck --to D)",
+    )
+    parser.add_argument(
+        "--gql-corpus",
+        metavar="FILE",
+        help="ISO GQL queries (JSONL with 'query') to translate into the Cypher dialects "
+        "(default: ../shared/corpora/gql/iso_gql_valid.jsonl when present)",
+    )
     args = parser.parse_args(argv)
 
     tck_dir = args.tck or tck.default_tck_dir()
@@ -226,6 +280,11 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     print(f"{len(queries)} valid TCK queries, {len(dialects)} dialects, {elapsed:.1f} s")
     print(report(outcomes))
+    if args.verify:
+        print(verification(tck_dir, dialects))
+    corpus = Path(args.gql_corpus) if args.gql_corpus else _default_gql_corpus()
+    if corpus is not None:
+        print(gql_to_cypher(corpus))
 
     data: dict[str, object] = {
         d: {

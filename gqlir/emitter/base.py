@@ -89,6 +89,15 @@ def emits(*kinds: type[Node]) -> Callable[[F], F]:
     return mark
 
 
+def construct_name(node: object) -> str:
+    """How refusal reports name an IR node no emitter method renders: a catalog or session
+    statement by its GQL keywords (``CreateGraphType`` is ``CREATE GRAPH TYPE``)."""
+    cls = type(node)
+    if cls.__module__.endswith(".catalog"):
+        return " ".join(re.findall(r"[A-Z][a-z]*", cls.__name__)).upper()
+    return f"IR node {cls.__name__}"
+
+
 class Generator:
     """Base of the text emitters: dispatch, capability checks and quoting for one dialect.
 
@@ -138,7 +147,7 @@ class Generator:
                 type(self)._handlers[type(node)] = name
                 return name
         raise UnsupportedError(
-            f"IR node {type(node).__name__}",
+            construct_name(node),
             self.dialect.name,
             f"the {self.dialect.family} emitter has no rendering for "
             f"{type(node).__name__} (target {self.dialect.name})",
