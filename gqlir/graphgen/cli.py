@@ -1,0 +1,261 @@
+"""``gqlir graph generate | perturb | restore | answers``: the graph construction commands, added
+to the ``graph`` command group by :func:`add_commands`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+from .errors import GraphGenError
+
+_FORMATTER = argparse.RawDescriptionHelpFormatter
+
+_GENERATE_EPILOG = """\
+examples:
+  gqlir graph generate --schema schemas/finance --edges 100000 --seed 7 --out /tmp/fin
+  gqlir graph generate --schema schemas/movies --config movies-gen.json --out /tmp/movies
+  gqlir graph generate --schema S --config /tmp/fin/graphgen.json --out /tmp/fin2  # same bytes
+
+The output directory holds the graph (nodes.jsonl and edges.jsonl, or nodes/ and edges/ CSV
+files), schema.json, graphgen.json (every choice and the seed: generating from it again gives
+the same files) and manifest.json (counts per type). See docs/graphgen.md.
+"""
+
+_PERTURB_EPILOG = """\
+examples:
+  gqlir graph perturb /tmp/fin --seed 3 --out /tmp/fin-observed
+  gqlir graph perturb /tmp/fin --seed 3 --config noise.json --out /tmp/fin-observed
+
+DIR2 receives the observed graph (JSON lines), noise.jsonl (every removal, addition and change,
+with ids and old/new values), perturb.json (the ratios and options used) and schema.json.
+Families and default ratios (NGDBench's profile): missing_edges 0.05, false_edges 0.1,
+relation_type_noise 0.1, node_type_noise 0.1, name_typos 0.2, numeric_noise 0.1,
+string_noise 0.1.
+"""
+
+_RESTORE_EPILOG = """\
+example:
+  gqlir graph restore /tmp/fin-observed --out /tmp/fin-restored
+
+Undoes every change in DIR2/noise.jsonl and writes the clean graph (JSON lines); when the clean
+graph was JSON lines, its SHA-256 digest from the log is checked against the result.
+"""
+
+_ANSWERS_EPILOG = """\
+example:
+  gqlir graph answers --clean /tmp/fin --observed /tmp/fin-observed --queries gold.jsonl \\
+      --out answers.jsonl
+
+Each gold item is a JSON object with "query" (or "text"), optional "dialect" (default neo4j) and
+"id". Both graphs are loaded into the reference evaluator; each item is marked consistent or
+inconsistent, and answers larger than --max-rows become Boolean verification items.
+"""
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument(
+        "--debug",
+        action="store_true",
+        help="let internal errors raise with a traceback (for gqlir developers)",
+    )
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``generate``, ``perturb``, ``restore`` and ``answers`` to the ``graph`` group's
+    subparsers ``sub``."""
+    p = sub.add_parser(
+        "generate",
+        help="fill a schema with a synthetic graph",
+        description="Generate a graph for a schema: seeded, streamed to disk.",
+        epilog=_GENERATE_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("-s", "--schema", required=True, metavar="S", help="schema file or graph folder")
+    p.add_argument("--edges", type=int, metavar="N", help="how many edges (the target total)")
+    p.add_argument("-c", "--config", metavar="C", help="generation config (JSON or TOML)")
+    p.add_argument("--seed", type=int, metavar="K", help="the seed (default: the config's, or 0)")
+    p.add_argument("--layout", choices=("jsonl", "csv"), help="graph data layout (default jsonl)")
+    p.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
+    _common(p)
+    p.set_defaults(handler=_cmd_generate)
+
+    p = sub.add_parser(
+        "perturb",
+        help="make a noisy observed graph and its noise log",
+        description="Perturb a clean graph into an observed graph, logging every change.",
+        epilog=_PERTURB_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("directory", metavar="DIR", help="the clean graph directory")
+    p.add_argument("--seed", type=int, metavar="K", help="the seed (default: the config's, or 0)")
+    p.add_argument("-c", "--config", metavar="C", help="perturbation config (JSON or TOML)")
+    p.add_argument("-s", "--schema", metavar="S", help="default: DIR/schema.json or beside DIR")
+    p.add_argument("-o", "--out", required=True, metavar="DIR2", help="output directory")
+    _common(p)
+    p.set_defaults(handler=_cmd_perturb)
+
+    p = sub.add_parser(
+        "restore",
+        help="restore the clean graph from an observed graph and its noise log",
+        epilog=_RESTORE_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("directory", metavar="DIR2", help="the observed graph directory")
+    p.add_argument("--log", metavar="FILE", help="the noise log (default: DIR2/noise.jsonl)")
+    p.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
+    _common(p)
+    p.set_defaults(handler=_cmd_restore)
+
+    p = sub.add_parser(
+        "answers",
+        help="gold answers on the clean and observed graphs (consistent / inconsistent)",
+        epilog=_ANSWERS_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("--clean", required=True, metavar="DIR", help="the clean graph directory")
+    p.add_argument("--observed", required=True, metavar="DIR2", help="the observed graph")
+    p.add_argument("-q", "--queries", required=True, metavar="FILE", help="gold items (JSONL)")
+    p.add_argument("-o", "--out", required=True, metavar="FILE", help="result records (JSONL)")
+    p.add_argument("-s", "--schema", metavar="S", help="default: the clean graph's schema.json")
+    p.add_argument("--seed", type=int, default=0, metavar="K", help="seed of the sampling")
+    p.add_argument("--max-rows", type=int, default=20, metavar="N", help="larger -> Boolean items")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per query")
+    _common(p)
+    p.set_defaults(handler=_cmd_answers)
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def load_schema_arg(path: str) -> Any:
+    """A schema from a file in any format gqlir reads, or from a graph folder's schema.json."""
+    from ..schema.formats import detect_format, read
+
+    if os.path.isdir(path):
+        path = os.path.join(path, "schema.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise GraphGenError(f"cannot read the schema {path!r}: {exc.strerror or exc}") from None
+    fmt = detect_format(text)
+    if fmt is None:
+        raise GraphGenError(f"cannot tell the format of the schema {path!r}")
+    name = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    return read(text, fmt, name=name)
+
+
+def _schema_beside(directory: str, given: str | None) -> Any:
+    if given:
+        return load_schema_arg(given)
+    parent = os.path.dirname(os.path.abspath(directory))
+    for candidate in (os.path.join(directory, "schema.json"), os.path.join(parent, "schema.json")):
+        if os.path.isfile(candidate):
+            return load_schema_arg(candidate)
+    raise GraphGenError(f"no schema.json in or beside {directory}: pass --schema")
+
+
+def _report(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(text, file=sys.stderr)
+
+
+def _need_dir(path: str) -> None:
+    if not os.path.isdir(path):
+        raise GraphGenError(f"{path!r} is not a directory")
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    from .config import read_config
+    from .generate import generate
+
+    if args.edges is None and args.config is None:
+        raise GraphGenError("say how large: --edges N, or --config C with counts or target_edges")
+    if args.edges is not None and args.edges <= 0:
+        raise GraphGenError("--edges must be a positive number")
+    schema = load_schema_arg(args.schema)
+    config = read_config(args.config) if args.config else None
+    start = time.perf_counter()
+    result = generate(
+        schema, args.out, config, seed=args.seed, target_edges=args.edges, layout=args.layout
+    )
+    took = time.perf_counter() - start
+    data = result.to_dict() | {"seconds": round(took, 3)}
+    _report(
+        args,
+        data,
+        f"{args.out}: {result.node_total:,} nodes, {result.edge_total:,} edges "
+        f"(seed {result.config['seed']}) in {took:.1f} s",
+    )
+    return 0
+
+
+def _cmd_perturb(args: argparse.Namespace) -> int:
+    from .config import read_document
+    from .perturb import perturb
+
+    _need_dir(args.directory)
+    schema = _schema_beside(args.directory, args.schema)
+    config = read_document(args.config) if args.config else None
+    result = perturb(args.directory, args.out, schema, config, seed=args.seed)
+    lines = [f"{args.out}: observed graph and noise log (seed {result.config['seed']})"]
+    lines += [
+        f"  {family}: {n:,} of {result.targets[family]:,} targeted"
+        for family, n in result.changes.items()
+    ]
+    _report(args, result.to_dict(), "\n".join(lines))
+    return 0
+
+
+def _cmd_restore(args: argparse.Namespace) -> int:
+    from .noiselog import restore
+
+    _need_dir(args.directory)
+    result = restore(args.directory, args.out, log=args.log)
+    check = {True: "matches the clean graph's digest", False: "DIFFERS from the logged digest"}
+    note = check.get(result.verified, "no digest logged")  # type: ignore[arg-type]
+    _report(
+        args,
+        result.to_dict(),
+        f"{args.out}: {result.nodes:,} nodes, {result.edges:,} edges restored; {note}",
+    )
+    return 0 if result.verified is not False else 1
+
+
+def _cmd_answers(args: argparse.Namespace) -> int:
+    from .answers import noise_answers, read_items, write_results
+
+    _need_dir(args.clean)
+    _need_dir(args.observed)
+    schema = _schema_beside(args.clean, args.schema)
+    items = read_items(args.queries)
+    records = noise_answers(
+        items,
+        args.clean,
+        args.observed,
+        schema,
+        seed=args.seed,
+        max_rows=args.max_rows,
+        timeout=args.timeout,
+    )
+    counts = write_results(records, args.out)
+    _report(
+        args,
+        counts | {"out": args.out},
+        f"{args.out}: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
+        f"{counts['error']} failed",
+    )
+    return 0
+
+
+__all__ = ["add_commands", "load_schema_arg"]
