@@ -1490,6 +1490,9 @@ def _add_schema_commands(sub: Any) -> None:
     p.add_argument("--max-issues", type=int, default=1000, metavar="N", help="stop after N")
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_graph_validate)
+    from .graphgen.cli import add_commands as add_graphgen_commands
+
+    add_graphgen_commands(gsub)
     graph.set_defaults(handler=_cmd_schema_help, schema_parser=graph)
 
 
