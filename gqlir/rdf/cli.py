@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -96,8 +97,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _validate(directory: str, schema: Any) -> list[str]:
-    import os
-
     from ..schema.graphdata import validate_graph
 
     report = validate_graph(os.path.join(directory, "graph"), schema)
