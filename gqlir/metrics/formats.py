@@ -263,35 +263,31 @@ def read_predictions(path: str, gold: list[GoldItem], fmt: str = "auto") -> dict
     return out
 
 
-def export_results(results: list[dict[str, Any]], fmt: str, path: str) -> None:
-    """Write per-item results in a benchmark's own result layout."""
+# the benchmark's metric names for gqlir's
+_EXPORT_METRICS = {
+    "cypherbench": {"execution_accuracy": "ex", "psjs": "psjs", "executable": "executable"},
+    "text2gql": {"ea": "ex", "grammar": "grammar", "similarity": "jaro_winkler"},
+}
+
+
+def _export_record(r: dict[str, Any], fmt: str) -> dict[str, Any]:
+    metrics = {name: r["metrics"].get(ours) for name, ours in _EXPORT_METRICS[fmt].items()}
     if fmt == "cypherbench":
-        data: Any = [
-            {
-                **(r.get("source") or {"qid": r["id"], "gold_cypher": r.get("gold")}),
-                "pred_cypher": r.get("pred"),
-                "metrics": {
-                    "execution_accuracy": r["metrics"].get("ex"),
-                    "psjs": r["metrics"].get("psjs"),
-                    "executable": r["metrics"].get("executable"),
-                },
-            }
-            for r in results
-        ]
-    elif fmt == "text2gql":
-        data = [
-            {
-                "instance_id": r["id"],
-                "gold_query": r.get("gold"),
-                "pred_query": r.get("pred"),
-                "metrics": {
-                    "ea": r["metrics"].get("ex"),
-                    "grammar": r["metrics"].get("grammar"),
-                    "similarity": r["metrics"].get("jaro_winkler"),
-                },
-            }
-            for r in results
-        ]
+        base = r.get("source") or {"qid": r["id"], "gold_cypher": r.get("gold")}
+        return {**base, "pred_cypher": r.get("pred"), "metrics": metrics}
+    return {
+        "instance_id": r["id"],
+        "gold_query": r.get("gold"),
+        "pred_query": r.get("pred"),
+        "metrics": metrics,
+    }
+
+
+def export_results(results: list[dict[str, Any]], fmt: str, path: str) -> None:
+    """Write per-item results in a benchmark's own result layout (NGDBench and gqlir: the
+    records as JSONL)."""
+    if fmt in _EXPORT_METRICS:
+        data: Any = [_export_record(r, fmt) for r in results]
     elif fmt in ("ngdbench", "gqlir"):
         data = None
     else:
