@@ -12,8 +12,8 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "generate": "generate",
-    "GenerationResult": "generate",
+    "generate": "generator",
+    "GenerationResult": "generator",
     "resolve": "plan",
     "perturb": "perturb",
     "PerturbResult": "perturb",

@@ -177,7 +177,7 @@ def _need_dir(path: str) -> None:
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     from .config import read_config
-    from .generate import generate
+    from .generator import generate
 
     if args.edges is None and args.config is None:
         raise GraphGenError("say how large: --edges N, or --config C with counts or target_edges")

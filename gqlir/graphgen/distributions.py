@@ -7,7 +7,7 @@ import math
 import random
 from array import array
 from bisect import bisect_right
-from functools import cache
+from functools import lru_cache
 
 
 class ZipfTable:
@@ -33,7 +33,7 @@ class ZipfTable:
         return k**-self.s / self.total
 
 
-@cache
+@lru_cache(maxsize=64)
 def zipf_table(n: int, s: float) -> ZipfTable:
     return ZipfTable(n, s)
 

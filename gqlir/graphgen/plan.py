@@ -232,7 +232,12 @@ def _size(
     free_nodes = [label for label, n in nodes.items() if "count" not in n]
     free_edges = [label for label, e in edges.items() if "count" not in e]
     target = cfg.get("target_edges")
-    if (free_nodes or free_edges) and target is None:
+    open_degrees = [
+        label
+        for label in free_edges
+        if edges[label]["mode"] == "many" and edges[label]["degree"]["dist"] != "fixed"
+    ]
+    if (free_nodes or open_degrees) and target is None:
         raise GraphGenError(
             "the config leaves counts open: give target_edges (--edges N) or every count"
         )
@@ -284,7 +289,8 @@ def _meet_node_constraints(
                     need.append(([o for x, o in sides if x == a], a))
             for providers, needy in need:
                 have = sum(nodes[p]["count"] for p in set(providers))
-                want = nodes[needy]["count"] + (1 if needy in providers else 0)
+                loop = mode == "functional" and needy in providers  # no self-loop left over
+                want = nodes[needy]["count"] + (1 if loop else 0)
                 if have >= want:
                     continue
                 grow = [p for p in set(providers) if p in free and p != needy]
@@ -362,12 +368,12 @@ def _size_edges(
                 degree["mean"] = round(e["count"] / max(anchors, 1), 4)
     structural = sum(e["count"] for e in edges.values() if "count" in e)
     open_many = [label for label in free if "count" not in edges[label]]
-    if not open_many:
-        return 0
     budget = target - structural if target is not None else 0
+    short = max(0, -budget) if free else 0
+    if not open_many:
+        return short
     weights = [float(edges[label].get("weight", 1.0)) for label in open_many]
     shares = cumulative_split(max(budget, 0), weights)
-    short = 0
     for label, share in zip(open_many, shares):
         edges[label]["count"] = max(share, minimum[label])
         short += max(0, minimum[label] - share)
