@@ -202,7 +202,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 def _cmd_perturb(args: argparse.Namespace) -> int:
     from .config import read_document
-    from .perturb import perturb
+    from .perturbation import perturb
 
     _need_dir(args.directory)
     schema = _schema_beside(args.directory, args.schema)
