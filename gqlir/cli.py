@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
+from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
 from .errors import DialectError, GqlirError, ParseError, UnsupportedError
@@ -274,9 +275,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=_cmd_dialects)
     _add_evaluator_commands(sub)
     _add_schema_commands(sub)
-    __import__("gqlir.metrics.cli", fromlist=["add_commands"]).add_commands(sub)
-    __import__("gqlir.rdf.cli", fromlist=["add_commands"]).add_commands(sub)
+    for module in _COMMAND_MODULES:
+        import_module(module).add_commands(sub)
     return parser
+
+
+#: Commands that live with their subsystem: each module has ``add_commands(subparsers)``.
+_COMMAND_MODULES = ("gqlir.metrics.cli", "gqlir.rdf.cli")
 
 
 def _add_query_arguments(p: argparse.ArgumentParser) -> None:
