@@ -56,18 +56,11 @@ inconsistent, and answers larger than --max-rows become Boolean verification ite
 """
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument(
-        "--debug",
-        action="store_true",
-        help="let internal errors raise with a traceback (for gqlir developers)",
-    )
-
-
 def add_commands(sub: Any) -> None:
     """Add ``generate``, ``perturb``, ``restore`` and ``answers`` to the ``graph`` group's
     subparsers ``sub``."""
+    from ..cli import _add_common_arguments as _common  # --json and --debug, as elsewhere
+
     p = sub.add_parser(
         "generate",
         help="fill a schema with a synthetic graph",

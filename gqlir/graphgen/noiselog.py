@@ -25,12 +25,12 @@ import hashlib
 import json
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SchemaError
-from ..schema.graphdata import Edge, Node, detect_layout, iter_edges, iter_nodes
+from ..schema.graphdata import Edge, Node, _jsonl_records, detect_layout, iter_edges, iter_nodes
 from ..schema.model import SchemaGraph
 from .errors import GraphGenError
 from .sinks import GraphWriter, open_output
@@ -84,23 +84,12 @@ class LogWriter:
 
 
 def read_log(path: str) -> Iterator[dict[str, Any]]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            yield from _log_records(fh, path)
-    except OSError as exc:
-        raise GraphGenError(f"cannot read the noise log {path}: {exc.strerror or exc}") from None
-
-
-def _log_records(lines: Iterable[str], path: str) -> Iterator[dict[str, Any]]:
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise GraphGenError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
-        if not isinstance(rec, dict) or "record" not in rec:
-            raise GraphGenError(f"{path}:{n}: a log line is an object with a 'record'")
+    """The records of a noise log, each checked to be an object with a ``record``."""
+    if not os.path.isfile(path):
+        raise GraphGenError(f"there is no noise log {path}")
+    for loc, rec in _jsonl_records(path):
+        if "record" not in rec:
+            raise GraphGenError(f"{loc}: a log line is an object with a 'record'")
         yield rec
 
 

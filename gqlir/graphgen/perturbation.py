@@ -308,6 +308,7 @@ class _Planner:
         for i, t in enumerate(sc.node_type):
             self.by_type[t].append(i)
         self.targets: dict[str, int] = {}
+        self._alternatives: dict[tuple[int, int, int], tuple[list[int], float]] = {}
 
     def rng(self, family: str) -> random.Random:
         return stream(self.seed, "perturb", family)
@@ -347,14 +348,15 @@ class _Planner:
             chosen.add(j)
         return chosen
 
-    def _alternatives(
-        self, cache: dict[tuple[int, int, int], tuple[list[int], float]], e: int, s: int, t: int
-    ) -> tuple[list[int], float]:
+    def alternatives(self, j: int) -> tuple[list[int], float]:
+        """The edge types clean edge ``j`` could be retyped to (tied for the most similar
+        label; only those that can connect its end nodes' types, unless the config allows any)
+        and their similarity. Cached per (type, source type, target type)."""
+        e, s, t = self.sc.edge_type[j], self.sc.src[j], self.sc.dst[j]
         key = (e, self.sc.node_type[s], self.sc.node_type[t])
-        if key not in cache:
-            st, tt = key[1], key[2]
-            sl = self.node_labels[st] if st >= 0 else None
-            tl = self.node_labels[tt] if tt >= 0 else None
+        if key not in self._alternatives:
+            sl = self.node_labels[key[1]] if key[1] >= 0 else None
+            tl = self.node_labels[key[2]] if key[2] >= 0 else None
             others = [
                 i
                 for i, et in enumerate(self.edge_types)
@@ -365,40 +367,35 @@ class _Planner:
                 )
             ]
             if e < 0 or not others:
-                cache[key] = ([], 0.0)
+                self._alternatives[key] = ([], 0.0)
             else:
                 names = [self.edge_types[i].label for i in others]
                 best, score = most_similar(self.edge_types[e].label, names)
-                cache[key] = ([others[names.index(b)] for b in best], score)
-        return cache[key]
+                self._alternatives[key] = ([others[names.index(b)] for b in best], score)
+        return self._alternatives[key]
 
     def retypes(self, removed: set[int]) -> list[_Proposal]:
+        """``round(ratio × edges that have an alternative type)`` retyped edges."""
         m = len(self.sc.src)
-        rng = self.rng("relation_type_noise")
-        cache: dict[tuple[int, int, int], tuple[list[int], float]] = {}
-        eligible = sum(
-            1
-            for j in range(m)
-            if j not in removed
-            and self._alternatives(cache, self.sc.edge_type[j], self.sc.src[j], self.sc.dst[j])[0]
-        )
+        eligible = sum(1 for j in range(m) if j not in removed and self.alternatives(j)[0])
         k = round(self.ratios["relation_type_noise"] * eligible)
         self.targets["relation_type_noise"] = k
+        return self.draw_retypes(self.rng("relation_type_noise"), set(removed), k)
+
+    def draw_retypes(self, rng: random.Random, taken: set[int], want: int) -> list[_Proposal]:
+        """Up to ``want`` more retyped edges, none of them in ``taken`` (which grows)."""
+        sc = self.sc
         out: list[_Proposal] = []
-        seen: set[int] = set(removed)
-        tries = 0
-        while len(out) < k and tries < 40 * k + 1000:
-            tries += 1
-            j = rng.randrange(m)
-            if j in seen:
+        for _ in range(40 * want + 1000):
+            if len(out) == want:
+                break
+            j = rng.randrange(len(sc.src))
+            if j in taken:
                 continue
-            seen.add(j)
-            alts, score = self._alternatives(
-                cache, self.sc.edge_type[j], self.sc.src[j], self.sc.dst[j]
-            )
-            if not alts:
-                continue
-            out.append(_Proposal(self.sc.src[j], self.sc.dst[j], rng.choice(alts), j, score))
+            taken.add(j)
+            alts, score = self.alternatives(j)
+            if alts:
+                out.append(_Proposal(sc.src[j], sc.dst[j], rng.choice(alts), j, score))
         return out
 
     def false_edge(self, rng: random.Random, weights: list[float]) -> _Proposal | None:
@@ -552,15 +549,14 @@ def perturb(
     planner = _Planner(schema, sc, cfg)
     removed = planner.missing_edges()
     retypes, false_edges = _structural_noise(schema, sc, planner, removed)
-    relabel = planner.sample("node_type_noise", list(range(len(sc.node_ids))))
+    # node-type noise needs another type to move a node to
+    movable = list(range(len(sc.node_ids))) if len(schema.node_types) > 1 else []
+    relabel = planner.sample("node_type_noise", movable)
     typos_at = planner.sample("name_typos", sc.named)
     numeric = {k: planner.sample("numeric_noise", sc.numeric[k], ":" + k) for k in ("node", "edge")}
     textual = {k: planner.sample("string_noise", sc.textual[k], ":" + k) for k in ("node", "edge")}
     planner.targets["numeric_noise"] = len(numeric["node"]) + len(numeric["edge"])
     planner.targets["string_noise"] = len(textual["node"]) + len(textual["edge"])
-    if len(schema.node_types) < 2:
-        planner.targets["node_type_noise"] = 0
-        relabel = []
 
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "schema.json"), "w", encoding="utf-8", newline="\n") as fh:
@@ -626,7 +622,7 @@ def _structural_noise(
             fakes.append(p)
         want = planner.targets["relation_type_noise"] - len(retypes)
         if want > 0:
-            retypes += _more_retypes(planner, retry_rng, tried, want)
+            retypes += planner.draw_retypes(retry_rng, tried, want)
         bad = _check_structure(
             schema, sc, retypes + fakes, [False] * len(retypes) + [True] * len(fakes)
         )
@@ -636,26 +632,6 @@ def _structural_noise(
         if not any(bad):
             break
     return retypes, fakes
-
-
-def _more_retypes(
-    planner: _Planner, rng: random.Random, taken: set[int], want: int
-) -> list[_Proposal]:
-    sc = planner.sc
-    m = len(sc.src)
-    cache: dict[tuple[int, int, int], tuple[list[int], float]] = {}
-    out: list[_Proposal] = []
-    for _ in range(40 * want + 200):
-        if len(out) == want:
-            break
-        j = rng.randrange(m)
-        if j in taken:
-            continue
-        taken.add(j)
-        alts, score = planner._alternatives(cache, sc.edge_type[j], sc.src[j], sc.dst[j])
-        if alts:
-            out.append(_Proposal(sc.src[j], sc.dst[j], rng.choice(alts), j, score))
-    return out
 
 
 class _Applier:

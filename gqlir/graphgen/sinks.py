@@ -59,48 +59,43 @@ class GraphWriter:
         return open_output(os.path.join(self.directory, name))
 
     def nodes(self, label: str, nodes: Iterable[Node]) -> int:
-        n = 0
         if self._node_fh is not None:
-            write = self._node_fh.write
-            for node in nodes:
-                write(node_line(node))
-                n += 1
+            n = _lines(self._node_fh, map(node_line, nodes))
         else:
             nt = self.schema.node(label)
             props = [p.name for p in nt.properties] if nt else []
-            os.makedirs(os.path.join(self.directory, "nodes"), exist_ok=True)
-            with self._open(os.path.join("nodes", f"{label}.csv")) as fh:
-                w = csv.writer(fh, lineterminator="\n")
-                w.writerow([ID, *props])
-                for node in nodes:
-                    w.writerow(
-                        [_cell_text(node.id)] + [_cell_text(node.properties.get(p)) for p in props]
-                    )
-                    n += 1
+            rows = (
+                [_cell_text(x.id)] + [_cell_text(x.properties.get(p)) for p in props] for x in nodes
+            )
+            n = self._csv("nodes", label, [ID, *props], rows)
         self.counts["nodes"][label] = self.counts["nodes"].get(label, 0) + n
         return n
 
     def edges(self, label: str, edges: Iterable[Edge]) -> int:
-        n = 0
         if self._edge_fh is not None:
-            write = self._edge_fh.write
-            for edge in edges:
-                write(edge_line(edge))
-                n += 1
+            n = _lines(self._edge_fh, map(edge_line, edges))
         else:
             et = self.schema.edge(label)
             props = [p.name for p in et.properties] if et else []
-            os.makedirs(os.path.join(self.directory, "edges"), exist_ok=True)
-            with self._open(os.path.join("edges", f"{label}.csv")) as fh:
-                w = csv.writer(fh, lineterminator="\n")
-                w.writerow([SOURCE, TARGET, *props])
-                for edge in edges:
-                    w.writerow(
-                        [_cell_text(edge.source), _cell_text(edge.target)]
-                        + [_cell_text(edge.properties.get(p)) for p in props]
-                    )
-                    n += 1
+            rows = (
+                [_cell_text(x.source), _cell_text(x.target)]
+                + [_cell_text(x.properties.get(p)) for p in props]
+                for x in edges
+            )
+            n = self._csv("edges", label, [SOURCE, TARGET, *props], rows)
         self.counts["edges"][label] = self.counts["edges"].get(label, 0) + n
+        return n
+
+    def _csv(self, sub: str, label: str, header: list[str], rows: Iterable[list[str]]) -> int:
+        """One type's file of the CSV layout, written row by row."""
+        os.makedirs(os.path.join(self.directory, sub), exist_ok=True)
+        n = 0
+        with self._open(os.path.join(sub, f"{label}.csv")) as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(header)
+            for row in rows:
+                w.writerow(row)
+                n += 1
         return n
 
     def close(self) -> None:
@@ -114,6 +109,14 @@ class GraphWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _lines(fh: IO[str], lines: Iterable[str]) -> int:
+    n = 0
+    for line in lines:
+        fh.write(line)
+        n += 1
+    return n
 
 
 __all__ = ["GraphWriter", "edge_line", "node_line", "open_output"]
