@@ -194,6 +194,8 @@ def test_null_ratio() -> None:
         ({"dist": "date", "start": "2020-13-01"}, "DATE", "not an ISO 8601"),
         ({"dist": "categorical", "values": ["x"]}, "INT64", "cannot make INT64"),
         ({"dist": "uniform", "null_ratio": 2}, "INT64", "null_ratio"),
+        ({"dist": "name", "unique": True}, "STRING(6)", "need the code dist"),
+        ({"dist": "code", "length": 1, "unique": True}, "STRING", "do not fit"),
     ],
 )
 def test_bad_specs_fail_with_their_path(spec: dict, type_text: str, message: str) -> None:

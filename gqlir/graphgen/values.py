@@ -206,6 +206,9 @@ def _compile_value(
 ) -> Generator:
     dist = spec["dist"]
     unique = bool(spec.get("unique"))
+    if unique and ptype.kind == K.STRING and ptype.length is not None and dist != "code":
+        # cutting values to the length could make two of them equal
+        raise GraphGenError(f"{where}: unique {ptype} values need the code dist (with a length)")
     finish = _finisher(ptype, spec)
     perm = AffinePermutation(max(count, 1), rng) if unique else None
     if dist == "sequence":
@@ -274,7 +277,7 @@ def _compile_value(
     if dist == "uuid":
         return lambda k, r: str(uuid.UUID(int=rng.getrandbits(128), version=4))
     if dist == "code":
-        return _code(spec, rng, finish, perm)
+        return _code(spec, rng, finish, perm, where)
     if dist == "bytes":
         n = int(spec.get("length", 8))
         if ptype.length is not None:
@@ -483,12 +486,15 @@ def _code(
     rng: random.Random,
     finish: Callable[[Any], Any],
     perm: AffinePermutation | None,
+    where: str,
 ) -> Generator:
     prefix = str(spec.get("prefix", ""))
     length = int(spec.get("length", 10))
     alphabet = str(spec.get("alphabet", "0123456789"))
     if perm is not None:
         width = max(1, length - len(prefix))
+        if len(str(perm.n - 1)) > width:
+            raise GraphGenError(f"{where}: {perm.n} unique codes do not fit in {width} digits")
         return lambda k, r: finish(prefix + str(perm(k)).zfill(width))
     return lambda k, r: finish(prefix + "".join(rng.choices(alphabet, k=length)))
 
