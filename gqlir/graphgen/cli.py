@@ -215,8 +215,12 @@ def _cmd_restore(args: argparse.Namespace) -> int:
 
     _need_dir(args.directory)
     result = restore(args.directory, args.out, log=args.log)
-    check = {True: "matches the clean graph's digest", False: "DIFFERS from the logged digest"}
-    note = check.get(result.verified, "no digest logged")  # type: ignore[arg-type]
+    if result.verified is None:
+        note = "no digest logged"
+    elif result.verified:
+        note = "matches the clean graph's digest"
+    else:
+        note = "DIFFERS from the logged digest"
     _report(
         args,
         result.to_dict(),

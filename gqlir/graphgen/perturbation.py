@@ -431,13 +431,12 @@ def _check_structure(
     arrays, and against the proposals before them."""
     types = list(schema.edge_types)
     bad = [False] * len(proposals)
-    dup: dict[tuple[int, int, int], list[int]] = defaultdict(list)
-    out_one: dict[tuple[int, int], list[int]] = defaultdict(list)
-    in_one: dict[tuple[int, int], list[int]] = defaultdict(list)
-    adj: dict[tuple[int, int], list[int]] = defaultdict(list)
+    tables: dict[str, dict[tuple[int, ...], list[int]]] = {
+        kind: defaultdict(list) for kind in ("dup", "out", "in", "adj")
+    }
     for i, p in enumerate(proposals):
         et = types[p.etype]
-        keys = [("dup", (p.src, p.dst, p.etype))]
+        keys: list[tuple[str, tuple[int, ...]]] = [("dup", (p.src, p.dst, p.etype))]
         if et.symmetric:
             keys.append(("dup", (p.dst, p.src, p.etype)))
         if et.cardinality is not None and et.cardinality.source_max_one:
@@ -446,12 +445,12 @@ def _check_structure(
             keys.append(("in", (p.dst, p.etype)))
         if is_false[i]:
             keys.append(("adj", (min(p.src, p.dst), max(p.src, p.dst))))
-        tables = {"dup": dup, "out": out_one, "in": in_one, "adj": adj}
         if any(key in tables[kind] for kind, key in keys):
             bad[i] = True
             continue
         for kind, key in keys:
-            tables[kind][key].append(i)  # type: ignore[index]
+            tables[kind][key].append(i)
+    dup, out_one, in_one, adj = (tables[k] for k in ("dup", "out", "in", "adj"))
     for s, t, e in zip(sc.src, sc.dst, sc.edge_type):
         hits: list[int] = []
         if dup:
@@ -578,7 +577,7 @@ def perturb(
     run.numeric = {k: set(v) for k, v in numeric.items()}
     run.textual = {k: set(v) for k, v in textual.items()}
     run.removed = removed
-    run.retypes = {p.clean_index: p for p in retypes}  # type: ignore[misc]
+    run.retypes = {p.clean_index: p for p in retypes if p.clean_index is not None}
     with GraphWriter(out, schema, "jsonl") as writer:
         writer.nodes("", run.nodes(clean))
         n_edges = writer.edges("", run.edges(clean))

@@ -375,13 +375,14 @@ def _size_edges(
     weights = [float(edges[label].get("weight", 1.0)) for label in open_many]
     shares = cumulative_split(max(budget, 0), weights)
     for label, share in zip(open_many, shares):
+        et = schema.edge(label)
+        assert et is not None
         edges[label]["count"] = max(share, minimum[label])
         short += max(0, minimum[label] - share)
-        capacity = _capacity(schema, schema.edge(label), counts)  # type: ignore[arg-type]
-        edges[label]["count"] = min(edges[label]["count"], capacity)
+        edges[label]["count"] = min(edges[label]["count"], _capacity(schema, et, counts))
         degree = edges[label]["degree"]
         if degree["dist"] == "poisson" and "mean" not in degree:
-            anchors = sum(counts[s] for s, _ in _pairs(schema, schema.edge(label)))  # type: ignore[arg-type]
+            anchors = sum(counts[s] for s, _ in _pairs(schema, et))
             degree["mean"] = round(edges[label]["count"] / max(anchors, 1), 4)
     for et in generation_order(schema):
         implied_from = sum(
