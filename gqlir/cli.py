@@ -1478,8 +1478,10 @@ def _add_schema_commands(sub: Any) -> None:
 
     graph = sub.add_parser(
         "graph",
-        help="check graph data files against a schema",
-        description="Work with graph data directories.",
+        help="graph data: validate against a schema, generate, perturb, restore",
+        description="Work with graph data directories: validate them against a schema, "
+        "generate synthetic graphs from a schema, perturb a clean graph into an observed one "
+        "(with a noise log), restore it, and compare gold answers on both.",
         epilog=_GRAPH_EPILOG,
         formatter_class=_FORMATTER,
     )
