@@ -26,6 +26,7 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -33,9 +34,11 @@ from ..dialect import Dialect
 from ..ir import ddl as d
 from ..ir import expr as e
 from ..ir import pattern as p
+from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import reads_only
 from ..ir.node import Node
+from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
 from .base import emits, quote_identifier
 from .graph import GraphTextGenerator
@@ -141,6 +144,10 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(q.SetOperation)
     def set_operation(self, query: q.SetOperation, lead: str | None = None) -> str:
+        if query.op in (q.SetOp.INTERSECT, q.SetOp.EXCEPT) and not self.caps.except_intersect:
+            counted = set_operation_by_counting(query)
+            if counted is not None:
+                return self.join_clauses(self.clauses(counted.steps, counted, lead=lead))
         branches = self._set_branches(query)
         keyword = self._set_keyword(query)
         sep = self.clause_separator()
@@ -1336,6 +1343,54 @@ class CypherGenerator(GraphTextGenerator):
             raise self.unsupported("map projection entry without a value", item)
         return f"{self.schema_name(item.key)}: {self.gen(item.value)}"
 
+    # -- GQL element predicates ----------------------------------------------------------------
+    # Cypher spells them with = and <>, startNode()/endNode() and IS NOT NULL. Stored properties
+    # are never null and relationships always directed, so the spellings mean the same once a
+    # null operand is made to give null, as GQL's predicates do.
+
+    @emits(pr.Same)
+    def same(self, node: pr.Same) -> str:
+        return self._pairwise(node, node.elements, e.CompOp.EQ, "SAME")
+
+    @emits(pr.AllDifferent)
+    def all_different(self, node: pr.AllDifferent) -> str:
+        return self._pairwise(node, node.elements, e.CompOp.NE, "ALL_DIFFERENT")
+
+    def _pairwise(self, node: e.Expr, elements: tuple[e.Expr, ...], op: e.CompOp, name: str) -> str:
+        if not all(isinstance(x, e.Variable) for x in elements):
+            raise self.unsupported(name, node, rewrite="bind the elements to variables first")
+        pairs = (
+            list(itertools.pairwise(elements))
+            if op is e.CompOp.EQ
+            else [(a, b) for i, a in enumerate(elements) for b in elements[i + 1 :]]
+        )
+        test: e.Expr = e.Comparison(op, *pairs[0])
+        for a, b in pairs[1:]:
+            test = e.And(test, e.Comparison(op, a, b))
+        if len(pairs) == 1:
+            return self.gen(test)  # a single comparison is null exactly when an operand is
+        return self.gen(_null_if_any_null(elements, test))
+
+    @emits(pr.IsDirected)
+    def is_directed(self, node: pr.IsDirected) -> str:
+        if not isinstance(node.operand, e.Variable):
+            raise self.unsupported("IS DIRECTED", node)
+        value = e.Boolean(not node.negated)
+        return self.gen(_null_if_any_null((node.operand,), value))
+
+    @emits(pr.IsEndpoint)
+    def is_endpoint(self, node: pr.IsEndpoint) -> str:
+        end = "startnode" if node.endpoint is pr.Endpoint.SOURCE else "endnode"
+        op = e.CompOp.NE if node.negated else e.CompOp.EQ
+        return self.gen(e.Comparison(op, e.FunctionCall(end, (node.edge,)), node.node))
+
+    @emits(pr.PropertyExists)
+    def property_exists(self, node: pr.PropertyExists) -> str:
+        if not isinstance(node.subject, e.Variable):
+            raise self.unsupported("PROPERTY_EXISTS", node)
+        test = e.IsNull(e.Property(node.subject, node.key), negated=True)
+        return self.gen(_null_if_any_null((node.subject,), test))
+
     # -- subqueries ----------------------------------------------------------------------------
     @emits(e.Exists)
     def exists(self, node: e.Exists) -> str:
@@ -1479,3 +1534,12 @@ def _column_name(item: q.ReturnItem) -> str | None:
     if item.alias is not None:
         return item.alias
     return item.expr.name if isinstance(item.expr, e.Variable) else None
+
+
+def _null_if_any_null(operands: tuple[e.Expr, ...], value: e.Expr) -> e.Expr:
+    """``value``, or null where an operand is null (GQL's element predicates are unknown on a
+    null reference; Cypher's AND, IS NOT NULL and constants are not)."""
+    test: e.Expr = e.IsNull(operands[0])
+    for x in operands[1:]:
+        test = e.Or(test, e.IsNull(x))
+    return e.Case(None, (e.CaseWhen(test, e.Null()),), value)
