@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..dialect import Dialect
 from ..ir import ddl as d
@@ -367,6 +368,7 @@ class CypherGenerator(GraphTextGenerator):
     def match(self, step: q.Match) -> str:
         if not step.patterns:
             raise self.unsupported("empty MATCH", step)
+        step = self._trail_as_match_mode(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self.match_mode(step)
         if mode:
@@ -375,6 +377,22 @@ class CypherGenerator(GraphTextGenerator):
         if step.where is not None:
             parts.append("WHERE " + self.gen(step.where))
         return " ".join(parts)
+
+    def _trail_as_match_mode(self, step: q.Match) -> q.Match:
+        """A MATCH of one TRAIL path is that path under DIFFERENT EDGES (every edge of the
+        MATCH is on the path), which Cypher writes without a mode. Under ANY/ALL SHORTEST the
+        shortest walks are trails anyway; under SHORTEST k they need not be, so k stays."""
+        (pattern, *rest) = step.patterns
+        if rest or pattern.mode is not p.PathMode.TRAIL or "TRAIL" in self.caps.path_modes:
+            return step
+        search = pattern.search
+        if search is not None and search.kind not in _TRAIL_FREE_SEARCHES:
+            return step
+        return replace(
+            step,
+            patterns=(replace(pattern, mode=None),),
+            mode=p.MatchMode.DIFFERENT_EDGES,
+        )
 
     def match_mode(self, step: q.Match) -> str:
         """Nothing for the dialect's default edge uniqueness, the mode's keywords otherwise.
@@ -1449,6 +1467,13 @@ class CypherGenerator(GraphTextGenerator):
 
 
 _LABEL_REWRITE = "test the labels in WHERE, e.g. (n) WHERE n:A AND n:B"
+
+
+#: Path searches whose results are the same under WALK and TRAIL (a shortest walk never
+#: repeats an edge: dropping the repetition would make it shorter).
+_TRAIL_FREE_SEARCHES = frozenset(
+    {p.SearchKind.ALL, p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST}
+)
 
 
 def _uniqueness_matters(step: q.Match) -> bool:
