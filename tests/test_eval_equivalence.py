@@ -26,17 +26,23 @@ STATICALLY_TYPED = frozenset({"iso-gql", "spanner", "tugraph-gql"})
 # -- graphs --------------------------------------------------------------------------------------
 
 _values = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["a", "b", "ab"]))
+_ints = st.one_of(st.none(), st.integers(-3, 3))
+_texts = st.one_of(st.none(), st.sampled_from(["a", "b", "ab"]))
 
 
 @st.composite
-def graphs(draw: st.DrawFn) -> dict[str, Any]:
+def graphs(draw: st.DrawFn, typed: bool = False) -> dict[str, Any]:
+    """A small random graph. ``typed`` keeps to what a schema-first engine can load: one label
+    per node (A or B), ``x`` an integer and ``s`` a string when present."""
     n = draw(st.integers(1, 5))
+    label_sets = [["A"], ["B"]] if typed else [["A"], ["B"], ["A", "B"], []]
+    x_values, s_values = (_ints, _texts) if typed else (_values, _values)
     nodes = [
         {
             "id": i,
-            "labels": draw(st.sampled_from([["A"], ["B"], ["A", "B"], []])),
+            "labels": draw(st.sampled_from(label_sets)),
             "properties": {
-                k: v for k, v in (("x", draw(_values)), ("s", draw(_values))) if v is not None
+                k: v for k, v in (("x", draw(x_values)), ("s", draw(s_values))) if v is not None
             },
         }
         for i in range(n)
@@ -121,12 +127,31 @@ def _predicate(draw: st.DrawFn, nodes: list[str], depth: int = 0) -> str:
     return f"({_predicate(draw, nodes, depth + 1)} {op} {_predicate(draw, nodes, depth + 1)})"
 
 
+# Patterns whose every node has one label: what a table-per-label layout (the SQL translation)
+# can express.
+LABELLED_PATTERNS = [
+    ("(a:A)", ["a"]),
+    ("(a:B {x: 1})", ["a"]),
+    ("(a:A)-[r:R]->(b:B)", ["a", "b", "r"]),
+    ("(a:A)-[r:R]-(b:A)", ["a", "b", "r"]),
+    ("(a:B)<-[r:S]-(b:B)", ["a", "b", "r"]),
+    ("(a:A)-[r:R]->(b:A), (b)-[q:S]->(c:B)", ["a", "b", "r", "c", "q"]),
+    ("(a:A)-[:S*1..2]->(b:B)", ["a", "b"]),
+    ("(a:B)-[:R]->(b:A)-[:S]->(c:A)", ["a", "b", "c"]),
+]
+
+
 @st.composite
-def queries(draw: st.DrawFn) -> str:
-    pattern, variables = draw(st.sampled_from(PATTERNS))
+def queries(
+    draw: st.DrawFn, patterns: list[tuple[str, list[str]]] | None = None, unwind: bool = True
+) -> str:
+    """A read query in Neo4j Cypher; ``patterns`` and ``unwind`` narrow it to what an engine
+    can express (the defaults draw exactly as before)."""
+    patterns = patterns or PATTERNS
+    pattern, variables = draw(st.sampled_from(patterns))
     nodes = [v for v in variables if v not in ("r", "q")]
     parts = []
-    if draw(st.booleans()):
+    if unwind and draw(st.booleans()):
         parts.append("UNWIND [1, 2, null] AS k")
         nodes.append("k")
     parts.append(f"{draw(st.sampled_from(['MATCH', 'OPTIONAL MATCH']))} {pattern}")
@@ -159,7 +184,7 @@ def queries(draw: st.DrawFn) -> str:
             parts.append(f"LIMIT {draw(st.integers(0, 3))}")
     elif aggregate is None and draw(st.integers(0, 4)) == 0:
         # a UNION of two projections of the same columns
-        other, _ = draw(st.sampled_from(PATTERNS[:4]))
+        other, _ = draw(st.sampled_from(patterns[:4]))
         columns = ", ".join(f"{n}.x AS c{i}" for i, n in enumerate(["a"] * len(items)))
         union = draw(st.sampled_from(["UNION", "UNION ALL"]))
         parts.append(f"{union} MATCH {other} RETURN {distinct}{columns}")

@@ -8,7 +8,11 @@
   and the connection stays usable;
 * **values**: nodes carry every column of their table (absent properties as null, dropped
   here), lists are 1-based in the dialect (the translation takes care of it), recursive
-  relationships come back as paths.
+  relationships come back as paths;
+* **UNION guard**: Kuzu 0.11 mishandles a UNION whose branches do not repeat the same
+  expressions in the same columns: it kills the process (SIGSEGV) when a later branch returns
+  one expression in two columns, and gives the first branch's repeat to the later branches
+  otherwise; such a query is refused with engine code ``KUZU_UNION_REPEAT``.
 """
 
 from __future__ import annotations
@@ -64,6 +68,44 @@ def _value(v: Any) -> Any:
     return from_python(v)
 
 
+def _repeated_columns(query: Any) -> set[tuple[int, int]]:
+    """The column pairs (i, j) of a linear query's final projection holding the same
+    expression."""
+    from .. import ir
+
+    steps = getattr(query, "steps", ())
+    last = steps[-1] if steps else None
+    if not isinstance(last, ir.Projection):
+        return set()
+    exprs = [item.expr for item in last.items]
+    return {
+        (i, j) for i in range(len(exprs)) for j in range(i + 1, len(exprs)) if exprs[i] == exprs[j]
+    }
+
+
+def breaks_kuzu_union(statement: Any) -> bool:
+    """Whether Kuzu 0.11 would crash or answer wrongly: UNION branches that repeat an
+    expression in two columns where another branch does not."""
+    from .. import ir
+
+    branches: list[Any] = []
+
+    def walk(q: Any) -> None:
+        if isinstance(q, ir.SetOperation):
+            walk(q.left)
+            walk(q.right)
+        else:
+            branches.append(q)
+
+    if isinstance(statement, ir.Program):
+        statement = next((s for s in statement.statements if isinstance(s, ir.Query)), None)
+    walk(statement)
+    if len(branches) < 2:
+        return False
+    first = _repeated_columns(branches[0])
+    return any(_repeated_columns(b) != first for b in branches[1:])
+
+
 def _code(exc: Exception) -> str:
     head = str(exc).split(":", 1)[0].strip()
     return head if head.lower().endswith("exception") else type(exc).__name__
@@ -113,6 +155,13 @@ class KuzuEngine(BaseEngine):
         row_cap: int | None,
         read_only: bool,
     ) -> ResultTable:
+        if prepared.statement is not None and breaks_kuzu_union(prepared.statement):
+            raise engine_error(
+                self.name,
+                "refused: Kuzu 0.11 crashes or answers wrongly on a UNION whose branches repeat "
+                "an expression in different columns (docs/engines.md, quirks)",
+                "KUZU_UNION_REPEAT",
+            )
         conn = self.conn
         conn.set_query_timeout(int(timeout * 1000) if timeout else 0)
         began = False
