@@ -1,5 +1,5 @@
-"""``gqlir graph generate | perturb | restore | answers``: the graph construction commands, added
-to the ``graph`` command group by :func:`add_commands`."""
+"""``gqlir graph generate | perturb | restore | answers | sessions | replay | score``: the graph
+construction commands, added to the ``graph`` command group by :func:`add_commands`."""
 
 from __future__ import annotations
 
@@ -55,10 +55,44 @@ Each gold item is a JSON object with "query" (or "text"), optional "dialect" (de
 inconsistent, and answers larger than --max-rows become Boolean verification items.
 """
 
+_SESSIONS_EPILOG = """\
+examples:
+  gqlir graph sessions --schema schemas/movies --graph schemas/movies/graph --sessions 12 \\
+      --steps 5 --seed 7 --out /tmp/movies-sessions
+  gqlir graph sessions --schema schemas/finance --graph schemas/finance/graph --sessions 4 \\
+      --steps 5 --operations create,delete --out /tmp/fin-sessions
+
+Session i is a batch of --steps writes of kind create, merge, set, remove, delete or mixed (in
+turn, or --operations), each followed by a validation query; every statement is written in
+every dialect that can express it (the others are listed as unsupported with the construct),
+and the gold validation answers come from the reference evaluator. DIR receives
+sessions.jsonl, manifest.json and schema.json; the same arguments give the same bytes.
+"""
+
+_REPLAY_EPILOG = """\
+examples:
+  gqlir graph replay /tmp/movies-sessions --engine kuzu
+  gqlir graph replay /tmp/movies-sessions --engine grafeo --dialect iso-gql --out grafeo.jsonl
+
+Each session starts from the graph folder the sessions were made for (--graph to point at a
+copy): a fresh engine is loaded for every session. Writes run with writes allowed, validation
+queries read-only; each answer is compared with the gold one. Exit status 0 when every step
+agrees, 1 when any differs, fails or cannot be expressed in the engine's dialects.
+"""
+
+_SCORE_EPILOG = """\
+example:
+  gqlir graph score /tmp/movies-sessions --pred predictions.jsonl
+
+A prediction is a JSON line {"id": <session id>, "steps": [answer, ...]}; an answer is a table
+{"columns", "rows"}, a list of rows, a list of values, or one value. Prints the step accuracy
+of each session and the session accuracy (their mean), overall and per session kind.
+"""
+
 
 def add_commands(sub: Any) -> None:
-    """Add ``generate``, ``perturb``, ``restore`` and ``answers`` to the ``graph`` group's
-    subparsers ``sub``."""
+    """Add ``generate``, ``perturb``, ``restore``, ``answers``, ``sessions``, ``replay`` and
+    ``score`` to the ``graph`` group's subparsers ``sub``."""
     from ..cli import _add_common_arguments as _common  # --json and --debug, as elsewhere
 
     p = sub.add_parser(
@@ -120,6 +154,52 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per query")
     _common(p)
     p.set_defaults(handler=_cmd_answers)
+    _add_session_commands(sub, _common)
+
+
+def _add_session_commands(sub: Any, common: Any) -> None:
+    p = sub.add_parser(
+        "sessions",
+        help="management sessions: batches of writes with validation queries",
+        description="Generate management sessions for a graph folder, with gold answers.",
+        epilog=_SESSIONS_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("-s", "--schema", required=True, metavar="S", help="schema file or folder")
+    p.add_argument("-g", "--graph", required=True, metavar="G", help="the graph folder")
+    p.add_argument("--sessions", type=int, default=6, metavar="N", help="how many (default 6)")
+    p.add_argument("--steps", type=int, default=5, metavar="K", help="steps each (default 5)")
+    p.add_argument("--seed", type=int, default=0, metavar="K", help="the seed (default 0)")
+    p.add_argument("--operations", metavar="LIST", help="comma-separated session kinds")
+    p.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
+    common(p)
+    p.set_defaults(handler=_cmd_sessions)
+
+    p = sub.add_parser(
+        "replay",
+        help="replay management sessions on an engine and compare with the gold answers",
+        epilog=_REPLAY_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("directory", metavar="DIR", help="a session directory")
+    p.add_argument("-e", "--engine", default="reference", metavar="E", help="default reference")
+    p.add_argument("-d", "--dialect", metavar="D", help="run the texts of this dialect")
+    p.add_argument("-g", "--graph", metavar="G", help="the graph folder (default: the manifest's)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per statement")
+    p.add_argument("-o", "--out", metavar="FILE", help="step outcomes (JSON lines)")
+    common(p)
+    p.set_defaults(handler=_cmd_replay)
+
+    p = sub.add_parser(
+        "score",
+        help="step-wise accuracy of predicted validation answers",
+        epilog=_SCORE_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    p.add_argument("directory", metavar="DIR", help="a session directory")
+    p.add_argument("-p", "--pred", required=True, metavar="FILE", help="predictions (JSONL)")
+    common(p)
+    p.set_defaults(handler=_cmd_score)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -252,6 +332,76 @@ def _cmd_answers(args: argparse.Namespace) -> int:
         f"{args.out}: {counts['consistent']} consistent, {counts['inconsistent']} inconsistent, "
         f"{counts['error']} failed",
     )
+    return 0
+
+
+def _cmd_sessions(args: argparse.Namespace) -> int:
+    from .sessions import generate_sessions
+
+    _need_dir(args.graph)
+    schema = load_schema_arg(args.schema)
+    kinds = (
+        [k.strip() for k in args.operations.split(",") if k.strip()] if args.operations else None
+    )
+    start = time.perf_counter()
+    result = generate_sessions(
+        schema,
+        args.graph,
+        args.out,
+        sessions=args.sessions,
+        steps=args.steps,
+        seed=args.seed,
+        operations=kinds,
+    )
+    took = time.perf_counter() - start
+    lines = [f"{args.out}: {result.sessions} sessions, {result.steps} steps in {took:.1f} s"]
+    lines += [f"  {op}: {n} steps" for op, n in result.operations.items()]
+    lines += [
+        f"  unsupported in {dialect}: " + ", ".join(f"{c} ({n})" for c, n in why.items())
+        for dialect, why in result.unsupported.items()
+    ]
+    _report(args, result.to_dict() | {"seconds": round(took, 3)}, "\n".join(lines))
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import replay, write_report
+
+    _need_dir(args.directory)
+    report = replay(
+        args.directory, args.engine, graph=args.graph, dialect=args.dialect, timeout=args.timeout
+    )
+    if args.out:
+        write_report(report, args.out)
+    counts = report.counts
+    lines = [
+        f"{args.directory} on {args.engine}: "
+        + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+        + f" ({len(report.sessions)} sessions in {report.seconds:.1f} s)"
+    ]
+    for session in report.sessions:
+        for step in session["steps"]:
+            if step["status"] in ("differ", "error", "unsupported"):
+                lines.append(
+                    f"  {session['id']} step {step['index']}: {step['status']}: "
+                    f"{step.get('reason')}"
+                )
+    _report(args, report.to_dict(), "\n".join(lines))
+    return 0 if report.identical else 1
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from .session_scoring import read_predictions, score_sessions
+    from .sessions import read_sessions
+
+    _need_dir(args.directory)
+    _, sessions = read_sessions(args.directory)
+    scores = score_sessions(sessions, read_predictions(args.pred))
+    lines = [
+        f"session accuracy {scores['session_accuracy']:.4f} over {scores['sessions']} sessions"
+    ]
+    lines += [f"  {kind}: {acc:.4f}" for kind, acc in scores["by_operation"].items()]
+    _report(args, scores, "\n".join(lines))
     return 0
 
 
