@@ -67,6 +67,9 @@ class Capabilities:
     match_modes: bool = True  # REPEATABLE ELEMENTS / DIFFERENT RELATIONSHIPS
     path_modes: tuple[str, ...] = ()  # WALK, TRAIL, SIMPLE, ACYCLIC as a path prefix
     default_match_mode: str = "DIFFERENT_EDGES"
+    # A MATCH without mode keywords surely has default_match_mode (else: the mode is written
+    # wherever edge uniqueness can change the result)
+    match_mode_implicit: bool = True
     undirected_edges: bool = False  # GQL ~[]~
     path_union: bool = False
     anonymous_edge_shorthand: bool = True  # (a)-->(b) without brackets

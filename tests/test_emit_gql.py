@@ -190,37 +190,37 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     # -- quantifiers, shortest paths and edge uniqueness
     (
         "MATCH (a)-[:R*1..3]->(b) RETURN b.name AS name",
-        "MATCH (a)-[:R]->{1,3}(b) RETURN b.name AS name",
+        "MATCH DIFFERENT EDGES (a)-[:R]->{1,3}(b) RETURN b.name AS name",
         "GRAPH g MATCH TRAIL (a)-[:R]->{1,3}(b) RETURN b.name AS name",
         SAME,
     ),
     (
         "MATCH (a)-[:R*2]->(b) RETURN b.name AS name",
-        "MATCH (a)-[:R]->{2}(b) RETURN b.name AS name",
+        "MATCH DIFFERENT EDGES (a)-[:R]->{2}(b) RETURN b.name AS name",
         "GRAPH g MATCH TRAIL (a)-[:R]->{2}(b) RETURN b.name AS name",
         SAME,
     ),
     (
         "MATCH (a)-[:R*]->(b) RETURN b.name AS name",
-        "MATCH (a)-[:R]->{1,}(b) RETURN b.name AS name",
+        "MATCH DIFFERENT EDGES (a)-[:R]->{1,}(b) RETURN b.name AS name",
         Refused("unbounded quantifier"),
         SAME,
     ),
     (
         "MATCH (a)-[r]->(b)-[s]->(c) RETURN c.name AS name",
-        "MATCH (a)-[r]->(b)-[s]->(c) RETURN c.name AS name",
+        "MATCH DIFFERENT EDGES (a)-[r]->(b)-[s]->(c) RETURN c.name AS name",
         "GRAPH g MATCH TRAIL (a)-[r]->(b)-[s]->(c) RETURN c.name AS name",
         SAME,
     ),
     (
         "MATCH (a)-[r]->(b), (c)-[s]->(d) RETURN d.name AS name",
-        "MATCH (a)-[r]->(b), (c)-[s]->(d) RETURN d.name AS name",
+        "MATCH DIFFERENT EDGES (a)-[r]->(b), (c)-[s]->(d) RETURN d.name AS name",
         "GRAPH g MATCH (a)-[r]->(b), (c)-[s]->(d) WHERE ALL_DIFFERENT(r, s) RETURN d.name AS name",
         SAME,
     ),
     (
         "MATCH (a)-->(b), (c)-->(d) RETURN d.name AS name",
-        "MATCH (a)->(b), (c)->(d) RETURN d.name AS name",
+        "MATCH DIFFERENT EDGES (a)->(b), (c)->(d) RETURN d.name AS name",
         "GRAPH g MATCH (a)-[_g1]->(b), (c)-[_g2]->(d) WHERE ALL_DIFFERENT(_g1, _g2) "
         "RETURN d.name AS name",
         SAME,
@@ -228,13 +228,13 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         # the extra names would be returned by RETURN *
         "MATCH (a)-->(b), (c)-->(d) RETURN *",
-        "MATCH (a)->(b), (c)->(d) RETURN a, b, c, d",
+        "MATCH DIFFERENT EDGES (a)->(b), (c)->(d) RETURN a, b, c, d",
         Refused("edge uniqueness across path patterns"),
         SAME,
     ),
     (
         "MATCH (a)-[:R*1..2]->(b), (b)-[:S*1..2]->(c) RETURN c.name AS name",
-        "MATCH (a)-[:R]->{1,2}(b), (b)-[:S]->{1,2}(c) RETURN c.name AS name",
+        "MATCH DIFFERENT EDGES (a)-[:R]->{1,2}(b), (b)-[:S]->{1,2}(c) RETURN c.name AS name",
         Refused("edge uniqueness across path patterns"),
         SAME,
     ),
@@ -890,7 +890,7 @@ BUILT: list[tuple[str, ir.Node, str | Refused, str | Refused]] = [
             ),
             ret(X),
         ),
-        "MATCH SHORTEST 2 GROUPS (a)-[e:R]->{1,3}(b) RETURN b.x AS x",
+        "MATCH DIFFERENT EDGES SHORTEST 2 GROUPS (a)-[e:R]->{1,3}(b) RETURN b.x AS x",
         Refused("SHORTEST k GROUPS"),
     ),
     (
@@ -898,7 +898,7 @@ BUILT: list[tuple[str, ir.Node, str | Refused, str | Refused]] = [
         query(
             ir.Match((ir.PathPattern(A_TO_B.path, search=ir.Search(ir.SearchKind.ANY, 3)),)), ret(X)
         ),
-        "MATCH ANY 3 (a)-[e:R]->{1,3}(b) RETURN b.x AS x",
+        "MATCH DIFFERENT EDGES ANY 3 (a)-[e:R]->{1,3}(b) RETURN b.x AS x",
         # Cypher's edge uniqueness (the IR's default match mode) needs TRAIL in Spanner
         "GRAPH g MATCH ANY 3 (TRAIL (a)-[e:R]->{1,3}(b)) RETURN b.x AS x",
     ),
@@ -959,7 +959,7 @@ BUILT: list[tuple[str, ir.Node, str | Refused, str | Refused]] = [
             ),
             ret(X),
         ),
-        "MATCH (a)-[:R]->(b) | (a)-[:S]->(b) RETURN b.x AS x",
+        "MATCH DIFFERENT EDGES (a)-[:R]->(b) | (a)-[:S]->(b) RETURN b.x AS x",
         Refused("path union"),
     ),
     (

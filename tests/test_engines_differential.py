@@ -30,6 +30,11 @@ QUERIES: dict[str, str] = {
     "no_transfers": "MATCH (a:Account) WHERE NOT (a)-[:transfer]->() RETURN count(a) AS c",
     "signed_in_owners": "MATCH (m:Medium)-[:signIn]->(a:Account)<-[:own]-(p:Person) "
     "RETURN DISTINCT p.name AS name ORDER BY name LIMIT 10",
+    # one transfer may match both relationships unless the MATCH keeps them distinct: Kuzu
+    # lets edges repeat (its translation says id(r1) <> id(r2)), and so does grafeo's GQL
+    # without a match mode (the ISO GQL translation says MATCH DIFFERENT EDGES)
+    "shared_target": "MATCH (a:Account)-[:transfer]->(b:Account)<-[:transfer]-(c:Account) "
+    "RETURN count(*) AS n",
     "two_hops": "MATCH (p:Person)-[:own]->(a:Account)-[:transfer*1..2]->(b:Account) "
     "WHERE p.id = 1002 RETURN count(DISTINCT b) AS reach",
     "starts_with": "MATCH (p:Person) WHERE p.name STARTS WITH 'A' RETURN p.name AS name "

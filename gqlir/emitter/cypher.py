@@ -37,7 +37,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import reads_only
+from ..ir.analysis import names_in, reads_only
 from ..ir.node import Node
 from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
@@ -103,6 +103,7 @@ class CypherGenerator(GraphTextGenerator):
 
     def generate(self, node: Node) -> str:
         """Render a query, a single step (as a one-step query), or any expression or pattern."""
+        self._root = node
         if isinstance(node, q.Step):
             return self.join_clauses(self.clauses((node,), node))
         return self.gen(node)
@@ -369,6 +370,7 @@ class CypherGenerator(GraphTextGenerator):
         if not step.patterns:
             raise self.unsupported("empty MATCH", step)
         step = self._trail_as_match_mode(step)
+        step = self._distinct_edges_as_where(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self.match_mode(step)
         if mode:
@@ -393,6 +395,47 @@ class CypherGenerator(GraphTextGenerator):
             patterns=(replace(pattern, mode=None),),
             mode=p.MatchMode.DIFFERENT_EDGES,
         )
+
+    def _distinct_edges_as_where(self, step: q.Match) -> q.Match:
+        """Relationship uniqueness as ``WHERE id(r1) <> id(r2) …`` for a dialect whose MATCH
+        lets edges repeat and that cannot say otherwise (Kuzu): possible when every
+        relationship of the MATCH is one edge. Anonymous relationships get fresh names, so
+        not where a ``*`` projection would return them."""
+        caps = self.caps
+        if (
+            step.mode is not p.MatchMode.DIFFERENT_EDGES
+            or caps.default_match_mode != p.MatchMode.REPEATABLE_ELEMENTS.name
+            or caps.match_modes
+            or not _uniqueness_matters(step)
+        ):
+            return step
+        nodes = [inner for pattern in step.patterns for inner in pattern.walk()]
+        if any(isinstance(x, p.ParenPath) or getattr(x, "quantifier", None) for x in nodes):
+            return step
+        root = getattr(self, "_root", step)
+        if any(isinstance(x, q.Projection) and x.star for x in root.walk()):
+            return step
+        taken = names_in(root)
+        names: list[str] = []
+
+        def name_edge(node: Node) -> Node:
+            if not isinstance(node, p.RelPattern):
+                return node
+            if node.variable is None:
+                fresh = next(f"_r{i}" for i in range(1, 10_000) if f"_r{i}" not in taken)
+                taken.add(fresh)
+                node = replace(node, variable=fresh)
+            names.append(node.variable)
+            return node
+
+        patterns = tuple(pattern.transform(name_edge) for pattern in step.patterns)
+        ids = [e.FunctionCall("elementid", (e.Variable(n),)) for n in names]
+        test: e.Expr | None = step.where
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                differ = e.Comparison(e.CompOp.NE, a, b)
+                test = differ if test is None else e.And(test, differ)
+        return replace(step, patterns=patterns, where=test, mode=p.MatchMode.REPEATABLE_ELEMENTS)
 
     def match_mode(self, step: q.Match) -> str:
         """Nothing for the dialect's default edge uniqueness, the mode's keywords otherwise.

@@ -68,6 +68,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
+from ..ir.analysis import names_in
 from ..ir.node import Node
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
@@ -244,19 +245,6 @@ def _free_outside_aggregates(node: Node) -> set[str]:
 
 def _variables(node: Node) -> set[str]:
     return {v.name for v in node.find_all(e.Variable)}
-
-
-def _names_in(node: Node) -> set[str]:
-    """Every name the query binds or reads (fresh names must avoid them all)."""
-    names: set[str] = set()
-    for inner in node.walk():
-        for attr in ("name", "variable", "alias", "index", "accumulator", "subject", "field"):
-            value = getattr(inner, attr, None)
-            if isinstance(value, str):
-                names.add(value)
-        if isinstance(inner, (q.SetLabels, q.RemoveLabels, q.SetProperties)):
-            names.add(inner.variable)
-    return names
 
 
 # =============================================================================================
@@ -1034,7 +1022,9 @@ class GqlGenerator(GraphTextGenerator):
         """The match mode words, and the patterns and extra condition that give the IR's edge
         uniqueness where the dialect has no match mode keywords (see the module docstring)."""
         patterns = step.patterns
-        if step.mode.name == self.caps.default_match_mode:
+        if step.mode.name == self.caps.default_match_mode and (
+            self.caps.match_mode_implicit or not _uniqueness_matters(step)
+        ):
             return patterns, "", None
         if self.caps.match_modes:
             return patterns, _MATCH_MODE_WORDS[step.mode], None
@@ -1858,7 +1848,7 @@ class GqlGenerator(GraphTextGenerator):
     @property
     def used(self) -> set[str]:
         if self._used is None:
-            self._used = _names_in(self._root) if self._root is not None else set()
+            self._used = names_in(self._root) if self._root is not None else set()
         return self._used
 
     def fresh(self, stem: str = "_g") -> str:
@@ -3296,9 +3286,21 @@ def _relationships(path: Node) -> list[p.RelPattern]:
     return list(path.find_all(p.RelPattern))
 
 
+#: Path modes and searches under which one path never repeats an edge anyway (a shortest
+#: walk is a trail: dropping a repeated edge would make it shorter).
+_EDGE_UNIQUE_MODES = frozenset({p.PathMode.TRAIL, p.PathMode.SIMPLE, p.PathMode.ACYCLIC})
+_EDGE_UNIQUE_SEARCHES = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST})
+
+
 def _uniqueness_matters(step: q.Match) -> bool:
     """Whether edge uniqueness can change the rows of ``step``: two relationships, or one that
-    repeats."""
+    repeats (unless the MATCH is one path whose mode or search keeps its edges distinct)."""
+    if len(step.patterns) == 1:
+        (only,) = step.patterns
+        if only.mode in _EDGE_UNIQUE_MODES or (
+            only.search is not None and only.search.kind in _EDGE_UNIQUE_SEARCHES
+        ):
+            return False
     rels = 0
     for pattern in step.patterns:
         for inner in pattern.walk():

@@ -12,6 +12,7 @@ from .expr import (
     ValueSubquery,
     Variable,
 )
+from .node import Node
 
 # Nodes that name variables in patterns or items rather than as Variable nodes.
 _OPAQUE = (
@@ -33,3 +34,18 @@ def reads_only(expr: Expr, names: set[str]) -> bool:
         if isinstance(node, _OPAQUE):
             return False
     return True
+
+
+def names_in(node: Node) -> set[str]:
+    """Every name a query binds or reads: a fresh name must avoid them all."""
+    from .query import RemoveLabels, SetLabels, SetProperties
+
+    names: set[str] = set()
+    for inner in node.walk():
+        for attr in ("name", "variable", "alias", "index", "accumulator", "subject", "field"):
+            value = getattr(inner, attr, None)
+            if isinstance(value, str):
+                names.add(value)
+        if isinstance(inner, (SetLabels, RemoveLabels, SetProperties)):
+            names.add(inner.variable)
+    return names
