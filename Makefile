@@ -26,13 +26,14 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check gqlir tests benchmarks scripts
 	$(VENV)/bin/ruff format --check gqlir tests benchmarks scripts
 
-# The property tests (fuzzing, translation equivalence) for about ten minutes, with a fixed seed.
+# The property tests (fuzzing, translation equivalence, generated queries on the embedded
+# engines) for about ten minutes, with a fixed seed.
 FUZZ_SEED ?= 20261121
 FUZZ_EXAMPLES ?= 20000
 fuzz: $(STAMP)
 	GQLIR_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
 		--hypothesis-seed=$(FUZZ_SEED) --hypothesis-show-statistics \
-		tests/test_fuzz.py tests/test_eval_equivalence.py
+		tests/test_fuzz.py tests/test_eval_equivalence.py tests/test_engines_hypothesis.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
