@@ -129,17 +129,17 @@ def test_sessions_replay_with_the_same_answers_on_engines(reports: Any, name: st
 
 def test_replays_start_from_the_same_state(datasets: dict[str, str], reports: Any) -> None:
     directory = datasets["movies"]
-    assert replay(directory, "reference").answers() == reports("movies", "reference").answers()
     # a session replayed alone gives what it gave after the others: no state leaks between them
     alone = replay(directory, "kuzu", only=["movies-0006"])
     assert alone.sessions[0]["steps"] == reports("movies", "kuzu").sessions[5]["steps"]
-    # sessions run on copies of the loaded graph leave it as it was
+    # replayed again on copies of one loaded graph: the same answers, and the graph unchanged
+    gold = reports("movies", "reference").answers()
     base = load_reference(_schema("movies"), _graph("movies"))
     before = base.graph.state(equivalence_key)
     _, sessions = read_sessions(directory)
-    for session in sessions[:3]:
+    for session in sessions:
         result = replay_session(ReferenceEngine(base.graph.copy()), session)
-        assert [step["status"] for step in result["steps"]] == ["agree"] * 3
+        assert [step["answer"] for step in result["steps"]] == gold[session["id"]]
     assert base.graph.state(equivalence_key) == before
 
 

@@ -1,6 +1,7 @@
 """Graph construction for benchmarks (docs/graphgen.md): synthetic graph data from a schema,
-perturbation of a clean graph into an observed graph with a noise log, restoration, and gold
-answers under noise.
+perturbation of a clean graph into an observed graph with a noise log, restoration, gold
+answers under noise, and management sessions (writes with validation queries) replayed on
+engines.
 
 The names below are imported on first use, so that ``gqlir --help`` (which builds the ``graph``
 commands) does not load the generator.
@@ -23,6 +24,11 @@ _EXPORTS = {
     "noise_answers": "answers",
     "verification_items": "answers",
     "GraphGenError": "errors",
+    "generate_sessions": "sessions",
+    "read_sessions": "sessions",
+    "replay": "replay",
+    "ReplayReport": "replay",
+    "score_sessions": "session_scoring",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -67,8 +67,7 @@ class ReplayReport:
 
 def gold_result(answer: dict[str, Any]) -> Result:
     """A stored answer as :mod:`gqlir.metrics` compares it."""
-    rows = [tuple(decode(v) for v in row) for row in answer["rows"]]
-    return Result(rows, len(answer["columns"]), bool(answer.get("ordered")))
+    return Result.of(_gold_table(answer))
 
 
 def same_answer(gold: dict[str, Any], table: ResultTable) -> bool:

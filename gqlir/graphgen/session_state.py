@@ -150,29 +150,29 @@ class SessionState:
     def node_deletable(self, n: GNode) -> bool:
         """DETACH DELETE of ``n`` leaves every neighbour with the edges its participation
         needs."""
-        for r in self.graph.outgoing(n.id):
+        incident = [(r, r.end, "in") for r in self.graph.outgoing(n.id)]
+        incident += [(r, r.start, "out") for r in self.graph.incoming(n.id)]
+        for r, other_id, other_side in incident:
             et = self.schema.edge(r.type)
             if et is None or self.implied(et):
                 return False
-            if et.target_participation == Participation.TOTAL:
-                other = self.graph.node(r.end)
-                if (
-                    other.id != n.id
-                    and sum(1 for x in self.in_edges(other, r.type) if x.start != n.id) < 1
-                ):
-                    return False
-        for r in self.graph.incoming(n.id):
-            et = self.schema.edge(r.type)
-            if et is None or self.implied(et):
+            total = (
+                et.target_participation if other_side == "in" else et.source_participation
+            ) == Participation.TOTAL
+            if (
+                total
+                and other_id != n.id
+                and not self._keeps_edge(other_id, r.type, other_side, n.id)
+            ):
                 return False
-            if et.source_participation == Participation.TOTAL:
-                other = self.graph.node(r.start)
-                if (
-                    other.id != n.id
-                    and sum(1 for x in self.out_edges(other, r.type) if x.end != n.id) < 1
-                ):
-                    return False
         return True
+
+    def _keeps_edge(self, node_id: int, edge_type: str, side: str, lost: int) -> bool:
+        """Whether ``node_id`` has an ``edge_type`` edge on ``side`` not shared with ``lost``."""
+        other = self.graph.node(node_id)
+        if side == "in":
+            return any(x.start != lost for x in self.in_edges(other, edge_type))
+        return any(x.end != lost for x in self.out_edges(other, edge_type))
 
     def can_take_edge(self, n: GNode, et: EdgeType, side: str) -> bool:
         """Whether ``n`` may get one more ``et`` edge on ``side`` (``"out"``: as source)."""

@@ -307,13 +307,22 @@ def set_node_property(state: SessionState, rng: random.Random) -> PlannedStep | 
     return PlannedStep("set", "set_node_property", write, validation, f"set {nt.label}.{name}")
 
 
+def _edge_to_change(
+    state: SessionState, rng: random.Random, *, optional: bool
+) -> tuple[EdgeType, Relationship, GNode, GNode, str, str] | None:
+    """An edge of a type with properties a step may write (``optional``: may remove)."""
+    types = [t for t in state.schema.edge_types if _writable_props(t, optional=optional)]
+    et = _pick(rng, types)
+    found = _edge_with_ends(state, rng, et) if et is not None else None
+    return (et, *found) if found is not None else None
+
+
 def set_edge_property(state: SessionState, rng: random.Random) -> PlannedStep | None:
     """SET one property of the edges of a type between two nodes found by their keys."""
-    et = _pick(rng, [t for t in state.schema.edge_types if _writable_props(t, optional=False)])
-    found = _edge_with_ends(state, rng, et) if et is not None else None
+    found = _edge_to_change(state, rng, optional=False)
     if found is None:
         return None
-    r, a, b, _, _ = found
+    et, r, a, b, _, _ = found
     name = rng.choice(_writable_props(et, optional=False))
     value = state.sample_value(et, name, rng, avoid=r.properties.get(name))
     chain = _edge_pattern(state, a, et, b)
@@ -351,11 +360,10 @@ def remove_node_property(state: SessionState, rng: random.Random) -> PlannedStep
 
 def remove_edge_property(state: SessionState, rng: random.Random) -> PlannedStep | None:
     """REMOVE an optional property from the edges of a type between two nodes."""
-    et = _pick(rng, [t for t in state.schema.edge_types if _writable_props(t, optional=True)])
-    found = _edge_with_ends(state, rng, et) if et is not None else None
+    found = _edge_to_change(state, rng, optional=True)
     if found is None:
         return None
-    r, a, b, source_label, target_label = found
+    et, r, a, b, source_label, target_label = found
     names = [x for x in _writable_props(et, optional=True) if r.properties.get(x) is not None]
     if not names:
         return None
