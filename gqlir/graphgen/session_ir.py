@@ -164,10 +164,6 @@ def aggregate(name: str, x: e.Expr) -> e.Aggregate:
     return e.Aggregate(name, (x,))
 
 
-def equals(a: e.Expr, b: e.Expr) -> e.Comparison:
-    return e.Comparison(e.CompOp.EQ, a, b)
-
-
 def is_null(x: e.Expr) -> e.IsNull:
     return e.IsNull(x)
 
@@ -179,7 +175,6 @@ __all__ = [
     "create",
     "delete",
     "edge_chain",
-    "equals",
     "is_null",
     "literal",
     "match",

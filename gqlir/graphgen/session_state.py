@@ -52,7 +52,7 @@ class SessionState:
     def key_values(self, n: GNode) -> dict[str, e.Expr]:
         nt = self.type_of(n)
         assert nt is not None and nt.keys
-        return {k: ir.literal(n.properties.get(k), _prop_type(nt, k)) for k in nt.keys}
+        return {k: ir.literal(n.properties.get(k), prop_type(nt, k)) for k in nt.keys}
 
     def pattern_of(self, var: str, n: GNode) -> Any:
         nt = self.type_of(n)
@@ -85,9 +85,10 @@ class SessionState:
         """A value of the property: one it already takes in the graph (other than ``avoid``),
         or a made-up one of its type when the graph has none; unique properties get a value
         no element holds."""
-        t = _prop_type(owner, name)
+        t = prop_type(owner, name)
         pool = self.pool(owner, name)
-        unique = name in owner.keys or (owner.prop(name) is not None and owner.prop(name).unique)  # type: ignore[union-attr]
+        declared = owner.prop(name)
+        unique = name in owner.keys or (declared is not None and declared.unique)
         if unique:
             return fresh_value(t, pool, rng)
         choices = [v for v in dict.fromkeys(_hashable(v) for v in pool) if v != _hashable(avoid)]
@@ -187,17 +188,14 @@ class SessionState:
 
 
 def _keys_writable(nt: NodeType) -> bool:
-    return all(ir.writable(_prop_type(nt, k)) for k in nt.keys)
-
-
-def _prop_type(owner: NodeType | EdgeType, name: str) -> PropertyType:
-    prop = owner.prop(name)
-    assert prop is not None, f"{owner.label}.{name}"
-    return prop.type
+    return all(ir.writable(prop_type(nt, k)) for k in nt.keys)
 
 
 def prop_type(owner: NodeType | EdgeType, name: str) -> PropertyType:
-    return _prop_type(owner, name)
+    """The declared type of a property the templates chose from ``owner``'s declaration."""
+    prop = owner.prop(name)
+    assert prop is not None, f"{owner.label}.{name}"
+    return prop.type
 
 
 def _hashable(v: Any) -> Any:

@@ -149,7 +149,7 @@ def create_node(state: SessionState, rng: random.Random) -> PlannedStep | None:
         others = [o for o in state.nodes_of(other_label) if state.can_take_edge(o, et, _flip(side))]
         other = _pick(rng, others)
         edge_values = _required_values(state, et, rng, extra=0)
-        if other is None or edge_values is None or not state.type_of(other):
+        if other is None or edge_values is None or not _keyed(state, other_label):
             return None
         var = f"m{i}"
         matched.append(ir.single(state.pattern_of(var, other)))
