@@ -281,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 #: Commands that live with their subsystem: each module has ``add_commands(subparsers)``.
-_COMMAND_MODULES = ("gqlir.metrics.cli", "gqlir.rdf.cli")
+_COMMAND_MODULES = ("gqlir.metrics.cli", "gqlir.rdf.cli", "gqlir.synth.cli")
 
 
 def _add_query_arguments(p: argparse.ArgumentParser) -> None:

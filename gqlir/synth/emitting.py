@@ -1,0 +1,66 @@
+"""Writing one IR query in every target dialect. A dialect that cannot express the query is
+recorded with the construct it refused, never dropped silently."""
+
+from __future__ import annotations
+
+from .. import ir
+from ..errors import GqlirError, UnsupportedError
+from ..schema.model import SchemaGraph
+
+#: the dialects a dataset carries by default (``sql:sqlite`` is the SQL SQLite runs)
+DEFAULT_DIALECTS = (
+    "neo4j",
+    "opencypher9",
+    "iso-gql",
+    "spanner",
+    "tugraph-gql",
+    "kuzu",
+    "sql",
+    "sql:sqlite",
+    "sqlpgq",
+)
+
+
+def emit_one(query: ir.Query, dialect: str, schema: SchemaGraph) -> str:
+    from ..api import emit
+
+    if dialect == "spanner":
+        from ..emitter.gql import emit_gql
+
+        return emit_gql(query, "spanner", graph=schema.name or "graph")
+    return emit(query, dialect, schema=schema)
+
+
+def _reads_back(text: str, dialect: str) -> None:
+    """An emitted text gqlir's own grammar for the dialect rejects is not kept: the emitter
+    and the grammar disagree, and one of them is wrong."""
+    from ..api import parse
+
+    try:
+        parse(text, dialect)
+    except GqlirError as exc:
+        raise UnsupportedError(
+            f"text that does not parse back ({exc.message.splitlines()[0]})", dialect
+        ) from None
+
+
+def emit_all(
+    query: ir.Query, dialects: tuple[str, ...] | list[str], schema: SchemaGraph
+) -> tuple[dict[str, str], dict[str, str]]:
+    """(text by dialect, refusal by dialect). An emitter failure that is not a refusal is
+    recorded too, with its kind, so a bug elsewhere shows in the dataset card."""
+    texts: dict[str, str] = {}
+    refused: dict[str, str] = {}
+    for dialect in dialects:
+        try:
+            text = emit_one(query, dialect, schema)
+            if not dialect.startswith("sql"):
+                _reads_back(text, dialect)
+            texts[dialect] = text
+        except UnsupportedError as exc:
+            refused[dialect] = exc.construct
+        except GqlirError as exc:
+            refused[dialect] = f"{exc.code}: {exc.message}"
+        except Exception as exc:  # an emitter bug must not stop the run: it is reported
+            refused[dialect] = f"emitter failure: {type(exc).__name__}: {exc}"
+    return texts, refused
