@@ -430,11 +430,15 @@ class CypherGenerator(GraphTextGenerator):
 
         patterns = tuple(pattern.transform(name_edge) for pattern in step.patterns)
         ids = [e.FunctionCall("elementid", (e.Variable(n),)) for n in names]
-        test: e.Expr | None = step.where
+        test: e.Expr | None = None
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:
                 differ = e.Comparison(e.CompOp.NE, a, b)
                 test = differ if test is None else e.And(test, differ)
+        if step.where is not None and test is not None:
+            # The rows uniqueness drops must never reach the MATCH's own condition (it may fail
+            # on them): CASE, unlike AND, evaluates its result only where the test holds.
+            test = e.Case(None, (e.CaseWhen(test, step.where),), e.Boolean(False))
         return replace(step, patterns=patterns, where=test, mode=p.MatchMode.REPEATABLE_ELEMENTS)
 
     def match_mode(self, step: q.Match) -> str:
