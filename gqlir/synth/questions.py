@@ -113,12 +113,9 @@ class Verbalizer:
             return repr(e.value) if isinstance(e.value, float) else str(e.value)
         if isinstance(e, ir.TemporalLiteral):
             return e.text
-        if isinstance(e, ir.Comparison):
-            return f"{self.expr(e.left)} {_COMPARE[e.op]} {self.expr(e.right)}"
-        if isinstance(e, ir.StringMatch):
-            return f"{self.expr(e.left)} {e.op.value.lower()} {self.expr(e.right)}"
-        if isinstance(e, ir.And):
-            return f"{self.expr(e.left)} and {self.expr(e.right)}"
+        joiner = _joiner(e)
+        if joiner is not None:
+            return f"{self.expr(e.left)} {joiner} {self.expr(e.right)}"  # type: ignore[attr-defined]
         if isinstance(e, ir.Or):
             return f"either {self.expr(e.left)} or {self.expr(e.right)}"
         if isinstance(e, ir.Not):
@@ -142,8 +139,6 @@ class Verbalizer:
             return f"{lead} {'distinct ' if e.distinct else ''}{arg}".strip()
         if isinstance(e, ir.CountStar):
             return "the number of matches"
-        if isinstance(e, ir.Arithmetic):
-            return f"{self.expr(e.left)} {_ARITH.get(e.op.value, e.op.value)} {self.expr(e.right)}"
         if isinstance(e, ir.Case) and e.whens:
             w = e.whens[0]
             return (
@@ -239,6 +234,19 @@ class Verbalizer:
         if isinstance(q, ir.LinearQuery):
             return self.linear(q)
         return "answer the query"
+
+
+def _joiner(e: ir.Expr) -> str | None:
+    """The words between the operands of a binary operator, or None."""
+    if isinstance(e, ir.Comparison):
+        return _COMPARE[e.op]
+    if isinstance(e, ir.StringMatch):
+        return e.op.value.lower()
+    if isinstance(e, ir.And):
+        return "and"
+    if isinstance(e, ir.Arithmetic):
+        return _ARITH.get(e.op.value, e.op.value)
+    return None
 
 
 def _aggregates(e: ir.Expr) -> bool:

@@ -13,6 +13,7 @@ dropped when it asks something the schema already answers or that no one would a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .. import ir
@@ -110,14 +111,22 @@ def _counted_variables(query: ir.Node) -> list[tuple[set[str], str]]:
     return out
 
 
+def _single_hops(
+    s: Structure, a: Assignment, schema: SchemaGraph
+) -> Iterator[tuple[Rel, EdgeType, str, str]]:
+    """(relationship, its edge type, stored source, stored target) of the one-hop
+    relationships whose type is known."""
+    for i, rel in enumerate(s.rels):
+        t = a.rel_types[i]
+        edge = schema.edge(t) if t else None
+        if edge is not None and not rel.hops:
+            yield (rel, edge, *_ends(rel, a.orientation[i]))
+
+
 def to_one_count(s: Structure, a: Assignment, schema: SchemaGraph, query: ir.Node) -> str | None:
     for keys, counted in _counted_variables(query):
-        for i, rel in enumerate(s.rels):
-            t = a.rel_types[i]
-            edge = schema.edge(t) if t else None
-            if edge is None or rel.hops:
-                continue
-            src, dst = _ends(rel, a.orientation[i])
+        for _, edge, src, dst in _single_hops(s, a, schema):
+            t = edge.label
             if src in keys and dst == counted and _max_one(edge, at_source=True):
                 return f"counting {t} per source, which has at most one"
             if dst in keys and src == counted and _max_one(edge, at_source=False):
@@ -130,12 +139,8 @@ def unnecessary_leaf(s: Structure, a: Assignment, schema: SchemaGraph) -> str | 
     for rel in s.rels:
         for v in (rel.source, rel.target):
             degree[v] = degree.get(v, 0) + 1
-    for i, rel in enumerate(s.rels):
-        t = a.rel_types[i]
-        edge = schema.edge(t) if t else None
-        if edge is None or rel.hops:
-            continue
-        src, dst = _ends(rel, a.orientation[i])
+    for rel, edge, src, dst in _single_hops(s, a, schema):
+        t = edge.label
         for leaf, anchor_is_source in ((dst, True), (src, False)):
             anchor = src if anchor_is_source else dst
             if anchor == leaf or degree.get(leaf) != 1 or leaf in s.referenced:
