@@ -65,6 +65,7 @@ def evaluate(
     stay in the graph (there are no transactions here).
     """
     from ..dialect import get_dialect
+    from ..ir.analysis import may_write
     from .check import check as static_check
     from .runtime import Runtime
     from .session import run_statement
@@ -81,14 +82,16 @@ def evaluate(
         now=now_utc(clock),
         rng=random.Random(seed),
     )
-    before = graph.state(equivalence_key)
+    # The side-effect counters compare the graph before and after: only worth it for writes.
+    writes = may_write(statement)
+    before = graph.state(equivalence_key) if writes else None
     columns, rows, ordered = run_statement(rt, statement)
-    after = graph.state(equivalence_key)
+    after = graph.state(equivalence_key) if writes else None
     return Result(
         columns,
         [tuple(r[c] for c in columns) for r in rows],
         ordered,
-        side_effects(before, after),
+        side_effects(before, after) if before is not None and after is not None else {},
     )
 
 

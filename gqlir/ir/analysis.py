@@ -49,3 +49,32 @@ def names_in(node: Node) -> set[str]:
         if isinstance(inner, (SetLabels, RemoveLabels, SetProperties)):
             names.add(inner.variable)
     return names
+
+
+def may_write(statement: Node) -> bool:
+    """Whether ``statement`` contains a step that can change a graph or its catalog (a
+    procedure call counts only for engines: the evaluator's procedures return rows)."""
+    from . import catalog, ddl, query
+
+    writes = (
+        query.Create,
+        query.Merge,
+        query.SetClause,
+        query.Remove,
+        query.Delete,
+        query.Foreach,
+        ddl.CreateIndex,
+        ddl.CreateConstraint,
+        ddl.DropIndex,
+        ddl.DropConstraint,
+        catalog.CreateSchema,
+        catalog.DropSchema,
+        catalog.CreateGraph,
+        catalog.DropGraph,
+        catalog.CreateGraphType,
+        catalog.DropGraphType,
+        catalog.StartTransaction,
+        catalog.Commit,
+        catalog.Rollback,
+    )
+    return any(isinstance(node, writes) for node in statement.walk())
