@@ -1356,6 +1356,8 @@ def test_read_only_and_restricted_writes() -> None:
         "lim", remove_clause=False, set_map=False, set_labels=False, dynamic_property=False
     )
     assert unsupported(ir.Remove((ir.RemoveLabels("n", ("A",)),)), limited).construct == "REMOVE"
+    # without REMOVE, a property is removed by setting it to null
+    assert emit(ir.Remove((ir.RemoveProperty(V("n"), "p"),)), limited) == "SET n.p = null"
     replace_all = ir.SetClause((ir.SetProperties("n", V("m")),))
     assert unsupported(replace_all, limited).construct == "SET n = map"
     merge_in = ir.SetClause((ir.SetProperties("n", V("m"), merge=True),))
