@@ -3,6 +3,8 @@ recorded with the construct it refused, never dropped silently."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import ir
 from ..errors import GqlirError, UnsupportedError
 from ..schema.model import SchemaGraph
@@ -21,6 +23,20 @@ DEFAULT_DIALECTS = (
 )
 
 
+_MAPPINGS: dict[int, tuple[SchemaGraph, Any]] = {}
+
+
+def _table_mapping(schema: SchemaGraph) -> Any:
+    """The SQL table mapping of ``schema``, built once per schema (building it costs more
+    than writing a query through it)."""
+    from ..sqlmapping import mapping_for
+
+    found = _MAPPINGS.get(id(schema))
+    if found is None or found[0] is not schema:
+        found = _MAPPINGS[id(schema)] = (schema, mapping_for(schema))
+    return found[1]
+
+
 def emit_one(query: ir.Query, dialect: str, schema: SchemaGraph) -> str:
     from ..api import emit
 
@@ -28,7 +44,9 @@ def emit_one(query: ir.Query, dialect: str, schema: SchemaGraph) -> str:
         from ..emitter.gql import emit_gql
 
         return emit_gql(query, "spanner", graph=schema.name or "graph")
-    return emit(query, dialect, schema=schema)
+    if dialect.startswith("sql"):
+        return emit(query, dialect, schema=_table_mapping(schema))
+    return emit(query, dialect)
 
 
 def _reads_back(text: str, dialect: str) -> None:
