@@ -129,6 +129,7 @@ class Capabilities:
     set_op_distinct_keyword: bool = False  # UNION DISTINCT must be spelled out
     collect_keeps_nulls: bool = False  # the list aggregate keeps nulls unless told (ARRAY_AGG)
     collect_empty_null: bool = False  # the list aggregate of no rows is null, not []
+    sum_empty_null: bool = False  # sum() of no values is null, not 0
     null_length_is_null: bool = False  # left/right/substring of a null length: null, not an error
     element_json_function: str = ""  # makes a graph element returnable (SAFE_TO_JSON)
     type_names: tuple[str, ...] = ()  # "CANONICAL=SURFACE" value type names; "-": none

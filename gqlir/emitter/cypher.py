@@ -436,9 +436,12 @@ class CypherGenerator(GraphTextGenerator):
                 differ = e.Comparison(e.CompOp.NE, a, b)
                 test = differ if test is None else e.And(test, differ)
         if step.where is not None and test is not None:
-            # The rows uniqueness drops must never reach the MATCH's own condition (it may fail
-            # on them): CASE, unlike AND, evaluates its result only where the test holds.
-            test = e.Case(None, (e.CaseWhen(test, step.where),), e.Boolean(False))
+            if _cannot_fail(step.where):
+                test = e.And(test, step.where)
+            else:
+                # The rows uniqueness drops must never reach a condition that may fail on
+                # them: CASE, unlike AND, evaluates its result only where the test holds.
+                test = e.Case(None, (e.CaseWhen(test, step.where),), e.Boolean(False))
         return replace(step, patterns=patterns, where=test, mode=p.MatchMode.REPEATABLE_ELEMENTS)
 
     def match_mode(self, step: q.Match) -> str:
@@ -447,7 +450,7 @@ class CypherGenerator(GraphTextGenerator):
         Where the dialect cannot write a mode, a MATCH with at most one fixed-length
         relationship means the same under either mode and is written without one.
         """
-        if step.mode.name == self.caps.default_match_mode:
+        if step.mode.name == self.caps.default_match_mode or not _uniqueness_matters(step):
             return ""
         words = _MATCH_MODE_WORDS[step.mode]
         if not self.caps.match_modes and not _uniqueness_matters(step):
@@ -1351,7 +1354,13 @@ class CypherGenerator(GraphTextGenerator):
     def aggregate(self, node: e.Aggregate) -> str:
         name = self.function_name(node.name, node)
         args = ", ".join(self.gen(arg) for arg in node.args)
-        return f"{name}(DISTINCT {args})" if node.distinct else f"{name}({args})"
+        text = f"{name}(DISTINCT {args})" if node.distinct else f"{name}({args})"
+        # Cypher's sum() and collect() of no values are 0 and []; some engines give null.
+        if node.name == "sum" and self.caps.sum_empty_null:
+            return f"coalesce({text}, 0)"
+        if node.name == "collect" and self.caps.collect_empty_null:
+            return f"coalesce({text}, [])"
+        return text
 
     # -- list and map constructions ------------------------------------------------------------
     @emits(e.ListComprehension)
@@ -1533,6 +1542,36 @@ _LABEL_REWRITE = "test the labels in WHERE, e.g. (n) WHERE n:A AND n:B"
 _TRAIL_FREE_SEARCHES = frozenset(
     {p.SearchKind.ALL, p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST}
 )
+
+
+#: Expressions that evaluate without raising whatever the values (comparisons of values of
+#: different types are null in Cypher, not errors).
+_NEVER_FAILING = (
+    e.Comparison,
+    e.And,
+    e.Or,
+    e.Not,
+    e.Xor,
+    e.IsNull,
+    e.Property,
+    e.Variable,
+    e.HasLabels,
+    e.StringMatch,
+    e.Null,
+    e.Boolean,
+    e.Integer,
+    e.Float,
+    e.String,
+    p.Label,
+    p.LabelAnd,
+    p.LabelOr,
+    p.LabelNot,
+    p.LabelAny,
+)
+
+
+def _cannot_fail(expr: e.Expr) -> bool:
+    return all(isinstance(node, _NEVER_FAILING) for node in expr.walk())
 
 
 def _uniqueness_matters(step: q.Match) -> bool:

@@ -18,6 +18,7 @@ from ..dialect import Dialect
 from ..errors import ParseError, SemanticError, UnsupportedError
 from ..ir import functions
 from ..ir.analysis import reads_only
+from .aggregates import coalesced, null_below
 from .literals import INT64_MAX, decode_float, decode_integer, decode_string, unquote_identifier
 
 # -- markers: values that exist only between reductions -------------------------------------------
@@ -615,6 +616,15 @@ class CypherBuilder:
         raise _err("`+=` needs a variable on its left", pos)
 
     def remove_clause(self, c: list, pos: int) -> ir.Remove:
+        if not self.dialect.capabilities.remove_clause:
+            # The family's grammar reads REMOVE; the dialect does not have it (Kuzu).
+            raise UnsupportedError(
+                "REMOVE",
+                self.dialect.name,
+                f"{self.dialect.name} has no REMOVE clause; a property is removed by "
+                "SET x.p = NULL",
+                offset=pos,
+            )
         items: list = []
         for target in c:
             if isinstance(target, ir.Property):
@@ -1103,7 +1113,14 @@ class CypherBuilder:
         for value in values:
             _value(self, value)
         canonical = self.dialect.canonical_function(name)
-        return resolve_call(name, canonical, values, distinct, start)
+        call = resolve_call(name, canonical, values, distinct, start)
+        caps = self.dialect.capabilities
+        if isinstance(call, ir.Aggregate) and (
+            (canonical == "sum" and caps.sum_empty_null)
+            or (canonical == "collect" and caps.collect_empty_null)
+        ):
+            return null_below(call)  # the engine's aggregate is null on no values (Kuzu)
+        return call
 
     def _map_projection(self, base: Any, items: tuple, pos: int) -> Any:
         if isinstance(base, ir.Variable):
@@ -1416,9 +1433,7 @@ def _count(c: list, pos: int, default: int) -> int:
     return default
 
 
-def resolve_call(
-    name: str, canonical: str, values: tuple, distinct: bool, start: int
-) -> ir.FunctionCall | ir.Aggregate | ir.TemporalLiteral:
+def resolve_call(name: str, canonical: str, values: tuple, distinct: bool, start: int) -> ir.Expr:
     """A call by its canonical name: arity checked against the function table, aggregates
     told apart, and a temporal constructor of one string made a typed literal. A name the
     table lacks (a user function) stays a call under the name it was written with."""
@@ -1441,7 +1456,7 @@ def resolve_call(
     kind_t = _TEMPORAL.get(canonical)
     if kind_t is not None and n == 1 and isinstance(values[0], ir.String):
         return ir.TemporalLiteral(kind_t, values[0].value, pos=start)
-    return ir.FunctionCall(canonical, values, pos=start)
+    return coalesced(ir.FunctionCall(canonical, values, pos=start))
 
 
 def _arity(spec: functions.FunctionSpec) -> str:

@@ -37,6 +37,7 @@ from typing import Any
 from .. import ir
 from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
+from .aggregates import null_below
 from .cypher import (
     _BINARY,
     _TYPE_SYNONYMS,
@@ -1247,7 +1248,9 @@ class GqlBuilder(CypherBuilder):
                 offset=start,
             )
         call = resolve_call(name, canonical, values, distinct, start)
-        return self._aggregate(call) if isinstance(call, ir.Aggregate) else call
+        if isinstance(call, ir.Aggregate) and call.name == canonical:
+            return self._aggregate(call)  # (not a coalesce(...) resolve_call made plain)
+        return call
 
     def _aggregate(self, agg: ir.Aggregate) -> ir.Expr:
         """GQL's aggregates follow SQL where the canonical (Cypher) ones differ: SUM and
@@ -1255,9 +1258,9 @@ class GqlBuilder(CypherBuilder):
         null (Cypher: 0.0). The list aggregate may keep nulls or give null for no rows
         (capabilities ``collect_keeps_nulls``, ``collect_empty_null``: Spanner's ARRAY_AGG)."""
         if agg.name in ("sum", "stdevp"):
-            return _null_below(agg, 1)
+            return null_below(agg, 1)
         if agg.name == "stdev":
-            return _null_below(agg, 2)
+            return null_below(agg, 2)
         if agg.name == "collect":
             caps = self.dialect.capabilities
             result: ir.Expr = agg
@@ -1640,15 +1643,6 @@ def _passes_through(steps: list, yields: tuple) -> bool:
     return returned == [y.alias for y in yields] and all(
         isinstance(y.expr, ir.Variable) and y.expr.name == y.alias for y in yields
     )
-
-
-def _null_below(agg: ir.Aggregate, n: int) -> ir.Case:
-    """``CASE WHEN count(x) < n THEN NULL ELSE agg(x) END``: an aggregate that is null when it
-    has fewer than ``n`` non-null values (DISTINCT ones, if it is DISTINCT)."""
-    pos = agg.pos
-    count = ir.Aggregate("count", agg.args, agg.distinct, pos=pos)
-    few = ir.Comparison(ir.CompOp.LT, count, ir.Integer(n, pos=pos), pos=pos)
-    return ir.Case(None, (ir.CaseWhen(few, ir.Null(pos=pos), pos=pos),), agg, pos=pos)
 
 
 def _same_set(a: list, b: list) -> bool:

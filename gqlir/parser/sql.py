@@ -63,6 +63,7 @@ from ..schema.relational import EdgeTable, NodeTable, Table
 from ..schema.types import INTEGER_KINDS, TypeKind
 from ..sqlflavours import COLLATED_STRINGS, LIKE_FOLDS_ASCII, MOD_BY_ZERO_IS_NULL, TEXT_TEMPORALS
 from ..sqlmapping import SqlMapping
+from .aggregates import null_below
 
 __all__ = ["SqlReader", "parse_sql"]
 
@@ -1811,7 +1812,7 @@ class SqlReader:
             raise self.unsupported(f"{name.upper()} of booleans", node)
         agg = ir.Aggregate(name, (value,), distinct)
         if name == "sum":
-            return _null_below(agg)
+            return null_below(agg)
         return agg
 
     # =========================================================================================
@@ -2660,14 +2661,6 @@ def _pure(e: ir.Expr) -> bool:
         if isinstance(n, ir.FunctionCall) and n.name in ("rand", "randomuuid", "timestamp"):
             return False
     return True
-
-
-def _null_below(agg: ir.Aggregate) -> ir.Case:
-    """SQL's SUM of no values is null, the IR's sum 0: ``CASE WHEN count(x) < 1 THEN NULL ELSE
-    sum(x) END`` (the form the GQL front end reads SUM into)."""
-    count = ir.Aggregate("count", agg.args, agg.distinct)
-    few = ir.Comparison(ir.CompOp.LT, count, ir.Integer(1))
-    return ir.Case(None, (ir.CaseWhen(few, ir.Null()),), agg)
 
 
 def _like_predicate(value: ir.Expr, pattern: str) -> ir.Expr:
