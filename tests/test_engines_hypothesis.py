@@ -234,13 +234,6 @@ QUIRKS: dict[str, Known] = {
 # gqlir translations whose meaning differs on the engine (the emitter is not this test's to
 # change; reported with these minimal queries).
 TRANSLATION_BUGS: dict[str, Known] = {
-    "kuzu-aggregates-of-no-values": Known(
-        KUZU,
-        r"\b(sum|collect)\(",
-        "MATCH (a) RETURN sum(a.x) AS s, collect(a.x) AS l",
-        "the Kuzu translation keeps sum() and collect(), which are null in Kuzu over no "
-        "non-null values (Cypher: 0 and [])",
-    ),
     "kuzu-undirected-self-loop": Known(
         KUZU,
         r"\)-(\[[^\]]*\])?-\(",
