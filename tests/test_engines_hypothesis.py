@@ -249,24 +249,6 @@ TRANSLATION_BUGS: dict[str, Known] = {
         "the Kuzu translation keeps a CASE whose branches mix a string and a number: Kuzu "
         "casts the number to a string ('0'; Cypher: 0)",
     ),
-    "sql-var-length-one-table": Known(
-        SQL,
-        r"\*\d\.\.\d",
-        "MATCH (a:A)-[:S*1..2]->(b:B) RETURN count(*) AS c",
-        "the SQL translation of a variable-length pattern walks only the edge table of its "
-        "end labels (S_A_B), losing paths through nodes of other labels (A-S->A-S->B)",
-        graph={
-            "nodes": [
-                {"id": 0, "labels": ["A"], "properties": {}},
-                {"id": 1, "labels": ["A"], "properties": {}},
-                {"id": 2, "labels": ["B"], "properties": {}},
-            ],
-            "edges": [
-                {"id": 0, "type": "S", "source": 0, "target": 1, "properties": {}},
-                {"id": 1, "type": "S", "source": 1, "target": 2, "properties": {}},
-            ],
-        },
-    ),
     "duckdb-union-coercion": Known(
         (("duckdb", "sql:duckdb"),),
         r"\bUNION\b",

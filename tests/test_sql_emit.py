@@ -366,6 +366,15 @@ def test_refusals_name_the_construct(cypher: str, construct: str) -> None:
     assert info.value.construct == construct
 
 
+def test_variable_length_over_several_edge_tables_is_refused() -> None:
+    """One recursive query walks one edge table; a path that may change tables (here R edges
+    from A to B: a second hop would start at a B) is refused, not walked incompletely."""
+    with pytest.raises(UnsupportedError) as info:
+        _sql("MATCH (a:A)-[:R*1..2]->(b:B) RETURN b.x AS x")
+    assert info.value.construct == "variable-length relationship over several edge tables"
+    assert _sql("MATCH (a:A)-[:R*1]->(b:B) RETURN b.x AS x").startswith("WITH RECURSIVE")
+
+
 def test_sql_output_needs_a_mapping() -> None:
     with pytest.raises(SchemaError):
         gqlir.emit(gqlir.parse("MATCH (a:A) RETURN a.x AS x", "neo4j"), "sql:sqlite")

@@ -642,6 +642,18 @@ class SqlGenerator(Generator):
         else:
             raise self.unsupported("variable-length relationship in either direction", r)
         table = self._edge_table(label, src.label, dst.label, r)
+        upper = r.quantifier.upper
+        if (upper is None or upper > 1) and (
+            src.label != dst.label or len(self.mapping.edges(label)) > 1
+        ):
+            # The CTE walks one edge table and joins an edge's end to the next one's start by
+            # key: only sound when every hop stays in that one table between nodes of one label.
+            raise self.unsupported(
+                "variable-length relationship over several edge tables",
+                r,
+                message=f"a path of {label} edges may pass through nodes of other labels, or "
+                f"use {label} edges of other tables, which the recursive query does not walk",
+            )
         if r.quantifier.lower == 0:
             raise self.unsupported(
                 "variable-length relationship of length zero",
