@@ -91,10 +91,14 @@ def emits(*kinds: type[Node]) -> Callable[[F], F]:
 
 def construct_name(node: object) -> str:
     """How refusal reports name an IR node no emitter method renders: a catalog or session
-    statement by its GQL keywords (``CreateGraphType`` is ``CREATE GRAPH TYPE``)."""
+    statement by its GQL keywords (``CreateGraphType`` is ``CREATE GRAPH TYPE``), any other
+    by its words (``RegexMatch`` is ``regex match``)."""
     cls = type(node)
-    if cls.__module__.endswith(".catalog"):
-        return " ".join(re.findall(r"[A-Z][a-z]*", cls.__name__)).upper()
+    words = " ".join(re.findall(r"[A-Z][a-z]*", cls.__name__))
+    if cls.__module__ == "gqlir.ir.catalog":
+        return words.upper()
+    if cls.__module__.startswith("gqlir.ir."):
+        return words.lower()  # RegexMatch: "regex match"
     return f"IR node {cls.__name__}"
 
 
