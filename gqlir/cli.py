@@ -221,6 +221,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the table mapping for SQL source or target dialects: a graph folder, a schema or "
         "DDL file, or a database file",
     )
+    p.add_argument(
+        "-g",
+        "--graph",
+        metavar="NAME",
+        help="the property graph a GQL-family translation names (Spanner: GRAPH NAME; the "
+        "others: USE NAME)",
+    )
     _add_query_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_translate)
@@ -966,13 +973,18 @@ def _validate_one(text: str, dialect: Dialect, schema: Any = None) -> _Outcome:
     return _Outcome(INVALID, {"valid": False}, err.to_dict() if err else None, exc=err)
 
 
-def _translate_one(text: str, source: Dialect, target: Dialect, schema: Any = None) -> _Outcome:
+def _translate_one(
+    text: str, source: Dialect, target: Dialect, schema: Any = None, graph: str | None = None
+) -> _Outcome:
     """Classify by error type: UnsupportedError means the target cannot say it; any other
     GqlirError from the pipeline means the source text is not a query of the source dialect."""
     from .api import transpile
 
     try:
-        out = transpile(text, source.name, target.name, schema=schema)
+        if graph is not None and target.family == "gql":
+            out = _translate_for_graph(text, source, target, graph)
+        else:
+            out = transpile(text, source.name, target.name, schema=schema)
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
         return _Outcome(UNSUPPORTED, fields, exc.to_dict(), construct=exc.construct, exc=exc)
@@ -982,6 +994,24 @@ def _translate_one(text: str, source: Dialect, target: Dialect, schema: Any = No
         fields = {"status": PARSE_ERROR, "translation": None}
         return _Outcome(PARSE_ERROR, fields, exc.to_dict(), exc=exc)
     return _Outcome(OK, {"status": OK, "translation": out})
+
+
+def _translate_for_graph(text: str, source: Dialect, target: Dialect, graph: str) -> str:
+    """A GQL-family translation that names its graph (Spanner's GRAPH g, else USE g)."""
+    from .api import parse, translate
+    from .emitter.gql import emit_gql
+
+    try:
+        return translate(
+            parse(text, source.name),
+            source.name,
+            target.name,
+            writer=lambda query: emit_gql(query, target, graph=graph),
+        )
+    except GqlirError as exc:
+        if exc.text is None:
+            exc.text = text
+        raise
 
 
 def _guarded(
@@ -1053,7 +1083,7 @@ def _cmd_translate(args: argparse.Namespace) -> int:
             "SQL is read and written through a table mapping: pass --schema (a graph folder, "
             "a schema or DDL file, or a database file)"
         )
-    run = partial(_translate_one, source=source, target=target, schema=schema)
+    run = partial(_translate_one, source=source, target=target, schema=schema, graph=args.graph)
     if args.input is not None:
         return _run_batch(
             args,

@@ -247,6 +247,16 @@ def test_translate_unsupported_names_the_construct(capsys: pytest.CaptureFixture
     assert data["error"]["dialect"] == "opencypher9"
 
 
+def test_translate_names_the_graph_a_gql_dialect_needs(capsys: pytest.CaptureFixture[str]) -> None:
+    query = "MATCH (a:Account) RETURN a.id AS id"
+    assert main(["translate", "--from", "neo4j", "--to", "spanner", query]) == 1
+    assert "construct: graph name" in capsys.readouterr().err
+    assert main(["translate", "-f", "neo4j", "-t", "spanner", "--graph", "finance", query]) == 0
+    assert capsys.readouterr().out.strip() == f"GRAPH finance {query}"
+    assert main(["translate", "-f", "neo4j", "-t", "iso-gql", "-g", "finance", query]) == 0
+    assert capsys.readouterr().out.strip() == f"USE finance {query}"
+
+
 def test_translate_unsupported_is_readable() -> None:
     proc = run_cli("translate", "--from", "neo4j", "--to", "opencypher9", CALL_SCOPE)
     assert proc.returncode == 1
