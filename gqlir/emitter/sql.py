@@ -38,6 +38,7 @@ from ..errors import SchemaError, UnsupportedError
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
+from ..ir.analysis import write_clause
 from ..ir.node import Node
 from ..schema.relational import EdgeTable, NodeTable
 from ..schema.types import INTEGER_KINDS, TypeKind
@@ -227,6 +228,7 @@ class SqlGenerator(Generator):
     def linear(self, node: q.LinearQuery, parent: _Frame | None) -> Any:
         frame = _Frame(parent)
         steps = list(node.steps)
+        refuse_writes(self, steps)
         if not steps or not isinstance(steps[-1], q.Projection):
             raise self.unsupported("query without RETURN", node)
         for i, step in enumerate(steps):
@@ -1714,3 +1716,17 @@ def _step_name(step: q.Step) -> str:
         q.Finish: "FINISH",
     }
     return names.get(type(step), type(step).__name__)
+
+
+def refuse_writes(generator: Any, steps: list[q.Step]) -> None:
+    """SQL output reads only: a write is refused by its own name (CREATE/INSERT, SET …)."""
+    for step in steps:
+        for node in step.walk():
+            name = write_clause(node)
+            if name is not None:
+                raise generator.unsupported(
+                    name,
+                    node,
+                    message=f"{generator.dialect.name} output reads only: gqlir writes no "
+                    "INSERT, UPDATE or DELETE statements",
+                )

@@ -36,7 +36,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
-from .sql import SqlGenerator, _aggregates, _and, _Frame, _ValueB, value_kind
+from .sql import SqlGenerator, _aggregates, _and, _Frame, _ValueB, refuse_writes, value_kind
 
 __all__ = ["FORMS", "SqlPgqGenerator"]
 
@@ -275,6 +275,7 @@ class SqlPgqGenerator(SqlGenerator):
                 rewrite="USE <graph> in the query, or a schema (whose name names the graph)",
                 message="GRAPH_TABLE names the property graph it reads, and none was given",
             )
+        refuse_writes(self, steps)
         if not steps or not isinstance(steps[-1], q.Projection):
             raise self.unsupported("query without RETURN", node)
         if self.form.returns:

@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import EngineError, GqlirError
+from ..ir.analysis import write_clause
 
 __all__ = [
     "READ_ONLY_PROCEDURES",
@@ -38,43 +39,13 @@ READ_ONLY_PROCEDURES = frozenset(
     db.listlabelindexes""".split()
 )
 
-_DDL = (
-    ir.CreateIndex,
-    ir.CreateConstraint,
-    ir.DropIndex,
-    ir.DropConstraint,
-    ir.CreateSchema,
-    ir.DropSchema,
-    ir.CreateGraph,
-    ir.DropGraph,
-    ir.CreateGraphType,
-    ir.DropGraphType,
-)
-_TRANSACTION = (ir.StartTransaction, ir.Commit, ir.Rollback)
-
 
 def _write_name(node: ir.Node) -> str | None:
-    if isinstance(node, ir.Create):
-        return "CREATE/INSERT"
-    if isinstance(node, ir.Merge):
-        return "MERGE"
-    if isinstance(node, ir.SetClause):
-        return "SET"
-    if isinstance(node, ir.Remove):
-        return "REMOVE"
-    if isinstance(node, ir.Delete):
-        return "DETACH DELETE" if node.detach else "DELETE"
-    if isinstance(node, ir.Foreach):
-        return "FOREACH"
     if isinstance(node, ir.ProcedureCall):
         if node.name.lower() in READ_ONLY_PROCEDURES:
             return None
         return f"CALL {node.name} (a procedure not known to be read-only)"
-    if isinstance(node, _DDL):
-        return f"schema command {type(node).__name__}"
-    if isinstance(node, _TRANSACTION):
-        return f"transaction control {type(node).__name__}"
-    return None
+    return write_clause(node)
 
 
 def ir_writes(statement: ir.Node) -> tuple[str, ...]:

@@ -51,30 +51,44 @@ def names_in(node: Node) -> set[str]:
     return names
 
 
-def may_write(statement: Node) -> bool:
-    """Whether ``statement`` contains a step that can change a graph or its catalog (a
-    procedure call counts only for engines: the evaluator's procedures return rows)."""
+def write_clause(node: Node) -> str | None:
+    """The name of the write ``node`` is (CREATE, SET, a schema or transaction command …), or
+    None for a node that writes nothing (procedure calls are the engines' to judge)."""
     from . import catalog, ddl, query
 
-    writes = (
-        query.Create,
-        query.Merge,
-        query.SetClause,
-        query.Remove,
-        query.Delete,
-        query.Foreach,
-        ddl.CreateIndex,
-        ddl.CreateConstraint,
-        ddl.DropIndex,
-        ddl.DropConstraint,
-        catalog.CreateSchema,
-        catalog.DropSchema,
-        catalog.CreateGraph,
-        catalog.DropGraph,
-        catalog.CreateGraphType,
-        catalog.DropGraphType,
-        catalog.StartTransaction,
-        catalog.Commit,
-        catalog.Rollback,
-    )
-    return any(isinstance(node, writes) for node in statement.walk())
+    if isinstance(node, query.Create):
+        return "CREATE/INSERT"
+    if isinstance(node, query.Merge):
+        return "MERGE"
+    if isinstance(node, query.SetClause):
+        return "SET"
+    if isinstance(node, query.Remove):
+        return "REMOVE"
+    if isinstance(node, query.Delete):
+        return "DETACH DELETE" if node.detach else "DELETE"
+    if isinstance(node, query.Foreach):
+        return "FOREACH"
+    if isinstance(
+        node,
+        (
+            ddl.CreateIndex,
+            ddl.CreateConstraint,
+            ddl.DropIndex,
+            ddl.DropConstraint,
+            catalog.CreateSchema,
+            catalog.DropSchema,
+            catalog.CreateGraph,
+            catalog.DropGraph,
+            catalog.CreateGraphType,
+            catalog.DropGraphType,
+        ),
+    ):
+        return f"schema command {type(node).__name__}"
+    if isinstance(node, (catalog.StartTransaction, catalog.Commit, catalog.Rollback)):
+        return f"transaction control {type(node).__name__}"
+    return None
+
+
+def may_write(statement: Node) -> bool:
+    """Whether ``statement`` contains a step that can change a graph or its catalog."""
+    return any(write_clause(node) is not None for node in statement.walk())
