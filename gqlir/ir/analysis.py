@@ -56,18 +56,17 @@ def write_clause(node: Node) -> str | None:
     None for a node that writes nothing (procedure calls are the engines' to judge)."""
     from . import catalog, ddl, query
 
-    if isinstance(node, query.Create):
-        return "CREATE/INSERT"
-    if isinstance(node, query.Merge):
-        return "MERGE"
-    if isinstance(node, query.SetClause):
-        return "SET"
-    if isinstance(node, query.Remove):
-        return "REMOVE"
     if isinstance(node, query.Delete):
         return "DETACH DELETE" if node.detach else "DELETE"
-    if isinstance(node, query.Foreach):
-        return "FOREACH"
+    for cls, name in (
+        (query.Create, "CREATE/INSERT"),
+        (query.Merge, "MERGE"),
+        (query.SetClause, "SET"),
+        (query.Remove, "REMOVE"),
+        (query.Foreach, "FOREACH"),
+    ):
+        if isinstance(node, cls):
+            return name
     if isinstance(
         node,
         (
