@@ -386,7 +386,7 @@ def test_the_opencypher_tck() -> None:
 TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1662,
-    "kuzu": 1213,
+    "kuzu": 1240,
     "iso-gql": 1655,
     "tugraph-gql": 1650,
     "spanner": 781,
