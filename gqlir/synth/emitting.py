@@ -37,6 +37,36 @@ def _table_mapping(schema: SchemaGraph) -> Any:
     return found[1]
 
 
+def _instant_properties(schema: SchemaGraph) -> set[str]:
+    from ..schema.types import TypeKind
+
+    return {
+        p.name
+        for element in schema.elements()
+        for p in element.properties
+        if p.type.kind == TypeKind.DATETIME
+    }
+
+
+def _orders_instants(query: ir.Query, schema: SchemaGraph) -> bool:
+    """Whether the query orders, compares or takes the min/max of a zoned date-time."""
+    names = _instant_properties(schema)
+    if not names:
+        return False
+    for n in query.walk():
+        if isinstance(n, ir.SortItem):
+            keys = [n.expr]
+        elif isinstance(n, ir.Comparison):
+            keys = [n.left, n.right]
+        elif isinstance(n, ir.Aggregate) and n.name in ("min", "max"):
+            keys = list(n.args)
+        else:
+            continue
+        if any(isinstance(k, ir.Property) and k.key in names for k in keys):
+            return True
+    return False
+
+
 def emit_one(query: ir.Query, dialect: str, schema: SchemaGraph) -> str:
     from ..api import emit
 
@@ -44,6 +74,10 @@ def emit_one(query: ir.Query, dialect: str, schema: SchemaGraph) -> str:
         from ..emitter.gql import emit_gql
 
         return emit_gql(query, "spanner", graph=schema.name or "graph")
+    if dialect == "sql:sqlite" and _orders_instants(query, schema):
+        # the SQLite loader keeps a zoned date-time as its text: instants in different
+        # offsets would be ordered by their spelling, not by time
+        raise UnsupportedError("ordering of zoned date-times stored as text", dialect)
     if dialect.startswith("sql"):
         return emit(query, dialect, schema=_table_mapping(schema))
     return emit(query, dialect)
