@@ -218,8 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-s",
         "--schema",
         metavar="PATH",
-        help="the table mapping for SQL source or target dialects: a graph folder, a schema or "
-        "DDL file, or a database file",
+        help="the table mapping for SQL source or target dialects (a graph folder, a schema or "
+        "DDL file, or a database file); for GQL targets, the property types of the graph",
     )
     p.add_argument(
         "-g",
@@ -982,7 +982,7 @@ def _translate_one(
 
     try:
         if graph is not None and target.family == "gql":
-            out = _translate_for_graph(text, source, target, graph)
+            out = _translate_for_graph(text, source, target, graph, schema)
         else:
             out = transpile(text, source.name, target.name, schema=schema)
     except UnsupportedError as exc:
@@ -996,7 +996,9 @@ def _translate_one(
     return _Outcome(OK, {"status": OK, "translation": out})
 
 
-def _translate_for_graph(text: str, source: Dialect, target: Dialect, graph: str) -> str:
+def _translate_for_graph(
+    text: str, source: Dialect, target: Dialect, graph: str, schema: Any = None
+) -> str:
     """A GQL-family translation that names its graph (Spanner's GRAPH g, else USE g)."""
     from .api import parse, translate
     from .emitter.gql import emit_gql
@@ -1006,7 +1008,7 @@ def _translate_for_graph(text: str, source: Dialect, target: Dialect, graph: str
             parse(text, source.name),
             source.name,
             target.name,
-            writer=lambda query: emit_gql(query, target, graph=graph),
+            writer=lambda query: emit_gql(query, target, graph=graph, schema=schema),
         )
     except GqlirError as exc:
         if exc.text is None:

@@ -1683,3 +1683,25 @@ def test_polymorphic_plus_dispatches_on_runtime_types(expr: str, value: Any) -> 
             return exc.category
 
     assert outcome(gql, ISO) == outcome(cypher, "neo4j")
+
+
+def test_a_schema_gives_properties_their_types() -> None:
+    """With the graph's schema, + on typed properties is the one operation the types allow,
+    and the translation gives the Cypher query's rows on the example graph."""
+    from pathlib import Path
+
+    from gqlir.eval import run
+    from gqlir.sqlmapping import mapping_for, reference_graph
+
+    folder = Path(__file__).resolve().parent.parent / "schemas" / "finance"
+    cypher = (
+        "MATCH (a:Account) WHERE a.nickname IS NOT NULL "
+        "RETURN a.nickname + '!' AS n, a.balance + 1 AS b ORDER BY n, b LIMIT 5"
+    )
+    with pytest.raises(UnsupportedError):
+        translate(cypher, ISO)
+    gql = translate(cypher, ISO, schema=str(folder))
+    assert "a.nickname || '!'" in gql and "a.balance + 1" in gql and "CASE" not in gql
+    graph = reference_graph(str(folder / "graph"), mapping_for(str(folder)).schema)
+    rows = run(cypher, graph).rows
+    assert len(rows) == 5 and run(gql, graph, dialect=ISO).rows == rows

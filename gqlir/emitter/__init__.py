@@ -34,7 +34,8 @@ def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any =
     """A fresh generator for ``dialect`` (one per rendering: it holds layout state).
 
     ``schema`` is the table mapping a SQL generator lowers patterns through (see
-    :mod:`gqlir.sqlmapping`); graph families do not read it.
+    :mod:`gqlir.sqlmapping`); a GQL generator reads property types from it (so that Cypher's
+    ``+`` is written as the one operation the types allow); Cypher families do not read it.
     """
     target = get_dialect(dialect)
     entry = _VARIANTS.get(target.grammar) or _FAMILIES.get(target.family)
@@ -42,7 +43,7 @@ def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any =
         raise UnsupportedError(f"dialect family {target.family}", target.name)
     module, name = entry
     cls: type[Generator] = getattr(import_module(module), name)
-    if target.family == "sql":
+    if target.family in ("sql", "gql"):
         return cls(target, pretty=pretty, schema=schema)  # type: ignore[call-arg]
     return cls(target, pretty=pretty)
 

@@ -58,7 +58,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from ..dialect import Dialect
 from ..errors import UnsupportedError
@@ -273,6 +273,7 @@ class GqlGenerator(GraphTextGenerator):
         graph: str | None = None,
         spanner_elements: ElementPolicy = "refuse",
         rename_variables: bool = True,
+        schema: Any = None,
     ) -> None:
         super().__init__(dialect, pretty=pretty)
         if spanner_elements not in ("refuse", "to_json"):
@@ -297,6 +298,8 @@ class GqlGenerator(GraphTextGenerator):
         self._root: Node | None = None
         self._fresh_count = 0
         self._type_names = dict(item.split("=", 1) for item in self.caps.type_names)
+        #: (node|edge, property) -> value kind, from the schema the graph conforms to.
+        self._property_kinds = property_kinds(schema) if schema is not None else {}
 
     # =========================================================================================
     # entry points
@@ -2764,7 +2767,10 @@ class GqlGenerator(GraphTextGenerator):
             return ANY
         if isinstance(node, e.Property):
             subject = self.type_of(node.subject).kind
-            return VType("property") if subject in ("node", "edge") else ANY
+            if subject not in ("node", "edge"):
+                return ANY
+            kind = self._property_kinds.get((subject, node.key))
+            return VType(kind) if kind is not None else VType("property")
         if isinstance(node, e.ListLiteral):
             elem: VType | None = None
             for item in node.items:
@@ -3032,6 +3038,47 @@ def _as_list(x: e.Expr, kinds: frozenset[str]) -> e.Expr:
     if is_list is not False:
         whens.append(e.CaseWhen(is_list, x))
     return e.Case(None, tuple(whens), wrapped)
+
+
+_KIND_OF_SCHEMA_TYPE = {
+    "BOOLEAN": "boolean",
+    "FLOAT32": "float",
+    "FLOAT64": "float",
+    "DECIMAL": "number",
+    "STRING": "string",
+    "DATE": "date",
+    "TIME": "time",
+    "LOCAL_TIME": "localtime",
+    "DATETIME": "datetime",
+    "LOCAL_DATETIME": "localdatetime",
+    "DURATION": "duration",
+    "LIST": "list",
+}
+
+
+def property_kinds(schema: Any) -> dict[tuple[str, str], str]:
+    """What a property holds, by element kind and name, where the schema says it: a property
+    every node type (or edge type) that has it declares with one value kind. ``schema`` is a
+    SchemaGraph, or anything :func:`gqlir.sqlmapping.mapping_for` reads (a graph folder …)."""
+    from ..schema.model import SchemaGraph
+    from ..schema.types import INTEGER_KINDS
+
+    if not isinstance(schema, SchemaGraph):
+        from ..sqlmapping import mapping_for
+
+        schema = mapping_for(schema).schema
+    found: dict[tuple[str, str], set[str | None]] = {}
+    for element, types in (("node", schema.node_types), ("edge", schema.edge_types)):
+        for t in types:
+            for prop in t.properties:
+                kind = prop.type.kind
+                name = "integer" if kind in INTEGER_KINDS else _KIND_OF_SCHEMA_TYPE.get(kind.name)
+                found.setdefault((element, prop.name), set()).add(name)
+    return {
+        key: next(iter(kinds))
+        for key, kinds in found.items()
+        if len(kinds) == 1 and None not in kinds
+    }
 
 
 def _runtime_kinds(t: VType) -> frozenset[str]:
@@ -3338,10 +3385,11 @@ def emit_gql(
     graph: str | None = None,
     spanner_elements: ElementPolicy = "refuse",
     rename_variables: bool = True,
+    schema: Any = None,
 ) -> str:
     """:func:`gqlir.emitter.emit` with the GQL emitter's options (``graph``,
-    ``spanner_elements``, ``rename_variables``: see :class:`GqlGenerator`); the dialect must be
-    of the gql family."""
+    ``spanner_elements``, ``rename_variables``, ``schema``: see :class:`GqlGenerator`); the
+    dialect must be of the gql family."""
     from ..dialect import get_dialect
 
     target = get_dialect(dialect)
@@ -3353,6 +3401,7 @@ def emit_gql(
         graph=graph,
         spanner_elements=spanner_elements,
         rename_variables=rename_variables,
+        schema=schema,
     )
     try:
         return generator.generate(node)
