@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from ..schema.model import SchemaGraph
 from .emitting import DEFAULT_DIALECTS
@@ -78,7 +77,3 @@ def quotas(mix: dict[str, dict[str, float]], n: int) -> dict[str, dict[str, int]
         total = sum(weights.values()) or 1.0
         out[key] = {name: round(n * w / total) for name, w in weights.items()}
     return out
-
-
-def describe(config: SynthConfig) -> dict[str, Any]:
-    return asdict(config)

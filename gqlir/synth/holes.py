@@ -92,7 +92,3 @@ def holes_in(node: ir.Node) -> Iterator[ir.Node]:
     for n in node.walk():
         if isinstance(n, HOLE_TYPES):
             yield n
-
-
-def is_concrete(node: ir.Node) -> bool:
-    return next(holes_in(node), None) is None
