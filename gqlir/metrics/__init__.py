@@ -18,8 +18,7 @@ Modules: :mod:`.text`, :mod:`.values`, :mod:`.execution`, :mod:`.provenance`, :m
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from .._lazy import lazy_exports
 
 _EXPORTS = {
     "google_bleu": "text",
@@ -68,8 +67,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'gqlir.metrics' has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -11,16 +11,15 @@ dataset (:mod:`.dataset`).
 
 from __future__ import annotations
 
-from .config import SynthConfig
-from .errors import SynthError
-from .library import Template, load_libraries, load_library
-from .run import synthesize
+from .._lazy import lazy_exports
 
-__all__ = [
-    "SynthConfig",
-    "SynthError",
-    "Template",
-    "load_libraries",
-    "load_library",
-    "synthesize",
-]
+_EXPORTS = {
+    "SynthConfig": "config",
+    "SynthError": "errors",
+    "Template": "library",
+    "load_libraries": "library",
+    "load_library": "library",
+    "synthesize": "run",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__ = lazy_exports(__name__, _EXPORTS)
