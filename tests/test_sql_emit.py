@@ -375,6 +375,15 @@ def test_variable_length_over_several_edge_tables_is_refused() -> None:
     assert _sql("MATCH (a:A)-[:R*1]->(b:B) RETURN b.x AS x").startswith("WITH RECURSIVE")
 
 
+def test_order_by_a_with_alias_after_a_node_spread_over_columns() -> None:
+    """A WITH of a node carries one column per property: ORDER BY k must still be k."""
+    sql = _sql(
+        "MATCH (a:A)-[:R]->(b:B) WITH b, count(a) AS k ORDER BY k DESC, b.x LIMIT 2 "
+        "RETURN b.x AS x, k"
+    )
+    assert 'ORDER BY "k" DESC' in sql
+
+
 def test_sql_output_needs_a_mapping() -> None:
     with pytest.raises(SchemaError):
         gqlir.emit(gqlir.parse("MATCH (a:A) RETURN a.x AS x", "neo4j"), "sql:sqlite")

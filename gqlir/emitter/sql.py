@@ -906,15 +906,17 @@ class SqlGenerator(Generator):
 
         value = None
         if isinstance(s.expr, e.Variable):
-            for item, col in zip(proj.items, columns):
-                if (item.alias or "") == s.expr.name:
-                    if _constant(item.expr):
-                        return []  # ordering by a constant changes nothing
-                    if isinstance(col, exp.Column):
-                        value = col.copy()  # a table's column, qualified: never ambiguous
-                    else:
-                        value = exp.column(_ident(col.alias_or_name))
-                    break
+            name = s.expr.name
+            item = next((i for i in proj.items if (i.alias or "") == name), None)
+            if item is not None and _constant(item.expr):
+                return []  # ordering by a constant changes nothing
+            # by name: a WITH of a node spreads it over several columns, so positions differ
+            col = next((c for c in columns if c.alias_or_name == name), None)
+            if item is not None and col is not None:
+                if isinstance(col, exp.Column):
+                    value = col.copy()  # a table's column, qualified: never ambiguous
+                else:
+                    value = exp.column(_ident(col.alias_or_name))
         if value is None:
             resolved = _resolve_aliases(s.expr, proj)
             if _constant(resolved):
