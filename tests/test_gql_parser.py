@@ -830,3 +830,13 @@ def test_tugraph_then_group_by_expressions_and_set_merge() -> None:
     assert merge == ir.SetProperties("n", ir.MapLiteral((("a", ir.Integer(1)),)), merge=True)
     with pytest.raises(ParseError):
         gql("MATCH (n) RETURN n.city, count(*) AS c GROUP BY n.city")
+
+
+def test_value_is_a_keyword_only_before_a_brace() -> None:
+    """VALUE starts a subquery only as VALUE {…}; elsewhere it may name a column or variable
+    (ORDER BY value used to fail where a keyword could also stand)."""
+    query = gql("GRAPH g MATCH (n) RETURN n.x AS value ORDER BY value NULLS LAST", "spanner")
+    assert isinstance(query, ir.LinearQuery)
+    assert query.steps[-1].order_by[0].expr == ir.Variable("value")
+    sub = _expr("RETURN VALUE { RETURN 1 AS one } AS v")
+    assert isinstance(sub, ir.ValueSubquery)

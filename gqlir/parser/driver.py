@@ -207,7 +207,9 @@ class Parser:
                             kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
                             act = acts.get(kw)
                             if kind not in acts or (
-                                act is not None and (act >= 0 or self._accepts(stack, kw))
+                                act is not None
+                                and (act >= 0 or self._accepts(stack, kw))
+                                and _next_allows(text, pos, value.upper())
                             ):
                                 kind = kw
             # ---- feed it (modes are the _UNIT.. constants, written as literals for speed)
@@ -318,3 +320,18 @@ def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     if SPLICE not in keep:
         return (_CALL_PICK, rule.lhs, size, fn, tuple(i for i, k in enumerate(keep) if k == KEEP))
     return (_CALL_GENERIC, rule.lhs, size, fn, keep)
+
+
+#: Keywords that are keywords only before a given character; elsewhere, where a name may
+#: stand too, they are names (``ORDER BY value`` is the column value, ``VALUE {…}`` a
+#: subquery). Only consulted when both readings are possible.
+_KEYWORD_BEFORE = {"VALUE": "{"}
+_SPACE = re.compile(r"\s*")
+
+
+def _next_allows(text: str, end: int, word: str) -> bool:
+    before = _KEYWORD_BEFORE.get(word)
+    if before is None:
+        return True
+    at = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+    return text.startswith(before, at)
