@@ -69,6 +69,11 @@ def _raise_in(thread: threading.Thread) -> None:
     )
 
 
+def _clear_pending() -> None:
+    """Drop an exception raised in this thread that has not been delivered yet."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
+
+
 def call_with_deadline[T](fn: Callable[[], T], seconds: float | None) -> T:
     """``fn()`` in a worker thread; if it runs longer than ``seconds``, DeadlineExceeded is
     raised inside it (delivered at its next bytecode) and then here. For pure-Python work only:
@@ -76,10 +81,19 @@ def call_with_deadline[T](fn: Callable[[], T], seconds: float | None) -> T:
     if seconds is None:
         return fn()
     box: dict[str, Any] = {}
+    # The exception may only be raised while fn runs: one raised as the worker finishes would
+    # arrive after it (in its teardown, or a gc callback there) and be printed as ignored.
+    lock = threading.Lock()
+    running = [True]
 
     def target() -> None:
         try:
-            box["value"] = fn()
+            try:
+                box["value"] = fn()
+            finally:
+                with lock:
+                    running[0] = False
+                    _clear_pending()
         except BaseException as exc:  # handed to the caller, whatever it is
             box["error"] = exc
 
@@ -87,7 +101,9 @@ def call_with_deadline[T](fn: Callable[[], T], seconds: float | None) -> T:
     worker.start()
     worker.join(seconds)
     while worker.is_alive():
-        _raise_in(worker)
+        with lock:
+            if running[0]:
+                _raise_in(worker)
         worker.join(0.05)
     if "error" in box:
         raise box["error"]
