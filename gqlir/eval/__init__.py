@@ -65,7 +65,7 @@ def evaluate(
     stay in the graph (there are no transactions here).
     """
     from ..dialect import get_dialect
-    from ..ir.analysis import may_write
+    from ..ir.analysis import writes_data
     from .check import check as static_check
     from .runtime import Runtime
     from .session import run_statement
@@ -83,7 +83,7 @@ def evaluate(
         rng=random.Random(seed),
     )
     # The side-effect counters compare the graph before and after: only worth it for writes.
-    writes = may_write(statement)
+    writes = writes_data(statement)
     before = graph.state(equivalence_key) if writes else None
     columns, rows, ordered = run_statement(rt, statement)
     after = graph.state(equivalence_key) if writes else None

@@ -39,7 +39,8 @@ def run_statement(rt: Runtime, statement: ir.Statement) -> Outcome:
 
 def _session(rt: Runtime, s: ir.Statement) -> None:
     if isinstance(s, ir.StartTransaction):
-        rt.savepoint = rt.graph.copy()
+        # A read-only transaction cannot change the graph: the graph is its own savepoint.
+        rt.savepoint = rt.graph if s.read_only else rt.graph.copy()
         rt.read_only = s.read_only
     elif isinstance(s, ir.Commit):
         rt.savepoint = None
@@ -47,7 +48,8 @@ def _session(rt: Runtime, s: ir.Statement) -> None:
     elif isinstance(s, ir.Rollback):
         if rt.savepoint is None:
             raise EvaluationError("ROLLBACK without a transaction", category="SyntaxError")
-        rt.graph.restore(rt.savepoint)
+        if rt.savepoint is not rt.graph:
+            rt.graph.restore(rt.savepoint)
         rt.savepoint = None
         rt.read_only = False
     elif isinstance(s, ir.SessionSetTimeZone):

@@ -88,6 +88,10 @@ def write_clause(node: Node) -> str | None:
     return None
 
 
-def may_write(statement: Node) -> bool:
-    """Whether ``statement`` contains a step that can change a graph or its catalog."""
-    return any(write_clause(node) is not None for node in statement.walk())
+def writes_data(statement: Node) -> bool:
+    """Whether ``statement`` can change nodes, relationships, labels or properties (a schema
+    or transaction command alone cannot)."""
+    from .query import Create, Delete, Foreach, Merge, Remove, SetClause
+
+    data = (Create, Merge, SetClause, Remove, Delete, Foreach)
+    return any(isinstance(node, data) for node in statement.walk())
