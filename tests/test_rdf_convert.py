@@ -333,3 +333,16 @@ def test_importing_gqlir_rdf_loads_neither_pint_nor_pyoxigraph() -> None:
         env=dict(os.environ, PYTHONPATH=str(root)),
     )
     assert proc.stdout.strip() == "[]", proc.stderr
+
+
+def test_a_synthesis_run_on_the_converted_graph_produces_a_dataset(folder: Path, tmp_path) -> None:
+    """The converted folder is a graph folder like those in schemas/: gqlir synth reads it and
+    writes verified items (the sample is small, so items may return no rows)."""
+    from gqlir.synth import SynthConfig, synthesize
+
+    config = SynthConfig(schemas=[str(folder)], n=20, seed=7, allow_empty=True)
+    items, _ = synthesize(config, str(tmp_path / "dataset"))
+    assert len(items) == 20
+    assert all("neo4j" in item["queries"] for item in items)
+    assert {"Company", "Person"} & {lab for i in items for lab in i["bindings"]["labels"].values()}
+    assert (tmp_path / "dataset" / "items.jsonl").read_text().count("\n") == 20
