@@ -123,6 +123,8 @@ def test_every_dialect_answers_as_the_gold(covering) -> None:
     grafeo.load(schema, "schemas/encyclopedia/graph")
     sqlite = open_engine("sqlite")
     sqlite.load(schema, "schemas/encyclopedia/graph")
+    arcadedb = open_engine("arcadedb")
+    arcadedb.load(schema, "schemas/encyclopedia/graph")
     checked: Counter = Counter()
     try:
         for item in items:
@@ -139,16 +141,22 @@ def test_every_dialect_answers_as_the_gold(covering) -> None:
                     if got is not None:
                         assert _same(got, gold), (item["id"], dialect, queries[dialect])
                         checked["grafeo"] += 1
+            if "neo4j" in queries:
+                got = _answer(arcadedb, queries["neo4j"], "neo4j")
+                if got is not None:
+                    assert _same(got, gold), (item["id"], "arcadedb", queries["neo4j"])
+                    checked["arcadedb"] += 1
             if "sql:sqlite" in queries:
                 got = _answer(sqlite, queries["sql:sqlite"], None)
                 if got is not None:
                     assert _same(got, gold, plain=True), (item["id"], queries["sql:sqlite"])
                     checked["sqlite"] += 1
     finally:
-        for engine in (reference, grafeo, sqlite):
+        for engine in (reference, grafeo, sqlite, arcadedb):
             engine.close()
     assert checked["reference"] >= 4 * len(items)
     assert checked["grafeo"] >= len(items) and checked["sqlite"] >= len(items) // 2, NOT_RUN
+    assert checked["arcadedb"] >= len(items) // 2, NOT_RUN
 
 
 def _files(folder: str) -> dict[str, bytes]:
