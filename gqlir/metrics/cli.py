@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from ..errors import GqlirError
+from ..progress import end_progress, report_failure
 
 __all__ = ["add_commands", "cmd_eval"]
 
@@ -135,15 +136,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         run = run_evaluation(config, _progress(args.quiet))
     except GqlirError as exc:
-        if not args.quiet:
-            print(file=sys.stderr)
-        if args.json:
-            print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
-        else:
-            print(f"gqlir eval: {exc}", file=sys.stderr)
-        return 1
-    if not args.quiet:
-        print(file=sys.stderr)
+        return report_failure("eval", exc, quiet=args.quiet, as_json=args.json)
+    end_progress(args.quiet)
     if args.json:
         data = run.to_dict()
         print(json.dumps(data, ensure_ascii=False, default=str))

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from ..errors import GqlirError
+from ..progress import end_progress, report_failure
 
 __all__ = ["add_commands", "cmd_synth"]
 
@@ -117,15 +118,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
             config, args.out, fresh=args.fresh, progress=_progress(args.quiet)
         )
     except GqlirError as exc:
-        if not args.quiet:
-            print(file=sys.stderr)
-        if args.json:
-            print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
-        else:
-            print(f"gqlir synth: {exc}", file=sys.stderr)
-        return 1
-    if not args.quiet:
-        print(file=sys.stderr)
+        return report_failure("synth", exc, quiet=args.quiet, as_json=args.json)
+    end_progress(args.quiet)
     if args.json:
         print(json.dumps({"items": len(items), **stats}, ensure_ascii=False, default=str))
     else:
