@@ -509,3 +509,24 @@ def test_gql_requests_with_sessions_and_transactions() -> None:
     query = gqlir.parse("MATCH (t:T) RETURN t.n + $x AS v", "iso-gql")
     session = ir.Program((ir.SessionSetParameter("x", ir.Integer(41)), query))
     assert evaluate(session, g).rows == [(42,)]
+
+
+def test_conditions_that_cannot_fail_are_tried_between_comma_patterns() -> None:
+    """A condition on the first pattern's variables prunes before the product with the next
+    pattern; the rows are those of the staged form, and a condition that may fail still
+    waits for whole rows."""
+    from gqlir.eval.patterns import _early_conditions
+
+    g = Graph()
+    run("UNWIND range(1, 30) AS i CREATE (:A {k: i}), (:B {k: i})", g)
+    pinned = "MATCH (a:A), (b:B) WHERE a.k = 3 AND b.k > a.k RETURN count(*) AS c"
+    staged = "MATCH (a:A) WHERE a.k = 3 MATCH (b:B) WHERE b.k > a.k RETURN count(*) AS c"
+    assert run(pinned, g).rows == run(staged, g).rows == [(27,)]
+    query = gqlir.parse(pinned)
+    step = query.steps[0]
+    early = _early_conditions(step.patterns, step.where)
+    assert early == {
+        0: [ir.Comparison(ir.CompOp.EQ, ir.Property(ir.Variable("a"), "k"), ir.Integer(3))]
+    }
+    arithmetic = gqlir.parse("MATCH (a:A), (b:B) WHERE a.k * 2 = 6 RETURN a")
+    assert _early_conditions(arithmetic.steps[0].patterns, arithmetic.steps[0].where) == {}

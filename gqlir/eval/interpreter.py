@@ -89,7 +89,7 @@ class Interpreter:
         out: list[Row] = []
         for row in rows:
             found = False
-            for m in self.rt.matcher.match(step.patterns, step.mode, row):
+            for m in self.rt.matcher.match(step.patterns, step.mode, row, step.where):
                 if (
                     step.where is not None
                     and truth(self.rt.eval(step.where, m), "WHERE") is not True

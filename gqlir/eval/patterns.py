@@ -62,11 +62,19 @@ class Matcher:
     # -- entry -----------------------------------------------------------------------------------
 
     def match(
-        self, patterns: tuple[ir.PathPattern, ...], mode: ir.MatchMode, row: Row
+        self,
+        patterns: tuple[ir.PathPattern, ...],
+        mode: ir.MatchMode,
+        row: Row,
+        where: ir.Expr | None = None,
     ) -> Iterator[Row]:
-        """Rows that extend ``row`` with one way of matching every pattern."""
+        """Rows that extend ``row`` with one way of matching every pattern. Conditions of
+        ``where`` that cannot fail are tried as soon as the patterns bind what they read, so
+        that a pinned node does not wait for the product of the other patterns; the caller
+        still applies all of ``where`` to the rows."""
         unique = mode is ir.MatchMode.DIFFERENT_EDGES
-        yield from self._patterns(patterns, 0, row, frozenset(), unique)
+        early = _early_conditions(patterns, where)
+        yield from self._patterns(patterns, 0, row, frozenset(), unique, early)
 
     def _patterns(
         self,
@@ -75,12 +83,15 @@ class Matcher:
         row: Row,
         used: frozenset[int],
         unique: bool,
+        early: dict[int, list[ir.Expr]],
     ) -> Iterator[Row]:
         if i == len(patterns):
             yield row
             return
+        checks = early.get(i, ())
         for st in self._path_pattern(patterns[i], row, used, unique):
-            yield from self._patterns(patterns, i + 1, st.row, st.used, unique)
+            if all(truth(self.rt.eval(c, st.row), "WHERE") is True for c in checks):
+                yield from self._patterns(patterns, i + 1, st.row, st.used, unique, early)
 
     def _path_pattern(
         self, pp: ir.PathPattern, row: Row, used: frozenset[int], unique: bool
@@ -452,6 +463,58 @@ class _Missing:
 
 
 _MISSING: Any = _Missing()
+
+
+#: Expressions that evaluate without raising on graph elements and stored values (Cypher's
+#: comparisons of values of different types are null, not errors).
+_NEVER_FAILING = (
+    ir.Comparison,
+    ir.And,
+    ir.Or,
+    ir.Not,
+    ir.IsNull,
+    ir.Property,
+    ir.Variable,
+    ir.Null,
+    ir.Boolean,
+    ir.Integer,
+    ir.Float,
+    ir.String,
+)
+
+
+def _early_conditions(
+    patterns: tuple[ir.PathPattern, ...], where: ir.Expr | None
+) -> dict[int, list[ir.Expr]]:
+    """The conjuncts of ``where`` to try after pattern ``i``: those that read only node and
+    single-edge variables the patterns up to ``i`` bind, and cannot fail. Only worth it
+    between comma-separated patterns."""
+    if where is None or len(patterns) < 2:
+        return {}
+    conjuncts: list[ir.Expr] = []
+    stack = [where]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ir.And):
+            stack += [c.right, c.left]
+        else:
+            conjuncts.append(c)
+    bound: set[str] = set()
+    out: dict[int, list[ir.Expr]] = {}
+    for i, pp in enumerate(patterns[:-1]):
+        for n in pp.path.walk():
+            if isinstance(n, ir.NodePattern) and n.variable:
+                bound.add(n.variable)
+            if isinstance(n, ir.RelPattern) and n.variable and n.quantifier is None:
+                bound.add(n.variable)
+            if isinstance(n, ir.ParenPath):
+                break  # variables inside a quantified sub-path are lists
+        for c in conjuncts:
+            names = {v.name for v in c.find_all(ir.Variable)}
+            if names and names <= bound and all(isinstance(n, _NEVER_FAILING) for n in c.walk()):
+                out.setdefault(i, []).append(c)
+        conjuncts = [c for c in conjuncts if c not in out.get(i, ())]
+    return out
 
 
 def pattern_variables(path: ir.Node) -> set[str]:
