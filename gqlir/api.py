@@ -55,7 +55,7 @@ def translate(
         from .passes.fold import fold_constants
 
         folded = fold_constants(query, get_dialect(read).name)
-        if folded == query:
+        if folded is query:
             raise
         try:
             return write_query(folded)

@@ -30,6 +30,13 @@ def _item(query: str) -> ir.Expr:
             "RETURN duration.between(date('2020-01-01'), date('2020-03-02')) AS x",
             ir.TemporalLiteral(ir.TemporalKind.DURATION, "P2M1D"),
         ),
+        # list constructions that read only their own variables are constants too
+        (
+            "RETURN [x IN range(1, 5) WHERE x % 2 = 1 | x * 10] AS x",
+            ir.ListLiteral((ir.Integer(10), ir.Integer(30), ir.Integer(50))),
+        ),
+        ("RETURN single(x IN [1, 2, 2] WHERE x = 2) AS x", ir.Boolean(False)),
+        ("RETURN reduce(s = 0, x IN [1, 2, 3] | s + x) AS x", ir.Integer(6)),
     ],
 )
 def test_constant_expressions_become_literals(query: str, literal: ir.Expr) -> None:
@@ -45,6 +52,9 @@ def test_constant_expressions_become_literals(query: str, literal: ir.Expr) -> N
         "RETURN 1 / 0 AS x",
         "MATCH (n) RETURN n.x + 1 AS x",
         "RETURN $p + 1 AS x",
+        "MATCH (n) RETURN [x IN [1, 2] | x + n.k] AS x",
+        "RETURN [x IN [1, 2] WHERE rand() > 0.5] AS x",
+        "WITH [1, 2] AS l RETURN [x IN l | x] AS x",
     ],
 )
 def test_volatile_failing_and_variable_expressions_stay(query: str) -> None:

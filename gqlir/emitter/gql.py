@@ -138,8 +138,17 @@ class VType:
     def known(self) -> bool:
         return self.kind not in ("any", "property", "null", "mixed")
 
+    def with_const(self, const: e.Expr | None) -> VType:
+        """The same type with ``const`` as its known value (dataclasses.replace is slow, and
+        the emitter asks for types constantly)."""
+        return VType(self.kind, self.element, const)
+
 
 ANY = VType("any")
+
+
+def _unconst(t: VType) -> VType:
+    return t if t.const is None else VType(t.kind, t.element)
 _KIND_OF_TEMPORAL = {
     e.TemporalKind.DATE: "date",
     e.TemporalKind.LOCAL_TIME: "localtime",
@@ -180,9 +189,9 @@ _LIST_FUNCTIONS = {
 def _join(a: VType, b: VType) -> VType:
     """The type of a value that is either ``a`` or ``b``."""
     if a.kind == "null":
-        return replace(b, const=None)
+        return _unconst(b)
     if b.kind == "null":
-        return replace(a, const=None)
+        return _unconst(a)
     if a.kind == b.kind:
         if a.kind == "list":
             elem = _join(a.element or ANY, b.element or ANY)
@@ -386,11 +395,12 @@ class GqlGenerator(GraphTextGenerator):
         out: list[str] = []
         opening = True
         last = len(steps) - 1
+        star_follows = _star_follows(steps)
         for i, step in enumerate(steps):
             if opening and lead is not None:
                 out.append(lead)
             opening = False
-            self.may_bind_extra = not _star_follows(steps, i)
+            self.may_bind_extra = not star_follows[i]
             clauses = self.step_clauses(step, final=i == last, top=top)
             out.extend(clauses)
             if clauses and clauses[-1] == "NEXT":
@@ -973,7 +983,7 @@ class GqlGenerator(GraphTextGenerator):
                 )
             text += f" WITH {forms[0]} {self.variable_name(step.index, step)}"
         elem = source_type.element if source_type.kind == "list" and source_type.element else ANY
-        self.scope = {**self.scope, step.variable: replace(elem, const=None)}
+        self.scope = {**self.scope, step.variable: _unconst(elem)}
         if step.index is not None:
             self.scope[step.index] = VType("integer")
         return text
@@ -2760,7 +2770,7 @@ class GqlGenerator(GraphTextGenerator):
     def type_of(self, node: e.Expr) -> VType:
         """What is known of ``node``'s value in the current scope (see :class:`VType`)."""
         if _is_const(node):
-            return replace(_literal_type(node), const=node)
+            return _literal_type(node).with_const(node)
         if isinstance(node, e.Variable):
             return self.scope.get(node.name, ANY)
         if isinstance(node, e.Parameter):
@@ -2776,15 +2786,15 @@ class GqlGenerator(GraphTextGenerator):
             for item in node.items:
                 t = self.type_of(item)
                 elem = t if elem is None else _join(elem, t)
-            return VType("list", replace(elem, const=None) if elem else VType("null"))
+            return VType("list", _unconst(elem) if elem else VType("null"))
         if isinstance(node, e.MapLiteral):
             return VType("map")
         if isinstance(node, e.Arithmetic):
             return self._arithmetic_type(node)
         if isinstance(node, (e.Negate, e.UnaryPlus)):
-            return replace(self.type_of(node.operand), const=None)
+            return _unconst(self.type_of(node.operand))
         if isinstance(node, e.Concat):
-            return replace(self.type_of(node.left), const=None)
+            return _unconst(self.type_of(node.left))
         if isinstance(node, _BOOLEAN_VALUED):
             return VType("boolean")
         if isinstance(node, e.CountStar):
@@ -2796,7 +2806,7 @@ class GqlGenerator(GraphTextGenerator):
             for value in [w.result for w in node.whens] + [node.default or e.Null()]:
                 t = self.type_of(value)
                 out = t if out is None else _join(out, t)
-            return replace(out or ANY, const=None)
+            return _unconst(out or ANY)
         if isinstance(node, e.Cast):
             return VType(_CAST_KINDS.get(node.type.name, "any"))
         if isinstance(node, e.CountSubquery):
@@ -2806,7 +2816,7 @@ class GqlGenerator(GraphTextGenerator):
         if isinstance(node, e.ListComprehension):
             source = self.type_of(node.source)
             if node.projection is None:
-                return replace(source, const=None) if source.kind == "list" else VType("list")
+                return _unconst(source) if source.kind == "list" else VType("list")
             return VType("list")
         if isinstance(node, e.Index):
             subject = self.type_of(node.subject)
@@ -2815,7 +2825,7 @@ class GqlGenerator(GraphTextGenerator):
             return ANY
         if isinstance(node, e.Slice):
             subject = self.type_of(node.subject)
-            return replace(subject, const=None) if subject.kind == "list" else ANY
+            return _unconst(subject) if subject.kind == "list" else ANY
         if isinstance(node, e.MapProjection):
             return VType("map")
         return ANY
@@ -2862,9 +2872,9 @@ class GqlGenerator(GraphTextGenerator):
                 return VType("duration")
             return VType(_KIND_BY_NAME[name.split(".")[0]])
         if name == "collect" and args:
-            return VType("list", replace(self.type_of(args[0]), const=None))
+            return VType("list", _unconst(self.type_of(args[0])))
         if name in ("abs", "min", "max") and args:
-            return replace(self.type_of(args[0]), const=None)
+            return _unconst(self.type_of(args[0]))
         if name == "sum" and args:
             t = self.type_of(args[0])
             return VType(t.kind) if t.kind in _NUMERIC | {"duration"} else ANY
@@ -2872,13 +2882,13 @@ class GqlGenerator(GraphTextGenerator):
             out = self.type_of(args[0])
             for arg in args[1:]:
                 out = _join(out, self.type_of(arg))
-            return replace(out, const=None)
+            return _unconst(out)
         if name in ("head", "last") and args:
             t = self.type_of(args[0])
             return t.element if t.kind == "list" and t.element else ANY
         if name in ("tail", "reverse") and args:
             t = self.type_of(args[0])
-            return replace(t, const=None) if t.kind in ("list", "string") else ANY
+            return _unconst(t) if t.kind in ("list", "string") else ANY
         return ANY
 
 
@@ -3111,7 +3121,7 @@ def _literal_type(node: e.Expr) -> VType:
     for item in node.items:
         t = _literal_type(item)
         elem = t if elem is None else _join(elem, t)
-    return VType("list", replace(elem, const=None) if elem else VType("null"))
+    return VType("list", _unconst(elem) if elem else VType("null"))
 
 
 def _comparable(a: VType, b: VType) -> bool:
@@ -3321,12 +3331,16 @@ def _substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
     return replace(node, **changes) if changes else node
 
 
-def _star_follows(steps: tuple[q.Step, ...], i: int) -> bool:
-    """Whether the first projection after ``steps[i]`` keeps every variable (``WITH *``)."""
-    for step in steps[i + 1 :]:
-        if isinstance(step, q.Projection):
-            return step.star
-    return False
+def _star_follows(steps: tuple[q.Step, ...]) -> list[bool]:
+    """For each step, whether the first projection after it keeps every variable
+    (``WITH *``); in one pass from the end (a data-loading CREATE has hundreds of steps)."""
+    out = [False] * len(steps)
+    star = False
+    for i in range(len(steps) - 1, -1, -1):
+        out[i] = star
+        if isinstance(steps[i], q.Projection):
+            star = steps[i].star
+    return out
 
 
 def _relationships(path: Node) -> list[p.RelPattern]:

@@ -94,10 +94,14 @@ def _transform_value(value: Any, fn: Callable[[Node], Node]) -> Any:
     if isinstance(value, Node):
         return value.transform(fn)
     if isinstance(value, tuple):
-        new = tuple(_transform_value(v, fn) for v in value)
-        if all(a is b for a, b in zip(new, value)):
-            return value
-        return new
+        out: list[Any] | None = None  # a copy only once something changed
+        for i, item in enumerate(value):
+            new = _transform_value(item, fn)
+            if out is not None:
+                out.append(new)
+            elif new is not item:
+                out = [*value[:i], new]
+        return value if out is None else tuple(out)
     return value
 
 

@@ -69,6 +69,8 @@ _PURE = (
     ir.Cast,
 )
 _LITERALS = (ir.Null, ir.Boolean, ir.Integer, ir.Float, ir.String, ir.TemporalLiteral)
+#: The pure expressions worth folding (a literal list or map is a value already).
+_FOLDABLE_TYPES = frozenset(_PURE) - {ir.ListLiteral, ir.MapLiteral}
 
 
 def fold_constants(query: ir.Statement, dialect: str = "neo4j") -> ir.Statement:
@@ -82,9 +84,11 @@ class _Folder:
         self.dialect = dialect
 
     def __call__(self, node: ir.Node) -> ir.Node:
-        if not isinstance(node, _PURE) or isinstance(node, (ir.ListLiteral, ir.MapLiteral)):
-            return node
-        if not _constant(node):
+        kind = type(node)
+        if kind in _FOLDABLE_TYPES:
+            if not _constant(node):
+                return node
+        elif kind not in _SCOPED or not _closed(node):
             return node
         value = self.evaluate(node)
         if value is _FAILED:
@@ -125,18 +129,47 @@ def _identical(a: Any, b: Any) -> bool:
     return type(a) is type(b) and equivalence_key(a) == equivalence_key(b) and str(a) == str(b)
 
 
+def _known_call(node: ir.FunctionCall) -> bool:
+    """Whether the call's value is a function of its arguments, known here."""
+    name = node.name
+    namespace = name.split(".", 1)[0] if "." in name else None
+    temporal_namespace = namespace in _TEMPORAL_CONSTRUCTORS or namespace == "duration"
+    if name in _VOLATILE or name.endswith(_VOLATILE_SUFFIXES):
+        return False
+    if namespace is not None and not temporal_namespace:
+        return False  # a user or library function: its value is not known here
+    return not (name in _TEMPORAL_CONSTRUCTORS and not node.args)  # not the current time
+
+
+#: List constructions that bind their own variables: constant when they read nothing else.
+_SCOPED = (ir.ListComprehension, ir.ListPredicate, ir.Reduce)
+
+
+def _closed(node: ir.Node) -> bool:
+    """Whether ``node`` (a list comprehension, list predicate or reduce) reads only literals
+    and the variables it binds itself, through pure expressions."""
+    bound: set[str] = set()
+    for inner in node.walk():
+        if isinstance(inner, (ir.ListComprehension, ir.ListPredicate)):
+            bound.add(inner.variable)
+        elif isinstance(inner, ir.Reduce):
+            bound |= {inner.variable, inner.accumulator}
+    for inner in node.walk():
+        if isinstance(inner, ir.Variable):
+            if inner.name not in bound:
+                return False
+        elif isinstance(inner, ir.FunctionCall):
+            if not _known_call(inner):
+                return False
+        elif not isinstance(inner, (*_PURE, *_SCOPED, *_LITERALS, ir.TypeRef)):
+            return False
+    return True
+
+
 def _constant(node: ir.Node) -> bool:
     """Whether every input of ``node`` is a literal (nested list and map literals included)."""
-    if isinstance(node, ir.FunctionCall):
-        name = node.name
-        namespace = name.split(".", 1)[0] if "." in name else None
-        temporal_namespace = namespace in _TEMPORAL_CONSTRUCTORS or namespace == "duration"
-        if name in _VOLATILE or name.endswith(_VOLATILE_SUFFIXES):
-            return False
-        if namespace is not None and not temporal_namespace:
-            return False  # a user or library function: its value is not known here
-        if name in _TEMPORAL_CONSTRUCTORS and not node.args:
-            return False  # the current date or time
+    if isinstance(node, ir.FunctionCall) and not _known_call(node):
+        return False
     for child in node.children():
         if isinstance(child, (ir.ListLiteral, ir.MapLiteral)):
             if not all(_constant_value(c) for c in child.children()):
