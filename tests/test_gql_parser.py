@@ -840,3 +840,20 @@ def test_value_is_a_keyword_only_before_a_brace() -> None:
     assert query.steps[-1].order_by[0].expr == ir.Variable("value")
     sub = _expr("RETURN VALUE { RETURN 1 AS one } AS v")
     assert isinstance(sub, ir.ValueSubquery)
+
+
+def test_accent_quoted_names_read_both_escapes() -> None:
+    """A grave accent inside a GQL delimited name is doubled or backslash-escaped (GQL.g4's
+    ACCENT_QUOTED_CHARACTER_SEQUENCE); the ISO GQL emitter writes the backslash form, so
+    Cypher -> ISO GQL -> Cypher keeps every name."""
+    doubled = _expr("RETURN 1 AS `a``b`")
+    query = gql("MATCH (`x\\`y`:`L\\u0041`) WHERE `x\\`y`.k = $`p``q` RETURN 1 AS `a\\`b`")
+    assert isinstance(query, ir.LinearQuery)
+    assert query.steps[-1].items[0].alias == "a`b"
+    match = query.steps[0]
+    node = match.patterns[0].path.elements[0]
+    assert node.variable == "x`y" and node.labels == ir.Label("LA")
+    assert doubled == ir.Integer(1)
+    cypher = "MATCH (n:`we``ird`) WHERE n.x = $`p``q` RETURN n.`pro``p` AS `col``x`"
+    there = gqlir.transpile(cypher, "neo4j", "iso-gql")
+    assert gqlir.parse(there, "iso-gql") == gqlir.parse(cypher, "neo4j")

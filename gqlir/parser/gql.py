@@ -56,7 +56,7 @@ from .cypher import (
     _Where,
     resolve_call,
 )
-from .literals import decode_float, decode_integer, decode_string
+from .literals import decode_accent_quoted, decode_float, decode_integer, decode_string
 
 # -- markers --------------------------------------------------------------------------------------
 
@@ -226,6 +226,17 @@ class GqlBuilder(CypherBuilder):
     BUILTINS: frozenset[str] | None = ISO_BUILTINS
     #: a standalone ORDER BY without OFFSET/LIMIT right after it has no effect (GoogleSQL)
     ORDER_NEEDS_PAGE = False
+
+    def variable(self, c: list, pos: int) -> str:
+        token = c[0]
+        if token[0] != "ESCAPED_NAME":
+            return token[1]
+        return decode_accent_quoted(token[1], token[2] if len(token) > 2 else pos)
+
+    def parameter(self, c: list, pos: int) -> ir.Parameter:
+        text = c[0][1][1:]
+        name = decode_accent_quoted(text, pos) if text.startswith("`") else text
+        return ir.Parameter(name, pos=pos)
 
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)

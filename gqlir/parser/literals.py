@@ -26,8 +26,28 @@ def decode_string(token: str, offset: int) -> str:
     body = token[1:-1]
     if "\\" not in body:
         return body
+    return _unescape(body, offset, _ESCAPE, _SIMPLE_ESCAPES)
 
+
+#: In a GQL accent-quoted name a doubled grave accent is one, as is a backslash-escaped one.
+_ACCENT_ESCAPE = re.compile(r"``|\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
+_ACCENT_SIMPLE = {**_SIMPLE_ESCAPES, "`": "`"}
+
+
+def decode_accent_quoted(token: str, offset: int) -> str:
+    """A GQL name between grave accents (ISO/IEC 39075 21.3, and GQL.g4's
+    ACCENT_QUOTED_CHARACTER_SEQUENCE): a doubled grave accent stands for one, and the escapes
+    of strings apply, a backslash before a grave accent among them."""
+    body = token[1:-1]
+    if "`" not in body and "\\" not in body:
+        return body
+    return _unescape(body, offset, _ACCENT_ESCAPE, _ACCENT_SIMPLE)
+
+
+def _unescape(body: str, offset: int, pattern: re.Pattern[str], simple: dict[str, str]) -> str:
     def replace(m: re.Match[str]) -> str:
+        if m.group(1) is None:
+            return "`"  # a doubled grave accent
         esc = m.group(1)
         if esc[0] in "uU" and len(esc) > 1:
             code = int(esc[1:], 16)
@@ -44,15 +64,15 @@ def decode_string(token: str, offset: int) -> str:
                 offset=offset + 1 + m.start(),
                 code="PARSE_UNICODE",
             )
-        if esc in _SIMPLE_ESCAPES:
-            return _SIMPLE_ESCAPES[esc]
+        if esc in simple:
+            return simple[esc]
         raise ParseError(
             f"invalid escape sequence \\{esc}",
             offset=offset + 1 + m.start(),
             code="PARSE_ESCAPE",
         )
 
-    value = _ESCAPE.sub(replace, body)
+    value = pattern.sub(replace, body)
     # Surrogate pairs written as two \u escapes make one character.
     return value.encode("utf-16", "surrogatepass").decode("utf-16")
 
