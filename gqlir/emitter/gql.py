@@ -149,6 +149,8 @@ ANY = VType("any")
 
 def _unconst(t: VType) -> VType:
     return t if t.const is None else VType(t.kind, t.element)
+
+
 _KIND_OF_TEMPORAL = {
     e.TemporalKind.DATE: "date",
     e.TemporalKind.LOCAL_TIME: "localtime",
