@@ -69,7 +69,6 @@ _COMPREHENSION_START = re.compile(r"(?:[^\W\d]\w*|`(?:[^`]|``)*`) IN\b")
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 _ON_ERROR = frozenset({"CONTINUE", "BREAK", "FAIL"})
 _UPDATING_STEPS = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
-_ASSOCIATIVE_SET_OPS = frozenset({q.SetOp.UNION, q.SetOp.INTERSECT, q.SetOp.OTHERWISE})
 _MATCH_MODE_WORDS = {
     p.MatchMode.DIFFERENT_EDGES: "DIFFERENT RELATIONSHIPS",
     p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
@@ -162,35 +161,6 @@ class CypherGenerator(GraphTextGenerator):
             else:
                 raise self.unsupported(f"IR node {type(branch).__name__}", branch)
         return (sep + keyword + sep).join(texts)
-
-    def _set_branches(self, query: q.SetOperation) -> list[q.Query]:
-        """The operands of a chain of one set operator, left to right.
-
-        Cypher has no parentheses around queries, and forbids mixing operators (UNION with
-        UNION ALL). A right-nested operand is flattened when the operator is associative
-        (same meaning); otherwise it cannot be written.
-        """
-        key = (query.op, query.all)
-        rights: list[q.Query] = []
-        node: q.Query = query
-        while isinstance(node, q.SetOperation):
-            self._same_set_op(node, key)
-            rights.append(node.right)
-            node = node.left
-        branches: list[q.Query] = []
-        for branch in [node, *reversed(rights)]:
-            if isinstance(branch, q.SetOperation):
-                self._same_set_op(branch, key)
-                if branch.op not in _ASSOCIATIVE_SET_OPS:
-                    raise self.unsupported(
-                        "nested set operation",
-                        branch,
-                        rewrite="move the inner operation into a CALL subquery",
-                    )
-                branches.extend(self._set_branches(branch))
-            else:
-                branches.append(branch)
-        return branches
 
     def _set_keyword(self, query: q.SetOperation) -> str:
         caps = self.caps

@@ -97,7 +97,6 @@ _MATCH_MODE_WORDS = {
     p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
 }
 _SHORTEST = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST})
-_ASSOCIATIVE_SET_OPS = frozenset({q.SetOp.UNION, q.SetOp.INTERSECT, q.SetOp.OTHERWISE})
 _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _SUBQUERIES = (e.Exists, e.CountSubquery, e.CollectSubquery, e.ValueSubquery)
 #: Functions whose value changes between calls: never duplicated or dropped by a rewrite.
@@ -443,31 +442,6 @@ class GqlGenerator(GraphTextGenerator):
                 raise self.unsupported(f"IR node {type(branch).__name__}", branch)
         self.scope = outer
         return (sep + keyword + sep).join(texts)
-
-    def _set_branches(self, query: q.SetOperation) -> list[q.Query]:
-        """The operands of a chain of one set operator, left to right; mixed operators and
-        non-associative nesting cannot be written without changing the grouping."""
-        key = (query.op, query.all)
-        rights: list[q.Query] = []
-        node: q.Query = query
-        while isinstance(node, q.SetOperation):
-            self._same_set_op(node, key)
-            rights.append(node.right)
-            node = node.left
-        branches: list[q.Query] = []
-        for branch in [node, *reversed(rights)]:
-            if isinstance(branch, q.SetOperation):
-                self._same_set_op(branch, key)
-                if branch.op not in _ASSOCIATIVE_SET_OPS:
-                    raise self.unsupported(
-                        "nested set operation",
-                        branch,
-                        rewrite="move the inner operation into a CALL subquery",
-                    )
-                branches.extend(self._set_branches(branch))
-            else:
-                branches.append(branch)
-        return branches
 
     def _set_keyword(self, query: q.SetOperation) -> str:
         caps = self.caps

@@ -17,6 +17,8 @@ from .base import Generator, emits
 
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
+#: Set operators whose chains may be regrouped without changing the result.
+_ASSOCIATIVE_SET_OPS = frozenset({q.SetOp.UNION, q.SetOp.INTERSECT, q.SetOp.OTHERWISE})
 
 
 class GraphTextGenerator(Generator):
@@ -107,6 +109,35 @@ class GraphTextGenerator(Generator):
     def finish(self, step: q.Finish) -> str:
         self.require(self.caps.finish, "FINISH", step)
         return "FINISH"
+
+    def _set_branches(self, query: q.SetOperation) -> list[q.Query]:
+        """The operands of a chain of one set operator, left to right.
+
+        Neither family parenthesises queries, and neither mixes operators (UNION with UNION
+        ALL) in one chain. A right-nested operand is flattened when the operator is
+        associative (same meaning); otherwise it cannot be written.
+        """
+        key = (query.op, query.all)
+        rights: list[q.Query] = []
+        node: q.Query = query
+        while isinstance(node, q.SetOperation):
+            self._same_set_op(node, key)
+            rights.append(node.right)
+            node = node.left
+        branches: list[q.Query] = []
+        for branch in [node, *reversed(rights)]:
+            if isinstance(branch, q.SetOperation):
+                self._same_set_op(branch, key)
+                if branch.op not in _ASSOCIATIVE_SET_OPS:
+                    raise self.unsupported(
+                        "nested set operation",
+                        branch,
+                        rewrite="move the inner operation into a CALL subquery",
+                    )
+                branches.extend(self._set_branches(branch))
+            else:
+                branches.append(branch)
+        return branches
 
     def _same_set_op(self, node: q.SetOperation, key: tuple[q.SetOp, bool]) -> None:
         if (node.op, node.all) != key:
