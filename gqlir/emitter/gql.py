@@ -3026,28 +3026,20 @@ def _as_list(x: e.Expr, kinds: frozenset[str]) -> e.Expr:
     return e.Case(None, tuple(whens), wrapped)
 
 
-_KIND_OF_SCHEMA_TYPE = {
-    "BOOLEAN": "boolean",
-    "FLOAT32": "float",
-    "FLOAT64": "float",
-    "DECIMAL": "number",
-    "STRING": "string",
-    "DATE": "date",
-    "TIME": "time",
-    "LOCAL_TIME": "localtime",
-    "DATETIME": "datetime",
-    "LOCAL_DATETIME": "localdatetime",
-    "DURATION": "duration",
-    "LIST": "list",
-}
-
-
 def property_kinds(schema: Any) -> dict[tuple[str, str], str]:
     """What a property holds, by element kind and name, where the schema says it: a property
     every node type (or edge type) that has it declares with one value kind. ``schema`` is a
     SchemaGraph, or anything :func:`gqlir.sqlmapping.mapping_for` reads (a graph folder …)."""
     from ..schema.model import SchemaGraph
-    from ..schema.types import INTEGER_KINDS
+    from ..schema.types import TypeKind, value_kind
+
+    def kind_of(kind: TypeKind) -> str | None:
+        # DECIMAL is exact (GQL's MOD takes it), so a number rather than value_kind's float
+        special = {TypeKind.DECIMAL: "number", TypeKind.DURATION: "duration", TypeKind.LIST: "list"}
+        if kind in special:
+            return special[kind]
+        name = value_kind(kind)
+        return None if name == "other" else {"int": "integer", "bool": "boolean"}.get(name, name)
 
     if not isinstance(schema, SchemaGraph):
         from ..sqlmapping import mapping_for
@@ -3057,9 +3049,7 @@ def property_kinds(schema: Any) -> dict[tuple[str, str], str]:
     for element, types in (("node", schema.node_types), ("edge", schema.edge_types)):
         for t in types:
             for prop in t.properties:
-                kind = prop.type.kind
-                name = "integer" if kind in INTEGER_KINDS else _KIND_OF_SCHEMA_TYPE.get(kind.name)
-                found.setdefault((element, prop.name), set()).add(name)
+                found.setdefault((element, prop.name), set()).add(kind_of(prop.type.kind))
     return {
         key: next(iter(kinds))
         for key, kinds in found.items()

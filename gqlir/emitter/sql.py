@@ -41,35 +41,14 @@ from ..ir import query as q
 from ..ir.analysis import write_clause
 from ..ir.node import Node
 from ..schema.relational import EdgeTable, NodeTable
-from ..schema.types import INTEGER_KINDS, TypeKind
+from ..schema.types import INTEGER_KINDS, TypeKind, value_kind
 from ..sqlflavours import TEXT_TEMPORALS
 from .base import Generator, emits
 
-__all__ = ["SqlGenerator"]
+__all__ = ["SqlGenerator", "value_kind"]
 
 K = TypeKind
 _NUMERIC = ("int", "float")
-_TEMPORAL_KINDS = {
-    K.DATE: "date",
-    K.LOCAL_DATETIME: "localdatetime",
-    K.DATETIME: "datetime",
-    K.LOCAL_TIME: "localtime",
-    K.TIME: "time",
-}
-
-
-def value_kind(kind: TypeKind) -> str:
-    """The kind of value a column of schema type ``kind`` holds, as the emitter's type checks
-    name kinds: int, float, string, bool, one of the temporal kinds, or other."""
-    if kind in INTEGER_KINDS:
-        return "int"
-    if kind in (K.FLOAT32, K.FLOAT64, K.DECIMAL):
-        return "float"
-    if kind == K.STRING:
-        return "string"
-    if kind == K.BOOLEAN:
-        return "bool"
-    return _TEMPORAL_KINDS.get(kind, "other")
 
 
 # -- bindings of variables to columns ------------------------------------------------------------

@@ -60,7 +60,7 @@ from ..dialect import Dialect
 from ..errors import ParseError, SchemaError, SemanticError, UnsupportedError
 from ..schema.model import Property
 from ..schema.relational import EdgeTable, NodeTable, Table
-from ..schema.types import INTEGER_KINDS, TypeKind
+from ..schema.types import TypeKind, value_kind
 from ..sqlflavours import COLLATED_STRINGS, LIKE_FOLDS_ASCII, MOD_BY_ZERO_IS_NULL, TEXT_TEMPORALS
 from ..sqlmapping import SqlMapping
 from .aggregates import null_below
@@ -2683,17 +2683,11 @@ def _like_predicate(value: ir.Expr, pattern: str) -> ir.Expr:
 
 
 def _kind_name(kind: TypeKind) -> str | None:
-    if kind in INTEGER_KINDS:
-        return "int"
-    if kind in (K.FLOAT32, K.FLOAT64, K.DECIMAL):
-        return "float"
-    if kind == K.STRING:
-        return "string"
-    if kind == K.BOOLEAN:
-        return "bool"
-    if kind in (K.DATE, K.DATETIME, K.LOCAL_DATETIME, K.TIME, K.LOCAL_TIME):
-        return "date"
-    return None
+    """The reader's coarser kinds: the temporal ones are all "date", others unknown."""
+    name = value_kind(kind)
+    if name in ("int", "float", "string", "bool"):
+        return name
+    return None if name == "other" else "date"
 
 
 def _unique_names(columns: list[_Column]) -> list[_Column]:

@@ -65,6 +65,32 @@ INTEGER_KINDS = frozenset(
         TypeKind.UINT64,
     }
 )
+
+
+_TEMPORAL_VALUE_KINDS = {
+    TypeKind.DATE: "date",
+    TypeKind.LOCAL_DATETIME: "localdatetime",
+    TypeKind.DATETIME: "datetime",
+    TypeKind.LOCAL_TIME: "localtime",
+    TypeKind.TIME: "time",
+}
+
+
+def value_kind(kind: TypeKind) -> str:
+    """What a value of a property of type ``kind`` is, as the translators reason about types:
+    int, float (DECIMAL included), string, bool, one of the temporal kinds (date,
+    localdatetime, datetime, localtime, time), or other."""
+    if kind in INTEGER_KINDS:
+        return "int"
+    if kind in (TypeKind.FLOAT32, TypeKind.FLOAT64, TypeKind.DECIMAL):
+        return "float"
+    if kind == TypeKind.STRING:
+        return "string"
+    if kind == TypeKind.BOOLEAN:
+        return "bool"
+    return _TEMPORAL_VALUE_KINDS.get(kind, "other")
+
+
 FLOAT_KINDS = frozenset({TypeKind.FLOAT32, TypeKind.FLOAT64})
 NUMERIC_KINDS = INTEGER_KINDS | FLOAT_KINDS | {TypeKind.DECIMAL}
 TEMPORAL_KINDS = frozenset(
