@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from gqlir.rdf import MappingError, RdfDataError, load_mapping, open_source, parse_mapping
+from gqlir.rdf import (
+    MappingError,
+    RdfDataError,
+    SparqlError,
+    load_mapping,
+    open_source,
+    parse_mapping,
+)
 from gqlir.rdf.jsontext import locate, parse_path_text, path_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -290,3 +297,11 @@ def test_bad_ntriples_and_unknown_files(tmp_path: Path) -> None:
         open_source(rdf_files=[str(odd)])
     with pytest.raises(RdfDataError, match="cannot read"):
         open_source(rdf_files=[str(tmp_path / "missing.ttl")])
+
+
+def test_an_iri_that_could_end_early_is_never_written_into_a_query() -> None:
+    from gqlir.rdf.terms import sparql_iri
+
+    assert sparql_iri("http://www.wikidata.org/entity/Q5") == "<http://www.wikidata.org/entity/Q5>"
+    with pytest.raises(SparqlError):
+        sparql_iri("http://x> } DELETE WHERE { ?s ?p ?o")

@@ -42,6 +42,10 @@ def is_valid_iri(iri: str) -> bool:
 
 
 def sparql_iri(iri: str) -> str:
+    """``<iri>`` for a query: refused for an IRI that could not stand there (it could end the
+    IRI early and write the rest of the query)."""
+    if not is_valid_iri(iri):
+        raise SparqlError(f"{iri!r} is not an absolute IRI that SPARQL can quote")
     return f"<{iri}>"
 
 
