@@ -1682,6 +1682,9 @@ _SET_GRAPH = (
         "MATCH (n:P) RETURN n.name AS name EXCEPT ALL MATCH (m:E) RETURN m.name AS name",
         "MATCH (n:P) RETURN n.name AS name EXCEPT MATCH (m:E) RETURN m.name AS name "
         "EXCEPT MATCH (k:P) WHERE k.name = 'a' RETURN k.name AS name",
+        # columns are matched by name, not position
+        "MATCH (n:P) RETURN n.name AS name, 1 AS one "
+        "INTERSECT MATCH (m:E) RETURN 1 AS one, m.name AS name",
         "MATCH (a:P), (b:P) WHERE SAME(a, b) RETURN count(*) AS c",
         "MATCH (a:P), (b:P), (c:E) WHERE ALL_DIFFERENT(a, b, c) RETURN count(*) AS c",
         "MATCH (a:P) OPTIONAL MATCH (a)-[r]->(b) RETURN r IS DIRECTED AS d, "

@@ -9,8 +9,8 @@ came from, put both branches together with UNION ALL, group by the row and count
 
 Grouping, not ``=``, decides which rows are the same, so two nulls are one row, as in SQL's
 set operators (``[null] IN [[null]]`` would be null). EXCEPT keeps ``inL > 0 AND inR = 0``;
-the ALL forms repeat each row min(inL, inR) or inL − inR times. Columns are named by L, and R's
-are matched by position, as SQL does.
+the ALL forms repeat each row min(inL, inR) or inL − inR times. The branches' columns are
+matched by name, as the IR's set operations (and Cypher's and GQL's) match them.
 """
 
 from __future__ import annotations
@@ -40,10 +40,13 @@ def set_operation_by_counting(op: ir.SetOperation) -> ir.LinearQuery | None:
     columns: list[str] = [name for name in names if name is not None]
     in_left, in_right = _fresh("in_left", columns), _fresh("in_right", columns)
 
+    # Branches match their columns by name (the IR's set operations do, as Cypher and GQL do).
+    if {item.alias for item in right_end.items} != set(columns):
+        return None
+
     def tagged(query: ir.LinearQuery, end: ir.Projection, tags: tuple[int, int]) -> ir.Query:
-        items = tuple(
-            ir.ReturnItem(item.expr, name) for item, name in zip(end.items, columns, strict=True)
-        )
+        by_name = {item.alias: item.expr for item in end.items}
+        items = tuple(ir.ReturnItem(by_name[name], name) for name in columns)
         items += (
             ir.ReturnItem(ir.Integer(tags[0]), in_left),
             ir.ReturnItem(ir.Integer(tags[1]), in_right),
