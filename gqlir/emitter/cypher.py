@@ -406,7 +406,13 @@ class CypherGenerator(GraphTextGenerator):
                 differ = e.Comparison(e.CompOp.NE, a, b)
                 test = differ if test is None else e.And(test, differ)
         if step.where is not None and test is not None:
-            if _cannot_fail(step.where):
+            elements = {
+                x.variable
+                for pattern in patterns
+                for x in pattern.walk()
+                if isinstance(x, (p.NodePattern, p.RelPattern)) and x.variable
+            }
+            if _cannot_fail(step.where, elements):
                 test = e.And(test, step.where)
             else:
                 # The rows uniqueness drops must never reach a condition that may fail on
@@ -1540,8 +1546,17 @@ _NEVER_FAILING = (
 )
 
 
-def _cannot_fail(expr: e.Expr) -> bool:
-    return all(isinstance(node, _NEVER_FAILING) for node in expr.walk())
+def _cannot_fail(expr: e.Expr, elements: set[str]) -> bool:
+    """Whether ``expr`` evaluates without raising: only operators that cannot, and properties
+    read from the MATCH's own nodes and relationships (``x.k`` fails on a number)."""
+    for node in expr.walk():
+        if not isinstance(node, _NEVER_FAILING):
+            return False
+        if isinstance(node, e.Property) and not (
+            isinstance(node.subject, e.Variable) and node.subject.name in elements
+        ):
+            return False
+    return True
 
 
 def _uniqueness_matters(step: q.Match) -> bool:
