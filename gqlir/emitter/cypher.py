@@ -37,7 +37,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import names_in, reads_only
+from ..ir.analysis import cannot_fail, names_in, reads_only
 from ..ir.node import Node
 from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
@@ -412,7 +412,7 @@ class CypherGenerator(GraphTextGenerator):
                 for x in pattern.walk()
                 if isinstance(x, (p.NodePattern, p.RelPattern)) and x.variable
             }
-            if _cannot_fail(step.where, elements):
+            if cannot_fail(step.where, elements):
                 test = e.And(test, step.where)
             else:
                 # The rows uniqueness drops must never reach a condition that may fail on
@@ -1518,45 +1518,6 @@ _LABEL_REWRITE = "test the labels in WHERE, e.g. (n) WHERE n:A AND n:B"
 _TRAIL_FREE_SEARCHES = frozenset(
     {p.SearchKind.ALL, p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST}
 )
-
-
-#: Expressions that evaluate without raising whatever the values (comparisons of values of
-#: different types are null in Cypher, not errors).
-_NEVER_FAILING = (
-    e.Comparison,
-    e.And,
-    e.Or,
-    e.Not,
-    e.Xor,
-    e.IsNull,
-    e.Property,
-    e.Variable,
-    e.HasLabels,
-    e.StringMatch,
-    e.Null,
-    e.Boolean,
-    e.Integer,
-    e.Float,
-    e.String,
-    p.Label,
-    p.LabelAnd,
-    p.LabelOr,
-    p.LabelNot,
-    p.LabelAny,
-)
-
-
-def _cannot_fail(expr: e.Expr, elements: set[str]) -> bool:
-    """Whether ``expr`` evaluates without raising: only operators that cannot, and properties
-    read from the MATCH's own nodes and relationships (``x.k`` fails on a number)."""
-    for node in expr.walk():
-        if not isinstance(node, _NEVER_FAILING):
-            return False
-        if isinstance(node, e.Property) and not (
-            isinstance(node.subject, e.Variable) and node.subject.name in elements
-        ):
-            return False
-    return True
 
 
 def _uniqueness_matters(step: q.Match) -> bool:

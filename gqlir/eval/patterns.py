@@ -28,6 +28,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import EvaluationError
+from ..ir.analysis import cannot_fail
 from .expressions import label_match
 from .graph import Node, Relationship
 from .runtime import Row, Runtime, unsupported
@@ -465,24 +466,6 @@ class _Missing:
 _MISSING: Any = _Missing()
 
 
-#: Expressions that evaluate without raising on graph elements and stored values (Cypher's
-#: comparisons of values of different types are null, not errors).
-_NEVER_FAILING = (
-    ir.Comparison,
-    ir.And,
-    ir.Or,
-    ir.Not,
-    ir.IsNull,
-    ir.Property,
-    ir.Variable,
-    ir.Null,
-    ir.Boolean,
-    ir.Integer,
-    ir.Float,
-    ir.String,
-)
-
-
 def _early_conditions(
     patterns: tuple[ir.PathPattern, ...], where: ir.Expr | None
 ) -> dict[int, list[ir.Expr]]:
@@ -511,7 +494,7 @@ def _early_conditions(
                 break  # variables inside a quantified sub-path are lists
         for c in conjuncts:
             names = {v.name for v in c.find_all(ir.Variable)}
-            if names and names <= bound and all(isinstance(n, _NEVER_FAILING) for n in c.walk()):
+            if names and names <= bound and cannot_fail(c, bound):
                 out.setdefault(i, []).append(c)
         conjuncts = [c for c in conjuncts if c not in out.get(i, ())]
     return out

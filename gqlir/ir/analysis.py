@@ -95,3 +95,43 @@ def writes_data(statement: Node) -> bool:
 
     data = (Create, Merge, SetClause, Remove, Delete, Foreach)
     return any(isinstance(node, data) for node in statement.walk())
+
+
+def cannot_fail(expr: Expr, elements: set[str]) -> bool:
+    """Whether ``expr`` evaluates without raising, whatever the values: only operators that
+    cannot (comparisons of values of different types are null in Cypher and GQL, not errors),
+    literals, variables, and properties of the graph elements named in ``elements``
+    (``x.k`` and ``x:L`` fail when ``x`` is a number)."""
+    from . import expr as ex
+    from . import pattern as pt
+
+    allowed = (
+        ex.Comparison,
+        ex.And,
+        ex.Or,
+        ex.Not,
+        ex.Xor,
+        ex.IsNull,
+        ex.Property,
+        ex.Variable,
+        ex.HasLabels,
+        ex.StringMatch,
+        ex.Null,
+        ex.Boolean,
+        ex.Integer,
+        ex.Float,
+        ex.String,
+        pt.Label,
+        pt.LabelAnd,
+        pt.LabelOr,
+        pt.LabelNot,
+        pt.LabelAny,
+    )
+    for node in expr.walk():
+        if not isinstance(node, allowed):
+            return False
+        if isinstance(node, (ex.Property, ex.HasLabels)) and not (
+            isinstance(node.subject, ex.Variable) and node.subject.name in elements
+        ):
+            return False
+    return True
