@@ -2110,8 +2110,9 @@ class GqlGenerator(GraphTextGenerator):
         if right == {"list"}:
             return e.Concat(_as_list(a, left), b, pos=node.pos)
         text = e.TypeRef("STRING")
+        nullable: list[e.Expr] = [e.IsNull(x) for x in (a, b) if not _non_null_literal(x)]
         branches: list[tuple[e.Expr | bool, e.Expr]] = [
-            (_any_of([e.IsNull(x) for x in (a, b) if not _non_null_literal(x)]), e.Null()),
+            (_disjoin(nullable) if nullable else False, e.Null()),
             (
                 _all_of(_typed(a, left, "list", "LIST"), _typed(b, right, "list", "LIST")),
                 e.Concat(a, b),
@@ -2983,25 +2984,12 @@ def _non_null_literal(node: e.Expr) -> bool:
     return _is_const(node) and not isinstance(node, e.Null)
 
 
-def _any_of(terms: list[e.Expr]) -> e.Expr | bool:
-    """The disjunction of ``terms``, False when there are none."""
-    out: e.Expr | bool = False
-    for term in terms:
-        out = term if out is False else e.Or(out, term)
-    return out
-
-
 def _all_of(*terms: e.Expr | bool) -> e.Expr | bool:
     """The conjunction of ``terms``, simplified where a term is known."""
     if False in terms:
         return False
-    rest = [t for t in terms if t is not True]
-    if not rest:
-        return True
-    out = rest[0]
-    for term in rest[1:]:
-        out = e.And(out, term)
-    return out
+    rest = [t for t in terms if isinstance(t, e.Expr)]
+    return _conjoin(rest) if rest else True
 
 
 def _typed(x: e.Expr, kinds: frozenset[str], kind: str, name: str) -> e.Expr | bool:
