@@ -28,6 +28,7 @@ class Capabilities:
     optional_call: bool = True
     call_in_transactions: bool = True
     exists_subquery: bool = True
+    pattern_predicate: bool = True  # WHERE (a)-[:R]->(): openCypher 9's bare pattern as a test
     count_subquery: bool = True
     collect_subquery: bool = True
     value_subquery: bool = False  # GQL VALUE { }

@@ -16,8 +16,20 @@ os.environ["SPANNER_ENABLE_BUILTIN_METRICS"] = "false"
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
 
-# The engines every adapter test runs on; all are real engines started by the tests.
-ENGINES = ("reference", "grafeo", "arcadedb", "kuzu", "sqlite", "duckdb", "postgres", "bolt")
+# The engines every adapter test runs on; all are real engines started by the tests. "bolt" is
+# the Neo4j flavour of the Bolt adapter and "tugraph" its TuGraph flavour (auto-commit, results
+# read whole, queries translated to tugraph-cypher), both on ArcadeDB's Bolt server.
+ENGINES = (
+    "reference",
+    "grafeo",
+    "arcadedb",
+    "kuzu",
+    "sqlite",
+    "duckdb",
+    "postgres",
+    "bolt",
+    "tugraph",
+)
 
 
 @pytest.fixture(scope="session")
@@ -73,13 +85,13 @@ def open_engine(request: pytest.FixtureRequest) -> Iterator[Callable[[str], Any]
         engine.close()
 
 
-def _open_bolt(request: pytest.FixtureRequest) -> Any:
-    """A Bolt engine (neo4j dialect) on the session's ArcadeDB server."""
+def _open_bolt(request: pytest.FixtureRequest, flavour: str = "neo4j") -> Any:
+    """A Bolt engine of that flavour (neo4j or tugraph) on the session's ArcadeDB server."""
     from gqlir.engines import open_engine
 
     server = request.getfixturevalue("bolt_server")
     return open_engine(
-        "neo4j",
+        flavour,
         url=server.uri,
         user=server.user,
         password=server.password,
@@ -99,6 +111,13 @@ def loaded(request: pytest.FixtureRequest) -> Iterator[Callable[[str, str], Any]
     def get(name: str, graph: str) -> Any:
         key = (name, graph)
         if key not in cache:
+            if name == "tugraph":
+                # ArcadeDB has no TuGraph schema procedures (db.createVertexLabel…; their text
+                # is checked by tests/golden/schema), so the TuGraph flavour reads the graph
+                # the Neo4j flavour loaded into the same server
+                get("bolt", graph)
+                cache[key] = _open_bolt(request, "tugraph")
+                return cache[key]
             if name == "bolt":
                 engine = _open_bolt(request)
                 if not any(k[0] == "bolt" for k in cache):

@@ -1505,6 +1505,25 @@ def test_real_dialect_restrictions() -> None:
     assert unsupported(ir.Concat(a, b), oc9).construct == "|| concatenation"
 
 
+def test_tugraph_writes_a_pattern_predicate_where_it_has_no_exists_subquery() -> None:
+    """TuGraph's grammar has bare pattern predicates but no EXISTS { }: a predicate read as a
+    bare pattern goes out as one; an EXISTS { } that could bind new variables is refused."""
+    bare = "MATCH (a:A) WHERE NOT (a)-[:R]->(:B) RETURN count(a) AS c"
+    assert gqlir.transpile(bare, "neo4j", "tugraph-cypher") == bare
+    assert gqlir.transpile(bare, "tugraph-cypher", "tugraph-cypher") == bare
+    with pytest.raises(UnsupportedError) as info:
+        gqlir.transpile(
+            "MATCH (a) WHERE EXISTS { (a)-[:R]->(b) } RETURN a", "neo4j", "tugraph-cypher"
+        )
+    assert info.value.construct == "EXISTS subquery"
+    with pytest.raises(UnsupportedError):  # a WHERE inside has no bare form
+        gqlir.transpile(
+            "MATCH (a) WHERE EXISTS { (a)-[:R]->(b) WHERE b.x > 1 } RETURN a",
+            "neo4j",
+            "tugraph-cypher",
+        )
+
+
 ROUND_TRIPS = [
     "MATCH (a:Person)-[r:KNOWS]->(b) RETURN a.name AS name",
     "MATCH (n) WITH DISTINCT n, n.age AS age ORDER BY age DESC SKIP 5 LIMIT $lim RETURN *, n",

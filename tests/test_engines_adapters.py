@@ -25,6 +25,7 @@ def native(engine: str) -> str:
         "sqlite": "sql:sqlite",
         "duckdb": "sql:duckdb",
         "postgres": "sql:postgres",
+        "tugraph": "tugraph-cypher",
     }.get(engine, "neo4j")
 
 
@@ -48,6 +49,7 @@ RUNAWAY = {
     "reference": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
     "arcadedb": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
     "bolt": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
+    "tugraph": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
     # grafeo refuses an unbounded path search past 256 MiB (GRAFEO-Q006) instead of running
     # away, so its runaway query is a product it must filter row by row
     "grafeo": "MATCH (a:V), (b:V), (c:V), (d:V), (e:V), (f:V), (g:V), (h:V), (i:V) "

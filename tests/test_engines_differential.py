@@ -71,6 +71,7 @@ SQL: dict[str, str] = {
 ROUTES = [
     ("arcadedb", "neo4j"),
     ("bolt", "neo4j"),
+    ("tugraph", "tugraph-cypher"),
     ("grafeo", "neo4j"),
     ("grafeo", "iso-gql"),
     ("kuzu", "kuzu"),

@@ -1456,8 +1456,17 @@ class CypherGenerator(GraphTextGenerator):
     # -- subqueries ----------------------------------------------------------------------------
     @emits(e.Exists)
     def exists(self, node: e.Exists) -> str:
-        self.require(self.caps.exists_subquery, "EXISTS subquery", node)
         match = self._single_plain_match(node.query)
+        if (
+            not self.caps.exists_subquery
+            and self.caps.pattern_predicate
+            and node.pattern_predicate  # read as one: no new variables, a relationship at least
+            and match is not None
+            and match.where is None
+            and len(match.patterns) == 1
+        ):
+            return self.pattern_list(match.patterns)
+        self.require(self.caps.exists_subquery, "EXISTS subquery", node)
         if match is not None:
             text = self.pattern_list(match.patterns)
             if match.where is not None:

@@ -70,6 +70,7 @@ from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import names_in
 from ..ir.node import Node
+from . import gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
 
@@ -225,6 +226,13 @@ def _pure(node: Node) -> bool:
         if isinstance(inner, (e.Aggregate, e.CountStar, *_SUBQUERIES, e.PatternComprehension)):
             return False
     return True
+
+
+def _steady(node: Node) -> bool:
+    """Whether ``node`` gives the same value each time it is evaluated (no volatile function)."""
+    return not any(
+        isinstance(inner, e.FunctionCall) and inner.name in _VOLATILE for inner in node.walk()
+    )
 
 
 def _aggregates(node: Node) -> bool:
@@ -1922,12 +1930,11 @@ class GqlGenerator(GraphTextGenerator):
             return node
         items = self._const_list(node.container)
         if items is None:
-            raise self.unsupported(
-                "IN",
-                node,
-                rewrite="compare with each value (x = a OR x = b), or list the values as a "
-                "literal list",
-            )
+            # x IN l is any(v IN l WHERE v = x): Cypher defines membership by equality
+            v = self.fresh("_v")
+            test = e.Comparison(e.CompOp.EQ, e.Variable(v), node.item)
+            quantified = e.ListPredicate(e.ListQuantifier.ANY, v, node.container, test)
+            return gql_walks.quantify(self, quantified, "IN", node)
         if not _pure(node.item):
             raise self.unsupported("IN", node, message="the tested value is not constant")
         if not items:
@@ -1940,12 +1947,7 @@ class GqlGenerator(GraphTextGenerator):
         construct = f"{node.quantifier.value}() list predicate"
         items = self._const_list(node.source)
         if items is None or node.predicate is None or node.quantifier is e.ListQuantifier.SINGLE:
-            raise self.unsupported(
-                construct,
-                node,
-                rewrite="write the list as a literal, or test the elements with FOR … FILTER in "
-                "a subquery",
-            )
+            return gql_walks.quantify(self, node, construct, node)
         terms = []
         for item in items:
             term = _substitute(node.predicate, node.variable, item)
@@ -2181,6 +2183,14 @@ class GqlGenerator(GraphTextGenerator):
                 if name == "tail":
                     return e.ListLiteral(tuple(items[1:]), pos=node.pos)
                 return e.ListLiteral(tuple(reversed(items)), pos=node.pos)
+        if (
+            name == "size"
+            and len(args) == 1
+            and isinstance(args[0], e.ListComprehension)
+            and not self.caps.list_comprehension
+            and (args[0].where is not None or self._const_list(args[0].source) is None)
+        ):
+            return gql_walks.count_comprehension(self, args[0], node)
         if name in ("size", "length") and len(args) == 1:
             kind = self.type_of(args[0]).kind
             if kind == "string":

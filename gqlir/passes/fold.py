@@ -88,7 +88,7 @@ class _Folder:
         if kind in _FOLDABLE_TYPES:
             if not _constant(node):
                 return node
-        elif kind not in _SCOPED or not _closed(node):
+        elif kind not in _SCOPED or not closed(node):
             return node
         value = self.evaluate(node)
         if value is _FAILED:
@@ -145,7 +145,7 @@ def _known_call(node: ir.FunctionCall) -> bool:
 _SCOPED = (ir.ListComprehension, ir.ListPredicate, ir.Reduce)
 
 
-def _closed(node: ir.Node) -> bool:
+def closed(node: ir.Node) -> bool:
     """Whether ``node`` (a list comprehension, list predicate or reduce) reads only literals
     and the variables it binds itself, through pure expressions."""
     bound: set[str] = set()
