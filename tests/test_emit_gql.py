@@ -1760,3 +1760,17 @@ def test_list_tests_walked_by_subqueries_keep_cypher_answers(query: str, dialect
                 run(query, parameters=params)
             continue
         assert got == want, (value, text)
+
+
+@pytest.mark.parametrize("bounds", ["0, 3", "2, 3", "2", "0", "5, 0", "0, 0"])
+def test_substring_from_left_and_right_keeps_cypher_answers(bounds: str) -> None:
+    """substring() with literal bounds becomes LEFT/RIGHT; strings shorter than the start,
+    longer than the end, empty or null give Cypher's answer."""
+    from gqlir.eval import run
+
+    query = f"RETURN substring($s, {bounds}) AS r"
+    text = translate(query, ISO)
+    assert "substring" not in text.lower(), text
+    for value in [None, "", "a", "ab", "abc", "abcdef", "abcdefgh"]:
+        want = run(query, parameters={"s": value}).rows
+        assert run(text, parameters={"s": value}, dialect=ISO).rows == want, (value, text)

@@ -83,6 +83,8 @@ ROUTES = [
 # docs/engines.md under the engine's quirks.
 KNOWN: dict[tuple[str, str, str], str] = {
     ("kuzu", "kuzu", "loans"): "Kuzu 0.11 has no sum() of DECIMAL (Binder exception)",
+    ("grafeo", "iso-gql", "params"): "grafeo 0.6 wants a MATCH in every EXISTS/VALUE "
+    "subquery; IN over a parameter walks the list with FOR in one",
 }
 
 

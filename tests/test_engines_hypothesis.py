@@ -178,6 +178,16 @@ QUIRKS: dict[str, Known] = {
         REFUSES,
         "GRAFEO-Q001",
     ),
+    "grafeo-gql-subquery-without-match": Known(
+        (("grafeo", "iso-gql"),),
+        r"\b(IN|any|all|none|single|size)\b",
+        "MATCH (a:A) WITH collect(a.x) AS l RETURN 1 IN l AS c",
+        "grafeo's GQL wants a MATCH in every EXISTS/VALUE subquery; the translation walks a "
+        "list known only at run time with FOR in one (IN, list predicates, size() of a "
+        "comprehension)",
+        REFUSES,
+        "GRAFEO-Q001",
+    ),
     "lenient-types": Known(
         (("grafeo", "neo4j"), *ARCADEDB),
         r".",

@@ -511,9 +511,39 @@ class GqlGenerator(GraphTextGenerator):
                         rewrite="order by one of its properties",
                     )
             cols = wrapped
+        if final and step.order_by and not step.distinct:
+            step = self._sort_by_values(step, cols, aggregating)
         if self._needs_two_stages(step, cols, final=final, aggregating=aggregating):
             return self._two_stages(step, cols, final=final, top=top)
         return self._single_stage(step, cols, final=final, aggregating=aggregating)
+
+    def _sort_by_values(
+        self, step: q.Projection, cols: list[tuple[e.Expr, str]], aggregating: bool
+    ) -> q.Projection:
+        """Sort keys that name a final column whose name cannot be a variable (``count(*)``)
+        repeat the column's value instead, so that one RETURN does (GQL's sort keys may
+        aggregate); renaming in a second RETURN after NEXT would sort by a variable the
+        RETURN renames, which some engines cannot find (grafeo). Only values that give the
+        same answer when computed again: aggregates in a grouping RETURN, and any steady
+        expression without subqueries in a plain one."""
+        values = {
+            a: x
+            for x, a in cols
+            if not self.usable_variable(a)
+            and _steady(x)
+            and not any(isinstance(n, (*_SUBQUERIES, e.PatternComprehension)) for n in x.walk())
+            and (_aggregates(x) if aggregating else True)
+        }
+        if not values:
+            return step
+
+        def value(node: Node) -> Node:
+            if isinstance(node, e.Variable) and node.name in values:
+                return values[node.name]
+            return node
+
+        order = tuple(replace(s, expr=s.expr.transform(value)) for s in step.order_by)
+        return replace(step, order_by=order)
 
     def _projection_where(self, step: q.Projection, *, final: bool, top: bool) -> list[str]:
         """``WITH … WHERE c`` where ``c`` reads variables the WITH drops: the projection keeps
@@ -702,6 +732,10 @@ class GqlGenerator(GraphTextGenerator):
                 replace(s, expr=self._sort_key(s.expr, cols)) if rewrite_keys else s
                 for s in step.order_by
             ]
+            if not (step.distinct or aggregating or group_text):
+                keys, copies = self._unrenamed_sort_keys(keys, cols)
+                if copies:
+                    out.extend(self.let(q.Let(copies, pos=step.pos)))
             parts.append("ORDER BY " + ", ".join(self.sort_item(s) for s in keys))
         if step.skip is not None:
             parts.append("OFFSET " + self.page_count(step.skip))
@@ -712,6 +746,28 @@ class GqlGenerator(GraphTextGenerator):
         if not final:
             out.append("NEXT")
         return out
+
+    def _unrenamed_sort_keys(
+        self, keys: list[q.SortItem], cols: list[tuple[e.Expr, str]]
+    ) -> tuple[list[q.SortItem], tuple[q.Binding, ...]]:
+        """Sort keys that read a variable the same RETURN renames (``RETURN v AS `n m` ORDER
+        BY v``, standard GQL) read a copy bound by LET before it instead: some engines resolve
+        sort keys against the result columns first and lose the renamed variable (grafeo 0.6:
+        "Variable not found for ORDER BY")."""
+        renamed = {x.name for x, a in cols if isinstance(x, e.Variable) and x.name != a}
+        renamed -= {a for _, a in cols}
+        hit = renamed & set().union(*(_variables(k.expr) for k in keys))
+        if not hit:
+            return keys, ()
+        copies = {v: self.fresh() for v in sorted(hit)}
+
+        def copy(node: Node) -> Node:
+            if isinstance(node, e.Variable) and node.name in copies:
+                return e.Variable(copies[node.name], pos=node.pos)
+            return node
+
+        bindings = tuple(q.Binding(c, e.Variable(v)) for v, c in copies.items())
+        return [replace(k, expr=k.expr.transform(copy)) for k in keys], bindings
 
     def column(self, value: e.Expr, alias: str, *, final: bool) -> str:
         """One RETURN item. A column that feeds a later statement is a binding variable, so its
@@ -2197,6 +2253,8 @@ class GqlGenerator(GraphTextGenerator):
                 return e.FunctionCall("char_length", args, pos=node.pos)
             if name == "length" and kind == "list":
                 return e.FunctionCall("size", args, pos=node.pos)
+        if name == "substring" and 2 <= len(args) <= 3:
+            return self._substring(node)
         if name == "tostring" and len(args) == 1:
             kind = self.type_of(args[0]).kind
             if kind == "string":
@@ -2208,6 +2266,32 @@ class GqlGenerator(GraphTextGenerator):
             cast = e.Cast(args[0], e.TypeRef("FLOAT"))
             return e.FunctionCall(name, (cast,), pos=node.pos)
         return node
+
+    def _substring(self, node: e.FunctionCall) -> e.Expr:
+        """Cypher's ``substring(s, start[, length])`` (0-based) with GQL's LEFT and RIGHT, for a
+        start and length that are non-negative literals (a negative one is an error in
+        Cypher): ``LEFT(s, n)`` from the start, else the last characters of
+        ``LEFT(s, start + n)`` after ``start``, and '' when ``s`` is no longer than ``start``."""
+        s, *bounds = node.args
+        if not all(isinstance(b, e.Integer) and b.value >= 0 for b in bounds):
+            return node
+        if self.type_of(s).kind not in ("string", "null", "property", "any"):
+            return node
+        start = bounds[0].value  # type: ignore[attr-defined]
+        length = bounds[1].value if len(bounds) == 2 else None  # type: ignore[attr-defined]
+        if length is not None and start == 0:
+            return e.FunctionCall("left", (s, e.Integer(length)), pos=node.pos)
+        if not _pure(s):
+            return node
+        head = s if length is None else e.FunctionCall("left", (s, e.Integer(start + length)))
+        rest = e.Arithmetic(e.ArithOp.SUB, e.FunctionCall("char_length", (head,)), e.Integer(start))
+        too_short = e.Comparison(e.CompOp.LE, e.FunctionCall("char_length", (s,)), e.Integer(start))
+        return e.Case(
+            None,
+            (e.CaseWhen(too_short, e.String("")),),
+            e.FunctionCall("right", (head, rest)),
+            pos=node.pos,
+        )
 
     def _fold_range(self, node: e.FunctionCall) -> e.Expr | None:
         bounds = node.args

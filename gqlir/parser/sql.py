@@ -41,9 +41,10 @@ lowering follows it:
   ``CALL`` subquery; a derived table or CTE is a pipeline prefix (the first one) or an
   uncorrelated ``CALL``; a recursive CTE that follows one edge type from a start set (with
   ``UNION``: a set of reachable rows) is a variable-length path ``-[:E]->{0,}`` searched with
-  ``ANY SHORTEST`` (one path per reached node gives the same set without enumerating trails).
+  ``ANY SHORTEST`` (one path per reached node gives the same set without enumerating trails);
+  a RIGHT JOIN as the first join is a LEFT JOIN with its two tables swapped.
 
-Everything else (window functions, RIGHT and FULL joins, scalar subqueries without an aggregate,
+Everything else (window functions, FULL joins and later RIGHT joins, scalar subqueries without an aggregate,
 functions without a same-meaning graph function, …) raises :class:`UnsupportedError` naming the
 construct.
 """
@@ -510,9 +511,22 @@ class SqlReader:
             if node.args.get("joins"):
                 raise self.unsupported("JOIN without FROM", node)
             return
-        first = self.bind(from_.this, scope, scope.new_group(False), first=True)
+        joins = list(node.args.get("joins") or [])
+        head = from_.this
+        if joins and (joins[0].args.get("side") or "").upper() == "RIGHT":
+            # A RIGHT JOIN B ON c is B LEFT JOIN A ON c: the right table leads
+            if any(isinstance(x, exp.Star) or x.find(exp.Star) for x in node.expressions):
+                raise self.unsupported(
+                    "RIGHT JOIN with SELECT *",
+                    joins[0],
+                    rewrite="list the columns, or a LEFT JOIN with the tables swapped",
+                )
+            right = joins[0]
+            head = right.this
+            joins[0] = right.__class__(**{**right.args, "this": from_.this, "side": "LEFT"})
+        first = self.bind(head, scope, scope.new_group(False), first=True)
         del first
-        for join in node.args.get("joins") or []:
+        for join in joins:
             kind = (join.args.get("kind") or "").upper()
             side = (join.args.get("side") or "").upper()
             if join.args.get("method") or kind == "NATURAL":
@@ -674,7 +688,7 @@ class SqlReader:
         for v in variables:
             self._var_types[v] = types[v]
             self._var_nullable[v] = nullable[v]
-        if first and not scope.prefix and not scope.order and isinstance(query, ir.LinearQuery):
+        if not scope.prefix and isinstance(query, ir.LinearQuery):
             scope.prefix.extend(query.steps)
         else:
             scope.prefix.append(ir.CallSubquery(query, imports=()))
@@ -1584,6 +1598,47 @@ class SqlReader:
             result = ir.And(result, ir.Or(ir.IsNull(outer, negated=True), empty))
         return result
 
+    def _one_row_at_most(self, body: Any, scope: _Scope) -> bool:
+        """Whether a SELECT gives at most one row because its WHERE fixes the whole key of its
+        one node table (``SELECT name FROM publisher AS P WHERE P.publisher_id = B.pid``):
+        each key column equal to a literal, a parameter or a column of another table."""
+        from sqlglot import exp
+
+        from_ = body.args.get("from_") or body.args.get("from")
+        where = body.args.get("where")
+        if (
+            from_ is None
+            or where is None
+            or body.args.get("joins")
+            or body.args.get("group")
+            or body.args.get("having")
+            or not isinstance(from_.this, exp.Table)
+            or from_.this.name.lower() in scope.ctes
+            or self.mapping is None
+        ):
+            return False
+        table = self.mapping.table(from_.this.name)
+        node = self.mapping.node_table(table.name) if table is not None else None
+        if node is None or not node.key_columns:
+            return False
+        alias = from_.this.alias_or_name.lower()
+
+        def own(column: Any) -> bool:
+            return isinstance(column, exp.Column) and column.table.lower() in ("", alias)
+
+        def outside(value: Any) -> bool:
+            if isinstance(value, (exp.Literal, exp.Placeholder, exp.Parameter)):
+                return True
+            return isinstance(value, exp.Column) and value.table.lower() not in ("", alias)
+
+        fixed = set()
+        for cond in _conjuncts(where.this):
+            if isinstance(cond, exp.EQ):
+                for a, b in ((cond.this, cond.expression), (cond.expression, cond.this)):
+                    if own(a) and outside(b):
+                        fixed.add(a.name.lower())
+        return {k.lower() for k in node.key_columns} <= fixed
+
     def x_subquery(self, node: Any, scope: _Scope, f: bool) -> ir.Expr:
         """A scalar subquery that aggregates without grouping (exactly one row): a CALL
         subquery that binds its value, importing the outer variables it uses."""
@@ -1593,6 +1648,12 @@ class SqlReader:
         if not isinstance(body, exp.Select) or len(body.expressions) != 1:
             raise self.unsupported("scalar subquery that is not one SELECT of one column", node)
         item = body.expressions[0]
+        if not _has_aggregate(item) and self._one_row_at_most(body, scope):
+            # at most one row: its value is the MAX of the one value (null for no row)
+            value = item.this if isinstance(item, exp.Alias) else item
+            body = body.copy()
+            body.set("expressions", [exp.Max(this=value.copy())])
+            item = body.expressions[0]
         if body.args.get("group") or not _has_aggregate(item) or body.args.get("limit"):
             raise self.unsupported(
                 "scalar subquery without an aggregate",
@@ -1606,8 +1667,11 @@ class SqlReader:
         where = body.args.get("where")
         self.where_clause(_conjuncts(where.this) if where else [], inner, [])
         columns, more = self.projection(body, inner)
-        var = self._claim("sub")
         steps = self.layout(inner) + more
+        single = _single_row_extreme(steps)
+        if single is not None:
+            return single
+        var = self._claim("sub")
         query = _rename_columns(ir.LinearQuery(tuple(steps)), [var])
         self._var_types[var] = self.type_of(columns[0].expr)
         self._var_nullable[var] = True
@@ -2807,3 +2871,23 @@ def _binding_order(v: _NodeVar) -> tuple:
     if v.group is None:
         return (-1, -1, v.hidden, v.serial)
     return (v.group.depth, v.group.index, v.hidden, v.serial)
+
+
+def _single_row_extreme(steps: list[ir.Step]) -> ir.Expr | None:
+    """``x`` for a subquery that is only ``RETURN max(x)`` (min, avg) over the outer row: its
+    tables all joined the outer query (a key equality unified them), so it aggregates one row,
+    whose extreme is the value itself. Written as a subquery, SQL would aggregate ``x`` over
+    the outer query instead (an aggregate of outer references belongs to the outer query)."""
+    if len(steps) != 1 or not isinstance(steps[0], ir.Projection):
+        return None
+    step = steps[0]
+    if len(step.items) != 1 or step.where is not None or step.group_by is not None:
+        return None
+    value = step.items[0].expr
+    if (
+        isinstance(value, ir.Aggregate)
+        and value.name in ("max", "min", "avg")
+        and len(value.args) == 1
+    ):
+        return value.args[0]
+    return None
