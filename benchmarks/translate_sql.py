@@ -90,9 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     parser.add_argument(
         "--engines",
-        default="grafeo",
+        default="grafeo,arcadedb",
         help="embedded graph engines that also run the Cypher and GQL translations, "
-        "comma-separated ('' for none; default: grafeo)",
+        "comma-separated ('' for none; default: grafeo,arcadedb: grafeo runs ISO GQL and "
+        "Cypher, ArcadeDB a Neo4j-compatible Cypher)",
     )
     args = parser.parse_args(argv)
     engines = tuple(x for x in args.engines.split(",") if x)
