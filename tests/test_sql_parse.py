@@ -61,6 +61,22 @@ def test_left_join_is_optional_match() -> None:
     assert "MATCH (c:customer) OPTIONAL MATCH (c)<-[:HAS_CUSTOMER]-(o:orders)" in out
 
 
+def test_a_first_right_join_is_a_left_join_with_the_tables_swapped() -> None:
+    out = cypher(
+        "SELECT c.name FROM orders o RIGHT JOIN customer c ON c.customer_id = o.customer_id"
+    )
+    assert out.startswith("MATCH (c:customer) OPTIONAL MATCH (c)<-[:HAS_CUSTOMER]-(o:orders)")
+
+
+def test_a_scalar_subquery_that_fixes_a_key_reads_its_one_row() -> None:
+    out = cypher(
+        "SELECT title, (SELECT name FROM publisher p WHERE p.publisher_id = b.publisher_id) "
+        "AS publisher FROM book b"
+    )
+    assert "CALL" not in out and "max(" not in out
+    assert "RETURN b.title AS title, publisher.name AS publisher" in out
+
+
 def test_a_left_join_with_more_conditions_keeps_them() -> None:
     out = cypher(
         "SELECT c.name FROM customer c LEFT JOIN orders o "
@@ -173,19 +189,24 @@ def test_recursive_cte_is_a_variable_length_path() -> None:
     ("sql", "construct"),
     [
         ("SELECT title, rank() OVER (ORDER BY price) FROM book", "window function"),
-        (
-            "SELECT c.name FROM orders o RIGHT JOIN customer c ON c.customer_id = o.customer_id",
-            "RIGHT JOIN",
-        ),
         ("SELECT name FROM customer NATURAL JOIN orders", "NATURAL JOIN"),
         (
             "SELECT name, city FROM customer GROUP BY city",
             "column that is neither grouped nor aggregated",
         ),
         (
-            "SELECT title, (SELECT name FROM publisher p WHERE p.publisher_id = b.publisher_id) "
-            "FROM book b",
+            # the price is no key: several books may have it
+            "SELECT title, (SELECT x.title FROM book x WHERE x.price = b.price) FROM book b",
             "scalar subquery without an aggregate",
+        ),
+        (
+            "SELECT * FROM orders o RIGHT JOIN customer c ON c.customer_id = o.customer_id",
+            "RIGHT JOIN with SELECT *",
+        ),
+        (
+            "SELECT c.name FROM book b JOIN publisher p ON b.publisher_id = p.publisher_id "
+            "RIGHT JOIN customer c ON c.name = p.name",
+            "RIGHT JOIN",
         ),
         (
             "SELECT name FROM customer WHERE (customer_id IN (SELECT customer_id FROM orders)) = 1",
