@@ -387,9 +387,9 @@ TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1930,
     "kuzu": 1251,
-    "iso-gql": 1670,
-    "tugraph-gql": 1665,
-    "spanner": 796,
+    "iso-gql": 1681,
+    "tugraph-gql": 1676,
+    "spanner": 800,
 }
 
 
