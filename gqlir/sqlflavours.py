@@ -21,3 +21,9 @@ COLLATED_STRINGS = frozenset({"mysql", "tsql"})
 #: Flavours where ``x % 0`` is null rather than an error (https://www.sqlite.org/lang_expr.html:
 #: "If the right operand is zero, the result is NULL").
 MOD_BY_ZERO_IS_NULL = frozenset({"sqlite"})
+
+#: Flavours whose columns hold values of any type (SQLite's type affinity: "any column ... can
+#: store any type of data", https://www.sqlite.org/datatype3.html), so a UNION of a text column
+#: and an integer column keeps both kinds of value; in the others (DuckDB, PostgreSQL, standard
+#: SQL) a result column has one type and the integers would become text, or the query fails.
+DYNAMIC_COLUMNS = frozenset({"sqlite"})

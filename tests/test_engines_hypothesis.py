@@ -259,14 +259,6 @@ TRANSLATION_BUGS: dict[str, Known] = {
         "the Kuzu translation keeps a CASE whose branches mix a string and a number: Kuzu "
         "casts the number to a string ('0'; Cypher: 0)",
     ),
-    "duckdb-union-coercion": Known(
-        (("duckdb", "sql:duckdb"),),
-        r"\bUNION\b",
-        "MATCH (a:A) RETURN a.s AS c UNION ALL MATCH (a:A) RETURN a.x AS c",
-        "the SQL translation unions a string column with an integer one: DuckDB casts the "
-        "integers to strings ('1'; Cypher: 1)",
-        graph={"nodes": [{"id": 0, "labels": ["A"], "properties": {"x": 1}}], "edges": []},
-    ),
 }
 
 

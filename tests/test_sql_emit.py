@@ -330,6 +330,18 @@ def test_null_order_is_written_for_the_flavour() -> None:
     assert "NULLS" not in _sql("MATCH (a:A) RETURN a.x AS x ORDER BY x", "postgres")
 
 
+def test_a_union_of_strings_and_numbers_is_refused_where_columns_have_one_type() -> None:
+    """DuckDB would cast the integers to text; SQLite keeps each value's type."""
+    mixed = "MATCH (a:A) RETURN a.s AS c UNION ALL MATCH (a:A) RETURN a.x AS c"
+    for flavour in ("duckdb", "postgres"):
+        with pytest.raises(UnsupportedError) as info:
+            _sql(mixed, flavour)
+        assert info.value.construct == "UNION of columns of different types"
+    assert "UNION ALL" in _sql(mixed, "sqlite")
+    numbers = "MATCH (a:A) RETURN a.x AS c UNION ALL MATCH (a:A) RETURN 1.5 AS c"
+    assert "UNION ALL" in _sql(numbers, "duckdb")
+
+
 def test_sum_of_no_rows_is_zero() -> None:
     assert "COALESCE(SUM(" in _sql("MATCH (a:A) RETURN sum(a.x) AS s")
 

@@ -42,7 +42,7 @@ from ..ir.analysis import write_clause
 from ..ir.node import Node
 from ..schema.relational import EdgeTable, NodeTable
 from ..schema.types import INTEGER_KINDS, TypeKind, value_kind
-from ..sqlflavours import TEXT_TEMPORALS
+from ..sqlflavours import DYNAMIC_COLUMNS, TEXT_TEMPORALS
 from .base import Generator, emits
 
 __all__ = ["SqlGenerator", "value_kind"]
@@ -121,6 +121,8 @@ class SqlGenerator(Generator):
         self._cte_serial = 0
         self.ctes: list[Any] = []
         self._cte_columns: dict[str, list[str]] = {}
+        # the kinds of the last query's result columns (None: unknown), for set operations
+        self._result_kinds: list[str | None] = []
 
     @property
     def mapping(self) -> Any:
@@ -197,12 +199,36 @@ class SqlGenerator(Generator):
     def query(self, node: q.Query, parent: _Frame | None) -> Any:
 
         if isinstance(node, q.SetOperation):
-            return self.set_operation(
-                node, self.query(node.left, parent), self.query(node.right, parent)
-            )
+            left = self.query(node.left, parent)
+            left_kinds = self._result_kinds
+            right = self.query(node.right, parent)
+            self._check_union_kinds(node, left_kinds, self._result_kinds)
+            return self.set_operation(node, left, right)
         if isinstance(node, q.LinearQuery):
             return self.linear(node, parent)
         raise self.unsupported(type(node).__name__, node)
+
+    def _check_union_kinds(
+        self, node: q.SetOperation, left: list[str | None], right: list[str | None]
+    ) -> None:
+        """A column that holds strings in one branch and numbers or booleans in the other is
+        refused where the flavour gives a result column one type: the values would change
+        type (DuckDB casts the integers to text) or the query would fail. Both kinds unknown
+        or alike is fine, and so are two kinds of number."""
+        if self.flavour in DYNAMIC_COLUMNS:
+            self._result_kinds = [a if a == b else None for a, b in zip(left, right)]
+            return
+        for i, (a, b) in enumerate(zip(left, right)):
+            if a is None or b is None or a == b or {a, b} <= {"int", "float"}:
+                continue
+            raise self.unsupported(
+                "UNION of columns of different types",
+                node,
+                message=f"column {i + 1} holds {a} values in one branch and {b} values in the "
+                f"other; {self.flavour or 'SQL'} gives a result column one type",
+                rewrite="cast both to one type (toString(x))",
+            )
+        self._result_kinds = [a if a == b else None for a, b in zip(left, right)]
 
     def linear(self, node: q.LinearQuery, parent: _Frame | None) -> Any:
         frame = _Frame(parent)
@@ -228,7 +254,10 @@ class SqlGenerator(Generator):
                     )
             elif isinstance(step, q.Projection):
                 if last:
-                    return self.select(step, frame, final=True)
+                    kinds = [self.kind(i.expr, frame) for i in step.items]
+                    tree = self.select(step, frame, final=True)
+                    self._result_kinds = kinds  # after select(): its subqueries set their own
+                    return tree
                 frame = self.wrap(step, frame)
             else:
                 raise self.unsupported(_step_name(step), step)
