@@ -1723,6 +1723,27 @@ def test_a_schema_gives_properties_their_types() -> None:
     assert len(rows) == 5 and run(gql, graph, dialect=ISO).rows == rows
 
 
+def test_a_schema_names_the_edge_labels_type_can_return() -> None:
+    """type(r) has no GQL function; under a schema whose edges carry one label each it is a
+    CASE over those labels, with the Cypher query's rows on the example graph."""
+    from pathlib import Path
+
+    from gqlir.eval import run
+    from gqlir.sqlmapping import mapping_for, reference_graph
+
+    folder = Path(__file__).resolve().parent.parent / "schemas" / "finance"
+    cypher = "MATCH (a:Account)-[r]-(b) RETURN type(r) AS t, count(*) AS c ORDER BY t"
+    with pytest.raises(UnsupportedError):
+        translate(cypher, ISO)
+    gql = translate(cypher, ISO, schema=str(folder))
+    assert "WHEN r IS LABELED transfer THEN 'transfer'" in gql
+    graph = reference_graph(str(folder / "graph"), mapping_for(str(folder)).schema)
+    rows = run(cypher, graph).rows
+    assert len(rows) > 3 and run(gql, graph, dialect=ISO).rows == rows
+    with pytest.raises(UnsupportedError):  # a node is no edge: n IS LABELED would mislead
+        translate("MATCH (n) RETURN type(n) AS t", ISO, schema=str(folder))
+
+
 # Lists of every shape the three-valued answers tell apart: null, empty, without the value,
 # with it once or twice, and with nulls beside it.
 WALKED_LISTS = [None, [], [1], [None], [1, None], [2], [2, None], [2, 2], [2, 2, None], [[2]]]

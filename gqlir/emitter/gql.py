@@ -316,8 +316,11 @@ class GqlGenerator(GraphTextGenerator):
         self._root: Node | None = None
         self._fresh_count = 0
         self._type_names = dict(item.split("=", 1) for item in self.caps.type_names)
+        graph_schema = schema_graph(schema) if schema is not None else None
         #: (node|edge, property) -> value kind, from the schema the graph conforms to.
-        self._property_kinds = property_kinds(schema) if schema is not None else {}
+        self._property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
+        #: The schema's edge labels, when every edge has exactly one of them (for type(r)).
+        self._edge_labels = edge_labels(graph_schema) if graph_schema is not None else ()
 
     # =========================================================================================
     # entry points
@@ -2255,6 +2258,8 @@ class GqlGenerator(GraphTextGenerator):
                 return e.FunctionCall("size", args, pos=node.pos)
         if name == "substring" and 2 <= len(args) <= 3:
             return self._substring(node)
+        if name == "type" and len(args) == 1 and self._edge_labels:
+            return self._edge_type(node)
         if name == "tostring" and len(args) == 1:
             kind = self.type_of(args[0]).kind
             if kind == "string":
@@ -2266,6 +2271,19 @@ class GqlGenerator(GraphTextGenerator):
             cast = e.Cast(args[0], e.TypeRef("FLOAT"))
             return e.FunctionCall(name, (cast,), pos=node.pos)
         return node
+
+    def _edge_type(self, node: e.FunctionCall) -> e.Expr:
+        """``type(r)`` under a schema whose edges carry one label each: a CASE testing ``r``
+        against each edge label of the schema (GQL has no function that names a label). Only
+        for a value known to be an edge: a node with such a label would pass the test."""
+        (edge,) = node.args
+        if self.type_of(edge).kind != "edge" or not _pure(edge):
+            return node
+        whens = [
+            e.CaseWhen(e.HasLabels(edge, p.Label(label)), e.String(label))
+            for label in self._edge_labels
+        ]
+        return e.Case(None, tuple(whens), e.Null(), pos=node.pos)
 
     def _substring(self, node: e.FunctionCall) -> e.Expr:
         """Cypher's ``substring(s, start[, length])`` (0-based) with GQL's LEFT and RIGHT, for a
@@ -3108,11 +3126,31 @@ def _as_list(x: e.Expr, kinds: frozenset[str]) -> e.Expr:
     return e.Case(None, tuple(whens), wrapped)
 
 
+def schema_graph(schema: Any) -> Any:
+    """``schema`` as a SchemaGraph: one already, or anything :func:`gqlir.sqlmapping.mapping_for`
+    reads (a graph folder, a schema file, a database)."""
+    from ..schema.model import SchemaGraph
+
+    if isinstance(schema, SchemaGraph):
+        return schema
+    from ..sqlmapping import mapping_for
+
+    return mapping_for(schema).schema
+
+
+def edge_labels(schema: Any) -> tuple[str, ...]:
+    """The edge labels of ``schema`` when each edge carries exactly one of them (no edge type
+    implies another's label), else none: then ``type(r)`` is the one label ``r`` has."""
+    types = schema.edge_types
+    if not types or any(t.implies for t in types):
+        return ()
+    return tuple(sorted({t.label for t in types}))
+
+
 def property_kinds(schema: Any) -> dict[tuple[str, str], str]:
     """What a property holds, by element kind and name, where the schema says it: a property
     every node type (or edge type) that has it declares with one value kind. ``schema`` is a
     SchemaGraph, or anything :func:`gqlir.sqlmapping.mapping_for` reads (a graph folder …)."""
-    from ..schema.model import SchemaGraph
     from ..schema.types import TypeKind, value_kind
 
     def kind_of(kind: TypeKind) -> str | None:
@@ -3123,10 +3161,7 @@ def property_kinds(schema: Any) -> dict[tuple[str, str], str]:
         name = value_kind(kind)
         return None if name == "other" else {"int": "integer", "bool": "boolean"}.get(name, name)
 
-    if not isinstance(schema, SchemaGraph):
-        from ..sqlmapping import mapping_for
-
-        schema = mapping_for(schema).schema
+    schema = schema_graph(schema)
     found: dict[tuple[str, str], set[str | None]] = {}
     for element, types in (("node", schema.node_types), ("edge", schema.edge_types)):
         for t in types:
