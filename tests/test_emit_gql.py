@@ -1723,16 +1723,20 @@ def test_a_schema_gives_properties_their_types() -> None:
     assert len(rows) == 5 and run(gql, graph, dialect=ISO).rows == rows
 
 
-def test_a_schema_names_the_edge_labels_type_can_return() -> None:
-    """type(r) has no GQL function; under a schema whose edges carry one label each it is a
-    CASE over those labels, with the Cypher query's rows on the example graph."""
+def test_a_schema_names_the_labels_type_and_labels_can_return() -> None:
+    """type(r) and labels(n) have no GQL function; under a schema whose elements carry one
+    label each they are CASEs over those labels, with the Cypher query's rows on the example
+    graph (a missing OPTIONAL MATCH node included)."""
     from pathlib import Path
 
     from gqlir.eval import run
     from gqlir.sqlmapping import mapping_for, reference_graph
 
     folder = Path(__file__).resolve().parent.parent / "schemas" / "finance"
-    cypher = "MATCH (a:Account)-[r]-(b) RETURN type(r) AS t, count(*) AS c ORDER BY t"
+    cypher = (
+        "MATCH (a:Account)-[r]-(b) OPTIONAL MATCH (b)-[:guarantee]->(g) "
+        "RETURN type(r) AS t, labels(b) AS l, labels(g) AS g, count(*) AS c ORDER BY t, l, g"
+    )
     with pytest.raises(UnsupportedError):
         translate(cypher, ISO)
     gql = translate(cypher, ISO, schema=str(folder))

@@ -319,8 +319,10 @@ class GqlGenerator(GraphTextGenerator):
         graph_schema = schema_graph(schema) if schema is not None else None
         #: (node|edge, property) -> value kind, from the schema the graph conforms to.
         self._property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
-        #: The schema's edge labels, when every edge has exactly one of them (for type(r)).
+        #: The schema's edge and node labels, when every element has exactly one of them (for
+        #: type(r) and labels(n)).
         self._edge_labels = edge_labels(graph_schema) if graph_schema is not None else ()
+        self._node_labels = node_labels(graph_schema) if graph_schema is not None else ()
 
     # =========================================================================================
     # entry points
@@ -2259,7 +2261,13 @@ class GqlGenerator(GraphTextGenerator):
         if name == "substring" and 2 <= len(args) <= 3:
             return self._substring(node)
         if name == "type" and len(args) == 1 and self._edge_labels:
-            return self._edge_type(node)
+            return self._label_of(node, "edge", self._edge_labels)
+        if name == "labels" and len(args) == 1 and self._node_labels:
+            label = self._label_of(node, "node", self._node_labels)
+            if label is node:
+                return node
+            missing = e.CaseWhen(e.IsNull(args[0]), e.Null())  # labels(null) is null
+            return e.Case(None, (missing,), e.ListLiteral((label,)), pos=node.pos)
         if name == "tostring" and len(args) == 1:
             kind = self.type_of(args[0]).kind
             if kind == "string":
@@ -2272,16 +2280,16 @@ class GqlGenerator(GraphTextGenerator):
             return e.FunctionCall(name, (cast,), pos=node.pos)
         return node
 
-    def _edge_type(self, node: e.FunctionCall) -> e.Expr:
-        """``type(r)`` under a schema whose edges carry one label each: a CASE testing ``r``
-        against each edge label of the schema (GQL has no function that names a label). Only
-        for a value known to be an edge: a node with such a label would pass the test."""
-        (edge,) = node.args
-        if self.type_of(edge).kind != "edge" or not _pure(edge):
+    def _label_of(self, node: e.FunctionCall, kind: str, labels: tuple[str, ...]) -> e.Expr:
+        """The one label of an element of ``kind`` under a schema whose elements carry one label
+        each: a CASE testing it against each label (GQL has no function that names a label),
+        for ``type(r)`` and inside ``labels(n)``. Only for a value known to be of that kind: a
+        node with an edge's label would pass an edge's test."""
+        (element,) = node.args
+        if self.type_of(element).kind != kind or not _pure(element):
             return node
         whens = [
-            e.CaseWhen(e.HasLabels(edge, p.Label(label)), e.String(label))
-            for label in self._edge_labels
+            e.CaseWhen(e.HasLabels(element, p.Label(label)), e.String(label)) for label in labels
         ]
         return e.Case(None, tuple(whens), e.Null(), pos=node.pos)
 
@@ -3143,6 +3151,15 @@ def edge_labels(schema: Any) -> tuple[str, ...]:
     implies another's label), else none: then ``type(r)`` is the one label ``r`` has."""
     types = schema.edge_types
     if not types or any(t.implies for t in types):
+        return ()
+    return tuple(sorted({t.label for t in types}))
+
+
+def node_labels(schema: Any) -> tuple[str, ...]:
+    """The node labels of ``schema`` when each node carries exactly one of them (no node type
+    has extra labels), else none: then ``labels(n)`` is the list of that one label."""
+    types = schema.node_types
+    if not types or any(t.extra_labels for t in types):
         return ()
     return tuple(sorted({t.label for t in types}))
 
