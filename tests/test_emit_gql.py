@@ -1801,3 +1801,18 @@ def test_substring_from_left_and_right_keeps_cypher_answers(bounds: str) -> None
     for value in [None, "", "a", "ab", "abc", "abcdef", "abcdefgh"]:
         want = run(query, parameters={"s": value}).rows
         assert run(text, parameters={"s": value}, dialect=ISO).rows == want, (value, text)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "UNWIND [true, false, null] AS b RETURN toBoolean(b) AS r",
+        "UNWIND [0, 1, -7, null] AS i RETURN toBoolean(i) AS r",
+    ],
+)
+def test_to_boolean_of_a_known_kind_keeps_cypher_answers(query: str) -> None:
+    from gqlir.eval import run
+
+    text = translate(query, ISO)
+    assert "toboolean" not in text.lower(), text
+    assert run(text, dialect=ISO).rows == run(query).rows

@@ -387,9 +387,9 @@ TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1930,
     "kuzu": 1251,
-    "iso-gql": 1681,
-    "tugraph-gql": 1676,
-    "spanner": 800,
+    "iso-gql": 1682,
+    "tugraph-gql": 1677,
+    "spanner": 807,
 }
 
 

@@ -2275,6 +2275,12 @@ class GqlGenerator(GraphTextGenerator):
             if kind in ("integer", "null"):
                 # An integer's decimal digits; toBoolean/toFloat text differs from CAST's.
                 return e.Cast(args[0], e.TypeRef("STRING"), pos=node.pos)
+        if name == "toboolean" and len(args) == 1:
+            kind = self.type_of(args[0]).kind
+            if kind in ("boolean", "null"):
+                return args[0]
+            if kind == "integer":  # Cypher: any non-zero integer is true
+                return e.Comparison(e.CompOp.NE, args[0], e.Integer(0), pos=node.pos)
         if name in ("ceil", "floor") and len(args) == 1 and self.type_of(args[0]).kind != "float":
             cast = e.Cast(args[0], e.TypeRef("FLOAT"))
             return e.FunctionCall(name, (cast,), pos=node.pos)
