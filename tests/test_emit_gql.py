@@ -1701,51 +1701,45 @@ def test_polymorphic_plus_dispatches_on_runtime_types(expr: str, value: Any) -> 
     assert outcome(gql, ISO) == outcome(cypher, "neo4j")
 
 
-def test_a_schema_gives_properties_their_types() -> None:
-    """With the graph's schema, + on typed properties is the one operation the types allow,
-    and the translation gives the Cypher query's rows on the example graph."""
-    from pathlib import Path
+FINANCE = Path(__file__).resolve().parent.parent / "schemas" / "finance"
 
+
+def _with_finance_schema(cypher: str) -> tuple[str, list[tuple], list[tuple]]:
+    """The ISO GQL of ``cypher`` under the finance schema (refused without it), and the rows of
+    both on the finance example graph."""
     from gqlir.eval import run
     from gqlir.sqlmapping import mapping_for, reference_graph
 
-    folder = Path(__file__).resolve().parent.parent / "schemas" / "finance"
-    cypher = (
+    with pytest.raises(UnsupportedError):
+        translate(cypher, ISO)
+    gql = translate(cypher, ISO, schema=str(FINANCE))
+    graph = reference_graph(str(FINANCE / "graph"), mapping_for(str(FINANCE)).schema)
+    return gql, run(cypher, graph).rows, run(gql, graph, dialect=ISO).rows
+
+
+def test_a_schema_gives_properties_their_types() -> None:
+    """With the graph's schema, + on typed properties is the one operation the types allow,
+    and the translation gives the Cypher query's rows on the example graph."""
+    gql, want, got = _with_finance_schema(
         "MATCH (a:Account) WHERE a.nickname IS NOT NULL "
         "RETURN a.nickname + '!' AS n, a.balance + 1 AS b ORDER BY n, b LIMIT 5"
     )
-    with pytest.raises(UnsupportedError):
-        translate(cypher, ISO)
-    gql = translate(cypher, ISO, schema=str(folder))
     assert "a.nickname || '!'" in gql and "a.balance + 1" in gql and "CASE" not in gql
-    graph = reference_graph(str(folder / "graph"), mapping_for(str(folder)).schema)
-    rows = run(cypher, graph).rows
-    assert len(rows) == 5 and run(gql, graph, dialect=ISO).rows == rows
+    assert len(want) == 5 and got == want
 
 
 def test_a_schema_names_the_labels_type_and_labels_can_return() -> None:
     """type(r) and labels(n) have no GQL function; under a schema whose elements carry one
     label each they are CASEs over those labels, with the Cypher query's rows on the example
     graph (a missing OPTIONAL MATCH node included)."""
-    from pathlib import Path
-
-    from gqlir.eval import run
-    from gqlir.sqlmapping import mapping_for, reference_graph
-
-    folder = Path(__file__).resolve().parent.parent / "schemas" / "finance"
-    cypher = (
+    gql, want, got = _with_finance_schema(
         "MATCH (a:Account)-[r]-(b) OPTIONAL MATCH (b)-[:guarantee]->(g) "
         "RETURN type(r) AS t, labels(b) AS l, labels(g) AS g, count(*) AS c ORDER BY t, l, g"
     )
-    with pytest.raises(UnsupportedError):
-        translate(cypher, ISO)
-    gql = translate(cypher, ISO, schema=str(folder))
     assert "WHEN r IS LABELED transfer THEN 'transfer'" in gql
-    graph = reference_graph(str(folder / "graph"), mapping_for(str(folder)).schema)
-    rows = run(cypher, graph).rows
-    assert len(rows) > 3 and run(gql, graph, dialect=ISO).rows == rows
+    assert len(want) > 3 and got == want
     with pytest.raises(UnsupportedError):  # a node is no edge: n IS LABELED would mislead
-        translate("MATCH (n) RETURN type(n) AS t", ISO, schema=str(folder))
+        translate("MATCH (n) RETURN type(n) AS t", ISO, schema=str(FINANCE))
 
 
 # Lists of every shape the three-valued answers tell apart: null, empty, without the value,
