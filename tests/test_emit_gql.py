@@ -1810,3 +1810,18 @@ def test_to_boolean_of_a_known_kind_keeps_cypher_answers(query: str) -> None:
     text = translate(query, ISO)
     assert "toboolean" not in text.lower(), text
     assert run(text, dialect=ISO).rows == run(query).rows
+
+
+def test_plus_with_an_aggregate_is_dispatched_on_the_runtime_types() -> None:
+    """An aggregate has one value per group, so `+` of a property and count() may repeat it
+    in each branch of the IS TYPED dispatch; strings, lists, numbers and null keep Cypher's
+    answers."""
+    from gqlir.eval import Graph, run
+
+    graph = Graph()
+    run("CREATE ({k: 1}), ({k: 1}), ({k: 'a'}), ({k: [2]}), ({k: 2.5}), ({x: 0})", graph)
+    query = "MATCH (n) RETURN n.k AS k, n.k + count(*) AS s"
+    text = translate(query, ISO)
+    assert "IS TYPED STRING" in text and "COUNT(*)" in text, text
+    want = sorted(map(repr, run(query, graph).rows))
+    assert len(want) == 5 and sorted(map(repr, run(text, graph, dialect=ISO).rows)) == want

@@ -387,8 +387,8 @@ TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1930,
     "kuzu": 1251,
-    "iso-gql": 1682,
-    "tugraph-gql": 1677,
+    "iso-gql": 1686,
+    "tugraph-gql": 1681,
     "spanner": 807,
 }
 

@@ -220,10 +220,21 @@ def _is_const(node: e.Expr) -> bool:
 def _pure(node: Node) -> bool:
     """Whether evaluating ``node`` twice (or not at all) cannot change the query's result: no
     volatile function, no aggregate and no subquery."""
+    return _repeatable(node, aggregates=False)
+
+
+def _repeatable(node: Node, *, aggregates: bool = True) -> bool:
+    """Whether ``node`` may be written several times in one expression (the branches of a
+    CASE) with the same value each time: no volatile function and no subquery. Unlike
+    :func:`_pure`, an aggregate is allowed (within a group it has one value) unless
+    ``aggregates`` is false."""
+    banned = (*_SUBQUERIES, e.PatternComprehension)
+    if not aggregates:
+        banned = (*banned, e.Aggregate, e.CountStar)
     for inner in node.walk():
         if isinstance(inner, e.FunctionCall) and inner.name in _VOLATILE:
             return False
-        if isinstance(inner, (e.Aggregate, e.CountStar, *_SUBQUERIES, e.PatternComprehension)):
+        if isinstance(inner, banned):
             return False
     return True
 
@@ -2158,7 +2169,9 @@ class GqlGenerator(GraphTextGenerator):
         runtime types (``IS TYPED``). None when some possible pair of types has no GQL
         spelling: a string with a float or a boolean (GQL's CAST writes them differently from
         Cypher's toString), or when an operand cannot be evaluated more than once."""
-        if not self.caps.type_predicates or not (_pure(node.left) and _pure(node.right)):
+        if not self.caps.type_predicates or not (
+            _repeatable(node.left) and _repeatable(node.right)
+        ):
             return None
         a, b = node.left, node.right
         left, right = _runtime_kinds(lt), _runtime_kinds(rt)
