@@ -223,3 +223,17 @@ def test_result_table_json_and_comparison() -> None:
     )
     data = ResultTable(["d"], [(tm.parse_temporal("date", "2024-01-02"),)], True).to_data()
     assert data == {"columns": ["d"], "rows": [["2024-01-02"]], "ordered": True}
+
+
+def test_arcadedb_sql_names_keep_backticks_and_backslashes(open_engine: Any) -> None:
+    """The load index's SQL names each type between backticks; a name with a backtick or a
+    backslash reaches ArcadeDB whole."""
+    from gqlir.engines.arcadedb import _sql_name
+
+    engine = open_engine("arcadedb")
+    names = ["we`ird", "back\\slash", "plain"]
+    for name in names:
+        with engine.db.transaction():
+            engine.db.command("sql", f"CREATE VERTEX TYPE {_sql_name(name)}")
+    types = {r.get("name") for r in engine.db.query("sql", "SELECT name FROM schema:types")}
+    assert set(names) <= types

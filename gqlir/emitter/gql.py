@@ -546,8 +546,7 @@ class GqlGenerator(GraphTextGenerator):
             a: x
             for x, a in cols
             if not self.usable_variable(a)
-            and _steady(x)
-            and not any(isinstance(n, (*_SUBQUERIES, e.PatternComprehension)) for n in x.walk())
+            and _repeatable(x)
             and (_aggregates(x) if aggregating else True)
         }
         if not values:

@@ -204,10 +204,14 @@ class ArcadeDBEngine(BaseEngine):
             # A lookup index on the temporary key: edges find their nodes without a scan.
             with self.db.transaction():
                 self.db.command(
-                    "sql", f"CREATE PROPERTY `{label}`.`{LOAD_KEY}` IF NOT EXISTS STRING"
+                    "sql",
+                    f"CREATE PROPERTY {_sql_name(label)}.{_sql_name(LOAD_KEY)} IF NOT EXISTS "
+                    "STRING",
                 )
             self.db.command(
-                "sql", f"CREATE INDEX IF NOT EXISTS ON `{label}` (`{LOAD_KEY}`) NOTUNIQUE"
+                "sql",
+                f"CREATE INDEX IF NOT EXISTS ON {_sql_name(label)} ({_sql_name(LOAD_KEY)}) "
+                "NOTUNIQUE",
             )
 
         try:
@@ -421,3 +425,9 @@ class BoltServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _sql_name(name: str) -> str:
+    """A name in ArcadeDB's SQL: between backticks, which a backslash escapes inside (a doubled
+    backtick is a syntax error there), so no label can change the statement."""
+    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"

@@ -515,7 +515,10 @@ class SqlReader:
         head = from_.this
         if joins and (joins[0].args.get("side") or "").upper() == "RIGHT":
             # A RIGHT JOIN B ON c is B LEFT JOIN A ON c: the right table leads
-            if any(isinstance(x, exp.Star) or x.find(exp.Star) for x in node.expressions):
+            if any(
+                isinstance(x, exp.Star) or (isinstance(x, exp.Column) and x.is_star)
+                for x in node.expressions
+            ):
                 raise self.unsupported(
                     "RIGHT JOIN with SELECT *",
                     joins[0],
@@ -2874,20 +2877,17 @@ def _binding_order(v: _NodeVar) -> tuple:
 
 
 def _single_row_extreme(steps: list[ir.Step]) -> ir.Expr | None:
-    """``x`` for a subquery that is only ``RETURN max(x)`` (min, avg) over the outer row: its
+    """``x`` for a subquery that is only ``RETURN max(x)`` (or min) over the outer row: its
     tables all joined the outer query (a key equality unified them), so it aggregates one row,
-    whose extreme is the value itself. Written as a subquery, SQL would aggregate ``x`` over
-    the outer query instead (an aggregate of outer references belongs to the outer query)."""
+    whose extreme is the value itself (not so avg: the average of an integer is a float).
+    Written as a subquery, SQL would aggregate ``x`` over the outer query instead (an
+    aggregate of outer references belongs to the outer query)."""
     if len(steps) != 1 or not isinstance(steps[0], ir.Projection):
         return None
     step = steps[0]
     if len(step.items) != 1 or step.where is not None or step.group_by is not None:
         return None
     value = step.items[0].expr
-    if (
-        isinstance(value, ir.Aggregate)
-        and value.name in ("max", "min", "avg")
-        and len(value.args) == 1
-    ):
+    if isinstance(value, ir.Aggregate) and value.name in ("max", "min") and len(value.args) == 1:
         return value.args[0]
     return None

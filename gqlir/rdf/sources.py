@@ -90,7 +90,7 @@ class EndpointSource:
                 raise SparqlError(f"cannot reach {self.url}: {reason}") from None
 
     def close(self) -> None:
-        pass
+        """Nothing to release: each request opens and closes its own connection."""
 
 
 def _pause(retry_after: str | None, attempt: int) -> float:
