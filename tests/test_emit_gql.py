@@ -1701,6 +1701,111 @@ def test_polymorphic_plus_dispatches_on_runtime_types(expr: str, value: Any) -> 
     assert outcome(gql, ISO) == outcome(cypher, "neo4j")
 
 
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "(n.x + n.y) * -1",
+        "2 - (n.x + n.y + n.x)",
+        "(n.x + n.y) / 2.0",
+        "(n.x + 1) % 3",
+    ],
+)
+def test_plus_where_cypher_needs_a_number_adds(expr: str) -> None:
+    """Beside a number literal, Cypher's -, *, / and % fail on a string or a list, so the +
+    that feeds them adds: it fails in GQL where the whole fails in Cypher, and gives the same
+    number elsewhere (null included) for every pair of operand types."""
+    from gqlir.errors import EvaluationError
+    from gqlir.eval import Graph, run
+
+    cypher = f"MATCH (n) RETURN {expr} AS y"
+    gql = translate(cypher, ISO)
+    assert "CASE" not in gql and "||" not in gql, gql
+    values = [1, 2.5, "a", [1], None, True]
+    for x in values:
+        for y in values:
+            graph = Graph()
+            run("CREATE ({x: $x, y: $y})", graph, {"x": x, "y": y}, dialect="neo4j")
+            answers = []
+            for text, dialect in ((cypher, "neo4j"), (gql, ISO)):
+                try:
+                    answers.append(run(text, graph, dialect=dialect).rows)
+                except EvaluationError:
+                    answers.append("error")
+            assert answers[0] == answers[1], (x, y, answers)
+
+
+def test_plus_inside_a_numeric_aggregate_adds() -> None:
+    query = "MATCH (n) RETURN sum(n.x + n.y) AS s, avg(n.x + 1) AS a"
+    assert translate(query, ISO) == (
+        "MATCH (n) RETURN COALESCE(SUM(n.x + n.y), 0) AS s, AVG(n.x + 1) AS a"
+    )
+    # beside a value that may be null, + keeps its type dispatch (Cypher's 'a1' * null is null)
+    check("MATCH (n) RETURN (n.x + n.y) * n.z AS v", ISO, Refused("polymorphic +"))
+
+
+def _rows_as_sets(rows: list[tuple]) -> list[tuple]:
+    """Rows with each list made order-free (a pattern comprehension's order is open)."""
+    return sorted(
+        (tuple(sorted(map(repr, v)) if isinstance(v, list) else repr(v) for v in row))
+        for row in rows
+    )
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "MATCH (n) RETURN n.name AS name, [p = (n)-->() | p] AS ps",
+        "MATCH (n) RETURN n.name AS name, [(n)-[:T]->(m) WHERE m.name <> 'c' | m] AS ms",
+        "MATCH (n) RETURN n.name AS name, [(n)<--(m) | 1] AS ones",
+        "MATCH (n) RETURN n.name AS name, COLLECT { MATCH (n)-->(m) RETURN m } AS ms",
+        "MATCH (n) RETURN n.name AS name, COLLECT { MATCH (n)-[r]->() RETURN r } AS rs",
+        "OPTIONAL MATCH (n:Missing) RETURN [(n)-->(m) | m] AS ms",
+    ],
+)
+def test_comprehensions_of_never_null_values_collect_in_a_value_subquery(query: str) -> None:
+    """A pattern comprehension or COLLECT subquery whose value is never null is VALUE { MATCH …
+    RETURN COLLECT_LIST(x) }: the same elements (the order is open in both), [] for no match."""
+    from gqlir.eval import Graph, run
+
+    graph = Graph()
+    run(
+        "CREATE (a {name: 'a'})-[:T]->(b {name: 'b'}), (a)-[:T]->(c {name: 'c'}), "
+        "(b)-[:U]->(c), (d {name: 'd'})",
+        graph,
+    )
+    text = translate(query, ISO)
+    assert "VALUE { MATCH" in text and "COLLECT_LIST(" in text, text
+    want = run(query, graph).rows
+    assert _rows_as_sets(run(text, graph, dialect=ISO).rows) == _rows_as_sets(want)
+
+
+@pytest.mark.parametrize(
+    "query, construct",
+    [
+        # a property may be null: COLLECT_LIST would drop what the comprehension keeps
+        ("MATCH (n) RETURN [(n)-->(m) | m.name] AS l", "pattern comprehension"),
+        ("MATCH (n) RETURN COLLECT { MATCH (n)-->(m) RETURN m.name } AS l", "COLLECT subquery"),
+        # an ordered COLLECT subquery keeps its order in Cypher
+        (
+            "MATCH (n) RETURN COLLECT { MATCH (n)-->(m) RETURN m ORDER BY m.name } AS l",
+            "COLLECT subquery",
+        ),
+        # OPTIONAL MATCH may bind null
+        (
+            "MATCH (n) RETURN COLLECT { OPTIONAL MATCH (n)-->(m) RETURN m } AS l",
+            "COLLECT subquery",
+        ),
+    ],
+)
+def test_comprehensions_that_may_hold_null_are_refused(query: str, construct: str) -> None:
+    check(query, ISO, Refused(construct))
+
+
+def test_the_statement_clock_is_the_default_clock() -> None:
+    check("RETURN date.statement() AS d", ISO, "RETURN DATE() AS d")
+    check("RETURN date.transaction() AS d", ISO, Refused("function date.transaction()"))
+
+
 FINANCE = Path(__file__).resolve().parent.parent / "schemas" / "finance"
 
 

@@ -54,7 +54,8 @@ def test_constant_expressions_become_literals(query: str, literal: ir.Expr) -> N
         "RETURN $p + 1 AS x",
         "MATCH (n) RETURN [x IN [1, 2] | x + n.k] AS x",
         "RETURN [x IN [1, 2] WHERE rand() > 0.5] AS x",
-        "WITH [1, 2] AS l RETURN [x IN l | x] AS x",
+        "UNWIND [1, 2] AS l RETURN [x IN [l] | x] AS x",
+        "RETURN date.realtime('+01:00') AS x",
     ],
 )
 def test_volatile_failing_and_variable_expressions_stay(query: str) -> None:
@@ -83,3 +84,70 @@ def test_transpile_falls_back_to_folding_only_when_the_target_refuses() -> None:
     assert "date.truncate" in gqlir.transpile(text, "neo4j", "neo4j")
     with pytest.raises(gqlir.UnsupportedError):
         gqlir.transpile("MATCH (n) RETURN date.truncate('year', n.d) AS d", "neo4j", "iso-gql")
+
+
+def test_a_null_time_zone_gives_null_without_reading_the_clock() -> None:
+    assert _item("RETURN date.transaction(null) AS x") == ir.Null()
+
+
+# Queries whose variables hold one constant on every row, with what the last column becomes.
+PROPAGATED = [
+    (
+        "WITH [1, 2] AS l RETURN [x IN l | x * 2] AS x",
+        ir.ListLiteral((ir.Integer(2), ir.Integer(4))),
+    ),
+    (
+        "WITH date({year: 1984, month: 11, day: 11}) AS d RETURN date(d) AS x",
+        ir.TemporalLiteral(ir.TemporalKind.DATE, "1984-11-11"),
+    ),
+    # the list comprehension's own x is not the constant x
+    ("WITH 1 AS x RETURN [x IN [5, 6] | x] AS l", ir.ListLiteral((ir.Integer(5), ir.Integer(6)))),
+    # a later projection rebinds x
+    ("WITH 1 AS x WITH 2 AS x RETURN x + 1 AS y", ir.Integer(3)),
+    # WITH * keeps the constant; an unaliased variable keeps its column name
+    (
+        "WITH 3 AS n WITH *, 1 AS m WITH n RETURN range(1, n) AS r",
+        ir.ListLiteral((ir.Integer(1), ir.Integer(2), ir.Integer(3))),
+    ),
+    ("WITH null AS e, 'x' AS k RETURN e[k] AS v", ir.Null()),
+]
+
+
+@pytest.mark.parametrize("query, literal", PROPAGATED)
+def test_variables_bound_to_constants_are_read_as_their_values(
+    query: str, literal: ir.Expr
+) -> None:
+    original = gqlir.parse(query, "neo4j")
+    folded = fold_constants(original)
+    assert folded.steps[-1].items[-1].expr == literal
+    # the projections still bind their columns, and the answer is the same
+    before, after = evaluate(original, Graph()), evaluate(folded, Graph())
+    assert before.columns == after.columns and before.rows == after.rows
+
+
+def test_propagation_respects_scopes() -> None:
+    # ORDER BY reads the projection's own x, not the constant the x before it held
+    folded = fold_constants(
+        gqlir.parse("WITH 1 AS x MATCH (n) WITH n.v AS x ORDER BY x RETURN x", "neo4j")
+    )
+    assert folded.steps[-2].order_by[0].expr == ir.Variable("x")
+    # nothing is substituted inside a subquery (its scoping is its own)
+    query = gqlir.parse(
+        "WITH 1 AS x MATCH (n) WHERE EXISTS { MATCH (n)-->(m) WHERE m.v = x } RETURN n", "neo4j"
+    )
+    exists = next(fold_constants(query).find_all(ir.Exists))
+    assert ir.Variable("x") in list(exists.walk())
+    # the column of an unaliased variable keeps its name when its value is substituted
+    graph = Graph()
+    query = gqlir.parse("WITH 2 AS n UNWIND [1] AS i WITH n, i RETURN n, i", "neo4j")
+    folded = fold_constants(query)
+    assert evaluate(folded, graph).columns == ["n", "i"]
+    assert folded.steps[-2].items[0] == ir.ReturnItem(ir.Integer(2), "n")
+
+
+def test_propagation_reaches_targets_through_the_fallback() -> None:
+    text = "WITH time({hour: 12, timezone: '+01:00'}) AS t RETURN localtime(t) AS r"
+    out = gqlir.transpile(text, "neo4j", "iso-gql")
+    assert "LOCAL_TIME('12:00')" in out, out
+    with pytest.raises(gqlir.UnsupportedError):  # not a constant: still refused
+        gqlir.transpile("MATCH (v) WITH v.t AS t RETURN localtime(t) AS r", "neo4j", "iso-gql")

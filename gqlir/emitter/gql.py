@@ -2090,6 +2090,8 @@ class GqlGenerator(GraphTextGenerator):
 
     def _lower_arithmetic(self, node: e.Arithmetic) -> e.Expr:
         op = node.op
+        if op is not e.ArithOp.ADD:
+            node = _numeric_operands(node)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op is e.ArithOp.ADD:
             return self._lower_add(node, lt, rt)
@@ -2352,6 +2354,8 @@ class GqlGenerator(GraphTextGenerator):
 
     def _lower_aggregate(self, node: e.Aggregate) -> e.Expr:
         """Cypher's sum() and stDev() give 0 on no input where GQL's (SQL's) give null."""
+        if node.name in _NUMERIC_AGGREGATES and len(node.args) == 1:
+            node = replace(node, args=(_numeric_add(node.args[0]),))
         if node.name in ("min", "max") and any(
             self.type_of(arg).kind == "mixed" for arg in node.args
         ):
@@ -2376,6 +2380,44 @@ class GqlGenerator(GraphTextGenerator):
                 return e.FunctionCall("coalesce", (marked, e.ListLiteral(())), pos=node.pos)
             return marked
         return node
+
+    def _lower_pattern_comprehension(self, node: e.PatternComprehension) -> e.Expr:
+        """``[pattern WHERE w | f]`` lists ``f`` over the pattern's matches, in an order Cypher
+        leaves open, as ``VALUE { MATCH pattern WHERE w RETURN COLLECT_LIST(f) }`` does when
+        ``f`` is never null (COLLECT_LIST drops nulls, the comprehension keeps them): ``f`` is
+        then a variable of the pattern, bound on every match, or a literal."""
+        elements = _pattern_variables(node.pattern)
+        if not self.caps.value_subquery or not _never_null(node.projection, elements):
+            return node
+        match = q.Match((node.pattern,), node.where)
+        return self._collected((match,), node.projection, node)
+
+    def _lower_collect_subquery(self, node: e.CollectSubquery) -> e.Expr:
+        """``COLLECT { … RETURN x }`` as ``VALUE { … RETURN x AS v NEXT RETURN
+        COLLECT_LIST(v) }`` when ``x`` is never null (a variable a MATCH of the subquery binds
+        to an element, or a literal) and the rows have no order to keep."""
+        query = node.query
+        if not self.caps.value_subquery or not isinstance(query, q.LinearQuery):
+            return node
+        last = query.steps[-1] if query.steps else None
+        if not isinstance(last, q.Projection) or len(last.items) != 1 or last.order_by:
+            return node
+        elements: set[str] = set()
+        for step in query.steps:
+            if isinstance(step, q.Match) and not step.optional:
+                for pattern in step.patterns:
+                    elements |= _pattern_variables(pattern)
+        item = last.items[0]
+        if not _never_null(item.expr, elements) or _aggregates(item.expr):
+            return node
+        if last.star or last.distinct or last.skip or last.limit or last.where is not None:
+            return node
+        return self._collected(query.steps[:-1], item.expr, node)
+
+    def _collected(self, steps: tuple[q.Step, ...], value: e.Expr, node: e.Expr) -> e.Expr:
+        collect = e.Aggregate("collect", (value,))
+        final = q.Projection((q.ReturnItem(collect, self.fresh()),))
+        return e.ValueSubquery(q.LinearQuery((*steps, final)), pos=node.pos)
 
     def _lower_count_subquery(self, node: e.CountSubquery) -> e.Expr:
         if self.caps.count_subquery:
@@ -2770,6 +2812,10 @@ class GqlGenerator(GraphTextGenerator):
             )
         if name in ("date", "datetime", "localdatetime", "time", "localtime", "duration"):
             return self._temporal_call(node)
+        base, _, clock = name.partition(".")
+        if clock == "statement" and base in _TEMPORAL and not args:
+            # Cypher's date() reads the statement clock: date.statement() is date().
+            return self._temporal_call(replace(node, name=base))
         surface = self.function_name(name, node)
         return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
 
@@ -3049,6 +3095,61 @@ _PRIMARIES = (
 
 # -- helpers used by the generator ---------------------------------------------------------------
 
+
+def _numeric_add(node: e.Expr) -> e.Expr:
+    """``node`` where Cypher fails unless its value is a number, a duration or an instant (an
+    operand of ``*`` or ``sum()``): a ``+`` there adds, since a string or list it might build
+    would fail there in Cypher, as ``+`` on one fails in GQL. Nested ``+`` are in the same
+    place."""
+    if isinstance(node, e.Arithmetic) and node.op is e.ArithOp.ADD:
+        operands = (_numeric_add(node.left), _numeric_add(node.right))
+        return e.FunctionCall(_ADD_MARK, operands, pos=node.pos)
+    return node
+
+
+def _numeric_operands(node: e.Arithmetic) -> e.Arithmetic:
+    """``node`` (not a ``+``) with a ``+`` operand marked as adding (:func:`_numeric_add`) when
+    the other operand is a number literal: Cypher's ``-``, ``*``, ``/``, ``%`` and ``^`` fail on
+    a string or list beside a non-null number (beside null they give null, which is why the
+    other operand must be a literal)."""
+    left, right = node.left, node.right
+    if _number_literal(right):
+        left = _numeric_add(left)
+    if _number_literal(node.left):
+        right = _numeric_add(right)
+    if left is node.left and right is node.right:
+        return node
+    return replace(node, left=left, right=right)
+
+
+def _number_literal(node: e.Expr) -> bool:
+    if isinstance(node, (e.Negate, e.UnaryPlus)):
+        node = node.operand
+    return isinstance(node, (e.Integer, e.Float))
+
+
+def _pattern_variables(pattern: p.PathPattern) -> set[str]:
+    """The variables a match of ``pattern`` binds to an element or a path (never null)."""
+    names = {pattern.variable} if pattern.variable else set()
+    for inner in pattern.walk():
+        if isinstance(inner, (p.NodePattern, p.RelPattern)) and inner.variable:
+            names.add(inner.variable)
+    return names
+
+
+def _never_null(node: e.Expr, elements: set[str]) -> bool:
+    """Whether ``node`` has a value on every row: a literal list or map, a non-null literal, or
+    a variable of ``elements``."""
+    if isinstance(node, e.Variable):
+        return node.name in elements
+    if isinstance(node, (e.ListLiteral, e.MapLiteral)):
+        return True
+    return _non_null_literal(node)
+
+
+#: Aggregates that fail in Cypher on a string or a list.
+_NUMERIC_AGGREGATES = frozenset({"sum", "avg", "stdev", "stdevp"})
+
 #: Marker names of calls built by rewrites (never canonical names, which are lower-case words).
 _MOD_MARK = "%mod"
 _POWER_MARK = "%power"
@@ -3103,6 +3204,8 @@ GqlGenerator._LOWERINGS = {
     e.FunctionCall: GqlGenerator._lower_function,
     e.Aggregate: GqlGenerator._lower_aggregate,
     e.CountSubquery: GqlGenerator._lower_count_subquery,
+    e.PatternComprehension: GqlGenerator._lower_pattern_comprehension,
+    e.CollectSubquery: GqlGenerator._lower_collect_subquery,
     e.Property: GqlGenerator._lower_property,
 }  # type: ignore[assignment]
 
@@ -3329,6 +3432,8 @@ def _level(node: e.Expr) -> int:
         return _PRED
     if isinstance(node, e.Arithmetic):
         return _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
+    if isinstance(node, e.FunctionCall) and node.name == _ADD_MARK:
+        return _ADD  # written as a + b
     if isinstance(node, e.Concat):
         return _ADD
     if isinstance(node, (e.Negate, e.UnaryPlus)):

@@ -74,9 +74,13 @@ _FOLDABLE_TYPES = frozenset(_PURE) - {ir.ListLiteral, ir.MapLiteral}
 
 
 def fold_constants(query: ir.Statement, dialect: str = "neo4j") -> ir.Statement:
-    """``query`` with every foldable constant sub-expression replaced by a literal."""
+    """``query`` with every foldable constant sub-expression replaced by a literal, variables
+    bound to constants included (:mod:`.propagate`)."""
+    from .propagate import propagate_constants
+
     folder = _Folder(dialect)
-    return query.transform(folder)
+    folded = query.transform(folder)
+    return propagate_constants(folded, folder)
 
 
 class _Folder:
@@ -134,6 +138,9 @@ def _known_call(node: ir.FunctionCall) -> bool:
     name = node.name
     namespace = name.split(".", 1)[0] if "." in name else None
     temporal_namespace = namespace in _TEMPORAL_CONSTRUCTORS or namespace == "duration"
+    if name.endswith(_VOLATILE_SUFFIXES) and temporal_namespace:
+        # The clock is not read for a null time zone: the value is null (Cypher's rule).
+        return bool(node.args) and all(isinstance(a, ir.Null) for a in node.args)
     if name in _VOLATILE or name.endswith(_VOLATILE_SUFFIXES):
         return False
     if namespace is not None and not temporal_namespace:
@@ -172,21 +179,22 @@ def _constant(node: ir.Node) -> bool:
         return False
     for child in node.children():
         if isinstance(child, (ir.ListLiteral, ir.MapLiteral)):
-            if not all(_constant_value(c) for c in child.children()):
+            if not all(is_constant_value(c) for c in child.children()):
                 return False
         elif isinstance(child, ir.CaseWhen):
-            if not (_constant_value(child.condition) and _constant_value(child.result)):
+            if not (is_constant_value(child.condition) and is_constant_value(child.result)):
                 return False
         elif not isinstance(child, (*_LITERALS, ir.TypeRef)):
             return False
     return True
 
 
-def _constant_value(node: ir.Node) -> bool:
+def is_constant_value(node: ir.Node) -> bool:
+    """Whether ``node`` is a value written out: a literal, or a list or map of them."""
     if isinstance(node, _LITERALS):
         return True
     if isinstance(node, (ir.ListLiteral, ir.MapLiteral)):
-        return all(_constant_value(c) for c in node.children())
+        return all(is_constant_value(c) for c in node.children())
     return False
 
 
