@@ -212,13 +212,26 @@ def check_outputs(
 # -- report --------------------------------------------------------------------------------------
 
 
-def report(outcomes: dict[str, Outcome]) -> str:
+def report(outcomes: dict[str, Outcome], error_queries: set[str] | None = None) -> str:
+    """Each dialect's rate and refusals by construct; with ``error_queries`` (the queries whose
+    scenarios expect an error), also the rate over the queries expected to give a result."""
     lines = []
     for outcome in outcomes.values():
         lines.append(
             f"{outcome.dialect}: translated {len(outcome.translated)} / {outcome.total} "
             f"({outcome.rate:.1%}), refused {len(outcome.refused)}, errors {len(outcome.errors)}"
         )
+        if error_queries:
+            refused = sum(1 for q in outcome.refused if q in error_queries)
+            expected = [
+                q for q in (*outcome.translated, *outcome.refused) if q not in error_queries
+            ]
+            done = sum(1 for q in expected if q in outcome.translated)
+            lines.append(
+                f"    ({refused} of the refused are queries whose scenarios expect an error; "
+                f"of the {len(expected)} expected to give a result, {done} translated, "
+                f"{done / len(expected):.1%})"
+            )
         for construct, n in outcome.by_construct().most_common():
             lines.append(f"    {n:5d}  {construct}")
         for text, error in list(outcome.errors.items())[:20]:
@@ -279,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     elapsed = time.perf_counter() - started
     print(f"{len(queries)} valid TCK queries, {len(dialects)} dialects, {elapsed:.1f} s")
-    print(report(outcomes))
+    print(report(outcomes, tck.error_queries(tck_dir)))
     if args.verify:
         print(verification(tck_dir, dialects))
     corpus = Path(args.gql_corpus) if args.gql_corpus else _default_gql_corpus()

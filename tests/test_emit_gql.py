@@ -308,6 +308,19 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         SAME,
     ),
     ("RETURN 1 STARTS WITH 'a' AS x", Refused("STARTS WITH"), Refused("STARTS WITH"), SAME),
+    # every string contains '' as it starts with it; anything CONTAINS null is null
+    (
+        "MATCH (n) WHERE n.name CONTAINS '' RETURN n.name AS name",
+        "MATCH (n) WHERE LEFT(n.name, 0) = '' RETURN n.name AS name",
+        "GRAPH g MATCH (n) WHERE STARTS_WITH(n.name, '') RETURN n.name AS name",
+        SAME,
+    ),
+    (
+        "MATCH (n) RETURN n.name CONTAINS null AS c",
+        "MATCH (n) RETURN NULL AS c",
+        "GRAPH g MATCH (n) RETURN NULL AS c",
+        SAME,
+    ),
     (
         "MATCH (n) WHERE n.name =~ 'J.*' RETURN n.name AS name",
         Refused("regular expression match"),
@@ -1708,6 +1721,7 @@ def test_polymorphic_plus_dispatches_on_runtime_types(expr: str, value: Any) -> 
         "2 - (n.x + n.y + n.x)",
         "(n.x + n.y) / 2.0",
         "(n.x + 1) % 3",
+        "-(n.x + n.y)",
     ],
 )
 def test_plus_where_cypher_needs_a_number_adds(expr: str) -> None:

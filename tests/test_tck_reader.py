@@ -22,6 +22,7 @@ from gqlir.conformance import (
     TckScenario,
     default_corpora_dir,
     default_tck_dir,
+    error_queries,
     grammar_error_queries,
     is_grammar_level,
     load_jsonl_corpus,
@@ -365,6 +366,9 @@ def test_query_lists(tck: Path, this_copy: None) -> None:
     assert not set(valid) & set(bad)
     assert valid[0] == "CALL test.my.proc(42)"  # clauses/call/Call3 [1]: files in path order
     assert "RETURN [, ] AS literal" in bad
+    failing = error_queries(tck)
+    assert failing < set(valid) and "RETURN range(2, 8, 0)" in failing
+    assert "CALL test.my.proc(42)" not in failing
 
 
 def test_every_compile_time_detail_is_classified(scenarios: tuple[TckScenario, ...]) -> None:

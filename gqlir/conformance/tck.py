@@ -36,6 +36,7 @@ __all__ = [
     "TckScenario",
     "default_corpora_dir",
     "default_tck_dir",
+    "error_queries",
     "grammar_error_queries",
     "is_grammar_level",
     "load_jsonl_corpus",
@@ -774,6 +775,16 @@ def valid_queries(tck_dir: str | os.PathLike[str] | None = None) -> list[str]:
     scenario is used (setup and control queries are not what the scenario tests).
     """
     return _unique(s.query for s in read_tck(tck_dir) if not s.is_compile_time_syntax_error)
+
+
+def error_queries(tck_dir: str | os.PathLike[str] | None = None) -> set[str]:
+    """The valid queries whose every scenario expects an error (at run time, or a compile-time
+    error other than a SyntaxError): a translation can only be right by failing too."""
+    outcomes: dict[str, set[bool]] = {}
+    for s in read_tck(tck_dir):
+        if not s.is_compile_time_syntax_error:
+            outcomes.setdefault(s.query, set()).add(s.expected.kind == "error")
+    return {query for query, errors in outcomes.items() if errors == {True}}
 
 
 def grammar_error_queries(tck_dir: str | os.PathLike[str] | None = None) -> list[str]:

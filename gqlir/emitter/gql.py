@@ -1978,6 +1978,11 @@ class GqlGenerator(GraphTextGenerator):
                     message=f"{node.op.value} on a {kind} gives null in Cypher and an error in "
                     f"{self.dialect.name}",
                 )
+        if isinstance(node.right, e.Null) and _pure(node.left):
+            return e.Null(pos=node.pos)  # whatever the left side is
+        if node.op is e.StringOp.CONTAINS and node.right == e.String(""):
+            # every string contains '' as it starts with it (and a non-string neither does)
+            return replace(node, op=e.StringOp.STARTS_WITH)
         if self.caps.string_predicate_functions and node.op is not e.StringOp.CONTAINS:
             return e.FunctionCall(_STRING_FUNCTIONS[node.op], (node.left, node.right), pos=node.pos)
         if node.op is e.StringOp.CONTAINS:
@@ -2226,6 +2231,11 @@ class GqlGenerator(GraphTextGenerator):
         if not whens:
             return default
         return e.Case(None, tuple(whens), default, pos=node.pos)
+
+    def _lower_negate(self, node: e.Negate) -> e.Expr:
+        """Cypher negates numbers and durations only: a + under the minus adds."""
+        operand = _numeric_add(node.operand)
+        return node if operand is node.operand else replace(node, operand=operand)
 
     def _lower_xor(self, node: e.Xor) -> e.Expr:
         if self.caps.xor_operator:
@@ -3200,6 +3210,7 @@ GqlGenerator._LOWERINGS = {
     e.Slice: GqlGenerator._lower_slice,
     e.Arithmetic: GqlGenerator._lower_arithmetic,
     e.Xor: GqlGenerator._lower_xor,
+    e.Negate: GqlGenerator._lower_negate,
     e.IsTruth: GqlGenerator._lower_is_truth,
     e.FunctionCall: GqlGenerator._lower_function,
     e.Aggregate: GqlGenerator._lower_aggregate,

@@ -90,7 +90,8 @@ class _Folder:
     def __call__(self, node: ir.Node) -> ir.Node:
         kind = type(node)
         if kind in _FOLDABLE_TYPES:
-            if not _constant(node):
+            # closed(): a constant whose parts have no literal (0.0 / 0.0 = 1 is false)
+            if not _constant(node) and not closed(node):
                 return node
         elif kind not in _SCOPED or not closed(node):
             return node
