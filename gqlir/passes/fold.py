@@ -86,12 +86,15 @@ def fold_constants(query: ir.Statement, dialect: str = "neo4j") -> ir.Statement:
 class _Folder:
     def __init__(self, dialect: str) -> None:
         self.dialect = dialect
+        # Constants with no literal (0.0 / 0.0): their parents may still have one (NaN = 1 is
+        # false). Kept by identity (equal nodes elsewhere need not be constants' parts), and
+        # held so that no identity is reused while the folder lives.
+        self.unwritable: dict[int, ir.Node] = {}
 
     def __call__(self, node: ir.Node) -> ir.Node:
         kind = type(node)
         if kind in _FOLDABLE_TYPES:
-            # closed(): a constant whose parts have no literal (0.0 / 0.0 = 1 is false)
-            if not _constant(node) and not closed(node):
+            if not _constant(node, self.unwritable):
                 return node
         elif kind not in _SCOPED or not closed(node):
             return node
@@ -100,6 +103,7 @@ class _Folder:
             return node
         literal = to_literal(value)
         if literal is None:
+            self.unwritable[id(node)] = node
             return node
         # The literal must read back as exactly the value (a temporal's text included).
         again = self.evaluate(literal)
@@ -174,8 +178,9 @@ def closed(node: ir.Node) -> bool:
     return True
 
 
-def _constant(node: ir.Node) -> bool:
-    """Whether every input of ``node`` is a literal (nested list and map literals included)."""
+def _constant(node: ir.Node, unwritable: dict[int, ir.Node]) -> bool:
+    """Whether every input of ``node`` is a literal (nested list and map literals included) or a
+    constant in ``unwritable``."""
     if isinstance(node, ir.FunctionCall) and not _known_call(node):
         return False
     for child in node.children():
@@ -185,7 +190,10 @@ def _constant(node: ir.Node) -> bool:
         elif isinstance(child, ir.CaseWhen):
             if not (is_constant_value(child.condition) and is_constant_value(child.result)):
                 return False
-        elif not isinstance(child, (*_LITERALS, ir.TypeRef)):
+        elif (
+            not isinstance(child, (*_LITERALS, ir.TypeRef))
+            and unwritable.get(id(child)) is not child
+        ):
             return False
     return True
 

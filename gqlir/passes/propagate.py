@@ -37,9 +37,9 @@ Env = Mapping[str, ir.Expr]
 
 
 def propagate_constants(query: ir.Statement, fold: Callable[[ir.Node], ir.Node]) -> ir.Statement:
-    """``query`` with the constant-bound variables of its pipelines replaced by their values;
-    ``fold`` (a transform function) folds each rewritten step so that the values of later
-    projections are known."""
+    """``query`` (already folded by ``fold``, a transform function) with the constant-bound
+    variables of its pipelines replaced by their values; each rewritten step is folded again so
+    that the values of later projections are known."""
     if isinstance(query, ir.LinearQuery):
         return _pipeline(query, fold)
     if isinstance(query, ir.SetOperation):
@@ -62,7 +62,7 @@ def _pipeline(query: ir.LinearQuery, fold: Callable[[ir.Node], ir.Node]) -> ir.L
             if new is not step:
                 new = new.transform(fold)
                 changed = True
-        env = _bindings_after(new, env, fold)
+        env = _bindings_after(new, env)
         steps.append(new)
     return replace(query, steps=tuple(steps)) if changed else query
 
@@ -95,28 +95,25 @@ def _column(item: ir.ReturnItem) -> str | None:
     return item.expr.name if isinstance(item.expr, ir.Variable) else None
 
 
-def _bindings_after(step: ir.Step, env: Env, fold: Callable[[ir.Node], ir.Node]) -> dict:
-    """The constant variables in scope after ``step``."""
+def _bindings_after(step: ir.Step, env: Env) -> dict[str, ir.Expr]:
+    """The constant variables in scope after ``step`` (whose expressions are folded)."""
     if isinstance(step, ir.Projection):
         out = dict(env) if step.star else {}
         for item in step.items:
             name = _column(item)
-            if name is None:
-                continue
-            out.pop(name, None)
-            value = item.expr.transform(fold)
-            if is_constant_value(value):
-                out[name] = value
+            if name is not None:
+                out.pop(name, None)
+                if is_constant_value(item.expr):
+                    out[name] = item.expr
         return out
     if isinstance(step, ir.Let):
         out = dict(env)
         for binding in step.bindings:
             out.pop(binding.variable, None)
-            value = binding.value.transform(fold)
-            if is_constant_value(value):
-                out[binding.variable] = value
+            if is_constant_value(binding.value):
+                out[binding.variable] = binding.value
         return out
-    if isinstance(step, ir.Filter):
+    if isinstance(step, ir.Filter) or not env:
         return dict(env)
     # Any other step may bind a name it mentions: forget those (conservative).
     mentioned = names_in(step)
