@@ -387,9 +387,9 @@ TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1946,
     "kuzu": 1270,
-    "iso-gql": 1751,
-    "tugraph-gql": 1746,
-    "spanner": 842,
+    "iso-gql": 1762,
+    "tugraph-gql": 1757,
+    "spanner": 850,
 }
 
 
