@@ -1972,6 +1972,8 @@ class GqlGenerator(GraphTextGenerator):
         for side in (node.left, node.right):
             kind = self.type_of(side).kind
             if kind not in ("string", "any", "property", "null"):
+                if kind != "mixed" and _pure(node.left) and _pure(node.right):
+                    return e.Null(pos=node.pos)  # never a string: null, as in Cypher
                 raise self.unsupported(
                     node.op.value,
                     node,
