@@ -315,7 +315,6 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "GRAPH g MATCH (n) RETURN NULL AS x",
         SAME,
     ),
-
     # every string contains '' as it starts with it; anything CONTAINS null is null
     (
         "MATCH (n) WHERE n.name CONTAINS '' RETURN n.name AS name",
