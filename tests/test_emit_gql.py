@@ -328,6 +328,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "GRAPH g MATCH (n) RETURN NULL AS c",
         SAME,
     ),
+    # ... unless the side left unevaluated could fail: Cypher's error must stay
+    ("RETURN (1 / 0) STARTS WITH null AS c", Refused("STARTS WITH"), Refused("STARTS WITH"), SAME),
     (
         "MATCH (n) WHERE n.name =~ 'J.*' RETURN n.name AS name",
         Refused("regular expression match"),
@@ -1820,6 +1822,18 @@ def test_comprehensions_of_never_null_values_collect_in_a_value_subquery(query: 
 )
 def test_comprehensions_that_may_hold_null_are_refused(query: str, construct: str) -> None:
     check(query, ISO, Refused(construct))
+
+
+def test_null_operands_keep_the_error_of_the_other_side() -> None:
+    """x + null is null, but x is still evaluated in Cypher: a failing x keeps its error."""
+    from gqlir.errors import EvaluationError
+    from gqlir.eval import run
+
+    check("MATCH (n) RETURN n.x + null AS y", ISO, "MATCH (n) RETURN NULL AS y")
+    text = translate("RETURN (1 / 0) + null AS y", ISO)
+    assert "1 / 0" in text, text
+    with pytest.raises(EvaluationError):
+        run(text, dialect=ISO)
 
 
 def test_the_statement_clock_is_the_default_clock() -> None:

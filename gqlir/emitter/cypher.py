@@ -37,7 +37,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import cannot_fail, names_in, reads_only
+from ..ir.analysis import cannot_fail, column_name, names_in, reads_only
 from ..ir.node import Node
 from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
@@ -131,7 +131,7 @@ class CypherGenerator(GraphTextGenerator):
                 # A filter on the projected columns may join the WITH (the parser reads it
                 # back as the same filter step).
                 takes_where = not final and step.where is None
-                names = {_column_name(item) for item in step.items}
+                names = {column_name(item) for item in step.items}
             elif isinstance(step, q.Filter):
                 if takes_where and (steps[i - 1].star or reads_only(step.condition, names)):
                     out[-1] = f"{out[-1]} WHERE {self.gen(step.condition)}"
@@ -1605,13 +1605,6 @@ def _has_bar(node: Node) -> bool:
         if isinstance(inner, e.TypeTest) and _type_has_union(inner.type):
             return True
     return False
-
-
-def _column_name(item: q.ReturnItem) -> str | None:
-    """The name a projected item is known by afterwards (an unaliased variable keeps its own)."""
-    if item.alias is not None:
-        return item.alias
-    return item.expr.name if isinstance(item.expr, e.Variable) else None
 
 
 def _null_if_any_null(operands: tuple[e.Expr, ...], value: e.Expr) -> e.Expr:

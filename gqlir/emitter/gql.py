@@ -68,7 +68,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import names_in
+from ..ir.analysis import cannot_fail, names_in
 from ..ir.node import Node
 from . import gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
@@ -1972,7 +1972,7 @@ class GqlGenerator(GraphTextGenerator):
         for side in (node.left, node.right):
             kind = self.type_of(side).kind
             if kind not in ("string", "any", "property", "null"):
-                if kind != "mixed" and _pure(node.left) and _pure(node.right):
+                if kind != "mixed" and self.cannot_fail(node.left, node.right):
                     return e.Null(pos=node.pos)  # never a string: null, as in Cypher
                 raise self.unsupported(
                     node.op.value,
@@ -1980,7 +1980,7 @@ class GqlGenerator(GraphTextGenerator):
                     message=f"{node.op.value} on a {kind} gives null in Cypher and an error in "
                     f"{self.dialect.name}",
                 )
-        if isinstance(node.right, e.Null) and _pure(node.left):
+        if isinstance(node.right, e.Null) and self.cannot_fail(node.left):
             return e.Null(pos=node.pos)  # whatever the left side is
         if node.op is e.StringOp.CONTAINS and node.right == e.String(""):
             # every string contains '' as it starts with it (and a non-string neither does)
@@ -2137,7 +2137,7 @@ class GqlGenerator(GraphTextGenerator):
         """Cypher's ``+``: numbers add, strings and lists concatenate, a list and an element
         append; which one is decided from the operand types, refused when they are unknown."""
         kinds = (lt.kind, rt.kind)
-        if "null" in kinds and _pure(node):
+        if "null" in kinds and self.cannot_fail(node.left, node.right):
             return e.Null(pos=node.pos)
         if lt.kind in _NUMERIC and rt.kind in _NUMERIC:
             return node
@@ -2412,19 +2412,25 @@ class GqlGenerator(GraphTextGenerator):
         if not self.caps.value_subquery or not isinstance(query, q.LinearQuery):
             return node
         last = query.steps[-1] if query.steps else None
-        if not isinstance(last, q.Projection) or len(last.items) != 1 or last.order_by:
+        if not isinstance(last, q.Projection) or len(last.items) != 1 or last.star:
+            return node
+        if last.distinct or last.order_by or last.skip or last.limit or last.where is not None:
             return node
         elements: set[str] = set()
         for step in query.steps:
             if isinstance(step, q.Match) and not step.optional:
                 for pattern in step.patterns:
                     elements |= _pattern_variables(pattern)
-        item = last.items[0]
-        if not _never_null(item.expr, elements) or _aggregates(item.expr):
+        value = last.items[0].expr
+        if not _never_null(value, elements):
             return node
-        if last.star or last.distinct or last.skip or last.limit or last.where is not None:
-            return node
-        return self._collected(query.steps[:-1], item.expr, node)
+        return self._collected(query.steps[:-1], value, node)
+
+    def cannot_fail(self, *exprs: e.Expr) -> bool:
+        """Whether evaluating ``exprs`` cannot raise: a rewrite that leaves them unevaluated
+        (writes a constant instead) must not lose Cypher's error."""
+        elements = {n for n, t in self.scope.items() if t.kind in ("node", "edge")}
+        return all(cannot_fail(x, elements) for x in exprs)
 
     def _collected(self, steps: tuple[q.Step, ...], value: e.Expr, node: e.Expr) -> e.Expr:
         collect = e.Aggregate("collect", (value,))

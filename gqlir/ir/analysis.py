@@ -14,8 +14,9 @@ from .expr import (
 )
 from .node import Node
 
-# Nodes that name variables in patterns or items rather than as Variable nodes.
-_OPAQUE = (
+#: Expressions that name variables in patterns, scopes or items of their own rather than as
+#: plain Variable reads of the enclosing scope.
+OPAQUE = (
     Exists,
     CountSubquery,
     CollectSubquery,
@@ -31,9 +32,19 @@ def reads_only(expr: Expr, names: set[str]) -> bool:
     for node in expr.walk():
         if isinstance(node, Variable) and node.name not in names:
             return False
-        if isinstance(node, _OPAQUE):
+        if isinstance(node, OPAQUE):
             return False
     return True
+
+
+def column_name(item: Node) -> str | None:
+    """The name a projected item (a ReturnItem) is known by afterwards: its alias, or an
+    unaliased variable's own name."""
+    alias = getattr(item, "alias", None)
+    if alias is not None:
+        return alias
+    expr = getattr(item, "expr", None)
+    return expr.name if isinstance(expr, Variable) else None
 
 
 def names_in(node: Node) -> set[str]:
@@ -112,6 +123,8 @@ def cannot_fail(expr: Expr, elements: set[str]) -> bool:
         ex.Not,
         ex.Xor,
         ex.IsNull,
+        ex.ListLiteral,
+        ex.MapLiteral,
         ex.Property,
         ex.Variable,
         ex.HasLabels,

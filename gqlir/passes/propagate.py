@@ -18,18 +18,9 @@ from dataclasses import replace
 from typing import Any
 
 from .. import ir
-from ..ir.analysis import names_in
+from ..ir.analysis import OPAQUE, column_name, names_in
 from .fold import is_constant_value
 
-#: Expressions whose variables are not plain reads of the enclosing scope.
-_OPAQUE = (
-    ir.Exists,
-    ir.CountSubquery,
-    ir.CollectSubquery,
-    ir.ValueSubquery,
-    ir.PatternComprehension,
-    ir.MapProjection,
-)
 #: Steps whose expressions only read the scope (a write's subject must stay a variable).
 _READS = (ir.Match, ir.Unwind, ir.Let, ir.Filter, ir.Projection)
 
@@ -71,7 +62,7 @@ def _step(step: ir.Step, env: Env) -> ir.Step:
     if not isinstance(step, ir.Projection):
         return _substitute(step, env)
     # ORDER BY and WHERE see the projection's own columns first.
-    defined = {_column(item) for item in step.items}
+    defined = {column_name(item) for item in step.items}
     after = {k: v for k, v in env.items() if k not in defined}
     items = tuple(_item(item, env) for item in step.items)
     order_by = tuple(_substitute(s, after) for s in step.order_by)
@@ -86,13 +77,7 @@ def _item(item: ir.ReturnItem, env: Env) -> ir.ReturnItem:
     if expr is item.expr:
         return item
     # The column keeps the name it had (an unaliased variable is named after itself).
-    return replace(item, expr=expr, alias=_column(item))
-
-
-def _column(item: ir.ReturnItem) -> str | None:
-    if item.alias is not None:
-        return item.alias
-    return item.expr.name if isinstance(item.expr, ir.Variable) else None
+    return replace(item, expr=expr, alias=column_name(item))
 
 
 def _bindings_after(step: ir.Step, env: Env) -> dict[str, ir.Expr]:
@@ -100,7 +85,7 @@ def _bindings_after(step: ir.Step, env: Env) -> dict[str, ir.Expr]:
     if isinstance(step, ir.Projection):
         out = dict(env) if step.star else {}
         for item in step.items:
-            name = _column(item)
+            name = column_name(item)
             if name is not None:
                 out.pop(name, None)
                 if is_constant_value(item.expr):
@@ -126,7 +111,7 @@ def _substitute(node: Any, env: Env) -> Any:
     if isinstance(node, ir.Variable):
         value = env.get(node.name)
         return node if value is None else value.with_pos(node.pos)
-    if isinstance(node, _OPAQUE):
+    if isinstance(node, OPAQUE):
         return node
     if isinstance(node, (ir.ListComprehension, ir.ListPredicate)):
         env = {k: v for k, v in env.items() if k != node.variable}
