@@ -396,6 +396,53 @@ def test_gql_built_ins_become_canonical_or_equivalent_expressions() -> None:
     assert _expr("MATCH (a) RETURN collect_list(a.x)") == ir.Aggregate("collect", (x,))
 
 
+def test_every_iso_built_in_has_a_meaning() -> None:
+    """Each name ISO GQL may call is handled by the parser or is a function of the IR's
+    catalogue: none passes into a Cypher translation as an unknown user function."""
+    from gqlir.dialect import get_dialect
+    from gqlir.ir import functions
+    from gqlir.parser.gql import ISO_BUILTINS
+
+    special = {"mod", "power", "property_exists", "same", "all_different"}
+    gql = get_dialect("iso-gql")
+    missing = {
+        name
+        for name in ISO_BUILTINS - special
+        if functions.lookup(gql.canonical_function(name)) is None
+    }
+    assert not missing
+
+
+@pytest.mark.parametrize(
+    "call", ["SINH(a.x)", "COSH(a.x)", "TANH(a.x)", "BYTE_LENGTH(a.s)", "OCTET_LENGTH(a.s)"]
+)
+def test_iso_built_ins_cypher_lacks_are_refused_in_cypher(call: str) -> None:
+    text = f"MATCH (a) RETURN {call} AS v"
+    assert gqlir.transpile(text, "iso-gql", "iso-gql").startswith("MATCH (a) RETURN ")
+    for target in ("neo4j", "opencypher9", "kuzu"):
+        with pytest.raises(UnsupportedError):
+            gqlir.transpile(text, "iso-gql", target)
+    if not call.startswith("OCTET"):  # (a Cypher octet_length() is a user function)
+        with pytest.raises(UnsupportedError):  # Cypher's sinh() is not GQL's either
+            gqlir.parse(f"MATCH (a) RETURN {call.lower()} AS v", "neo4j")
+
+
+def test_elements_of_a_path_in_cypher_interleaves_nodes_and_relationships() -> None:
+    from gqlir.eval import Graph, run
+
+    graph = Graph()
+    run("CREATE (:A {k: 1})-[:R {k: 2}]->(:B {k: 3})<-[:S {k: 4}]-(:C {k: 5})", graph)
+    gql = (
+        "MATCH p = (a:A)->(b)<-(c) OPTIONAL MATCH q = (c)-[:NONE]->() "
+        "RETURN ELEMENTS(p) AS e, ELEMENTS(q) AS f"
+    )
+    cypher = gqlir.transpile(gql, "iso-gql", "neo4j")
+    assert "ELEMENTS" not in cypher.upper(), cypher
+    want = run(gql, graph, dialect="iso-gql").rows
+    assert [x.properties["k"] for x in want[0][0]] == [1, 2, 3, 4, 5] and want[0][1] is None
+    assert run(cypher, graph).rows == want
+
+
 def test_sql_style_aggregates_are_null_without_values() -> None:
     """GQL's SUM and STDDEV_POP of no values, and STDDEV_SAMP of fewer than two, are null where
     the canonical (Cypher) aggregates give 0."""

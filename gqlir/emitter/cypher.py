@@ -1323,8 +1323,36 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(e.FunctionCall)
     def function_call(self, node: e.FunctionCall) -> str:
+        if node.name == "elements" and len(node.args) == 1:
+            return self.gen(self._path_elements(node))
         name = self.function_name(node.name, node)
         return f"{name}({', '.join(self.gen(arg) for arg in node.args)})"
+
+    def _path_elements(self, node: e.FunctionCall) -> e.Expr:
+        """GQL's ``ELEMENTS(p)``, which Cypher lacks: ``nodes(p)`` and ``relationships(p)``
+        interleaved, ``[i IN range(0, 2 * length(p)) | CASE WHEN i % 2 = 0 THEN nodes(p)[i / 2]
+        ELSE relationships(p)[i / 2] END]``, null for a null path."""
+        (path,) = node.args
+        if not isinstance(path, e.Variable):
+            raise self.unsupported(
+                "ELEMENTS() of an expression", node, rewrite="bind the path to a variable first"
+            )
+        i = next(f"_i{n}" for n in range(1, 10_000) if f"_i{n}" != path.name)
+        at = e.Variable(i)
+        half = e.Arithmetic(e.ArithOp.DIV, at, e.Integer(2))
+        even = e.Comparison(
+            e.CompOp.EQ, e.Arithmetic(e.ArithOp.MOD, at, e.Integer(2)), e.Integer(0)
+        )
+        pick = e.Case(
+            None,
+            (e.CaseWhen(even, e.Index(e.FunctionCall("nodes", (path,)), half)),),
+            e.Index(e.FunctionCall("relationships", (path,)), half),
+        )
+        length = e.Arithmetic(e.ArithOp.MUL, e.Integer(2), e.FunctionCall("length", (path,)))
+        positions = e.FunctionCall("range", (e.Integer(0), length))
+        listed = e.ListComprehension(i, positions, None, pick)
+        missing = e.CaseWhen(e.IsNull(path), e.Null())
+        return e.Case(None, (missing,), listed, pos=node.pos)
 
     @emits(e.Aggregate)
     def aggregate(self, node: e.Aggregate) -> str:

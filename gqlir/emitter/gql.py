@@ -2082,7 +2082,7 @@ class GqlGenerator(GraphTextGenerator):
                 if key == node.index.value:
                     return value
             return e.Null(pos=node.pos)
-        raise self.unsupported("subscript", node, rewrite="bind the element to a variable")
+        return gql_walks.element_at(self, node)
 
     def _lower_slice(self, node: e.Slice) -> e.Expr:
         if self.caps.slicing:

@@ -11,7 +11,11 @@ nulls) would not be:
   ``x IN l`` as ``any(v IN l WHERE v = x)``, which is how Cypher defines membership;
 * ``size([v IN l WHERE p | f])`` becomes a count of the rows ``FOR v IN l FILTER p`` keeps;
 * a comprehension as the list of a quantifier is walked in place: its filter joins the walk and
-  its projection replaces the variable in the test.
+  its projection replaces the variable in the test;
+* a subscript ``l[k]`` becomes ``VALUE { FOR v IN l WITH OFFSET i FILTER i = k OR i =
+  CARDINALITY(l) + k RETURN v }``: the one element at position ``k`` (from the end when ``k`` is
+  negative), and no row, hence null, when ``k`` is out of range or null, as in Cypher. The
+  position comes from ``WITH OFFSET``, not from the order of the rows, so it is exact.
 
 The list and the tests are evaluated again inside each subquery, so none of them may aggregate
 (the aggregate would run over the subquery's rows) or be volatile.
@@ -30,7 +34,7 @@ from ..passes.fold import closed
 if TYPE_CHECKING:
     from .gql import GqlGenerator
 
-__all__ = ["count_comprehension", "quantify"]
+__all__ = ["count_comprehension", "element_at", "quantify"]
 
 _BINDERS = (
     e.ListComprehension,
@@ -52,9 +56,11 @@ class _Walk:
     variable: str
     keep: e.Expr | None
     test: e.Expr
+    #: ``source`` as FOR walks it (see :func:`_as_list`)
+    listed: e.Expr | None = None
 
     def rows(self, condition: e.Expr | None, item: q.ReturnItem) -> q.LinearQuery:
-        steps: list[q.Step] = [q.Unwind(self.source, self.variable)]
+        steps: list[q.Step] = [q.Unwind(self.listed or self.source, self.variable)]
         steps += [q.Filter(c) for c in (self.keep, condition) if c is not None]
         return q.LinearQuery((*steps, q.Projection((item,))))
 
@@ -115,6 +121,38 @@ def count_comprehension(gen: GqlGenerator, node: e.ListComprehension, at: e.Expr
     return walk.guarded([], walk.count(gen, condition), at)
 
 
+def element_at(gen: GqlGenerator, node: e.Index) -> e.Expr:
+    """``l[k]`` for a list ``l`` and an integer ``k`` known only at run time. Cypher fails on a
+    non-integer position (GQL's comparison would accept ``1.0``) and reads a map by key, so
+    ``k`` must be known to be an integer and ``l`` not known to be anything but a list."""
+    forms = [f for f in gen.caps.for_index if f.split()[0] == "OFFSET"]
+    subject, index = node.subject, node.index
+    kind = gen.type_of(subject).kind
+    if (
+        not (gen.caps.value_subquery and forms)
+        or gen.type_of(index).kind != "integer"
+        or kind not in ("list", "property", "any")
+    ):
+        raise gen.unsupported("subscript", node, rewrite="bind the element to a variable")
+    _check(gen, subject, "subscript", node)
+    _check(gen, index, "subscript", node)
+    item, offset = gen.fresh("_v"), gen.fresh("_i")
+    at = e.Variable(offset)
+    from_start = e.Comparison(e.CompOp.EQ, at, index)
+    size = e.FunctionCall("size", (subject,))
+    from_end = e.Comparison(e.CompOp.EQ, at, e.Arithmetic(e.ArithOp.ADD, size, index))
+    if isinstance(index, e.Integer):  # a literal's sign is known
+        position = from_start if index.value >= 0 else from_end
+    else:
+        position = e.Or(from_start, from_end)
+    steps = (
+        q.Unwind(_as_list(gen, subject), item, index=offset),
+        q.Filter(position),
+        q.Projection((q.ReturnItem(e.Variable(item), item),)),
+    )
+    return e.ValueSubquery(q.LinearQuery(steps), pos=node.pos)
+
+
 def _walk(
     gen: GqlGenerator, source: e.Expr, variable: str, test: e.Expr, construct: str, at: e.Expr
 ) -> _Walk:
@@ -149,12 +187,24 @@ def _walk(
             inner.variable,
             keep,
             _replaced(gen, test, variable, element, construct, at),
+            inner.listed,
         )
     _check(gen, source, construct, at)
+    listed = _as_list(gen, source)
     if variable in gen.scope:
         fresh = gen.fresh("_v")
-        return _Walk(source, fresh, None, _renamed(gen, test, variable, fresh, construct, at))
-    return _Walk(source, variable, None, test)
+        test = _renamed(gen, test, variable, fresh, construct, at)
+        return _Walk(source, fresh, None, test, listed)
+    return _Walk(source, variable, None, test, listed)
+
+
+def _as_list(gen: GqlGenerator, source: e.Expr) -> e.Expr:
+    """``source`` as FOR's list: ``source || []`` unless it is known to be a list, so that a
+    string or number fails as it does in Cypher (whether GQL's FOR would fail on it or walk it
+    as one element is left to the implementation's reading of the standard)."""
+    if gen.type_of(source).kind in ("list", "null"):
+        return source
+    return e.Concat(source, e.ListLiteral(()), pos=source.pos)
 
 
 def _not_constant(gen: GqlGenerator, node: e.Expr, construct: str, at: e.Expr) -> None:

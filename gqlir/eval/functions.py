@@ -162,6 +162,17 @@ def _relationships(rt: Runtime, a: list[Any]) -> Any:
     raise _arg_type_error("relationships", a[0], "TypeError")
 
 
+@_fn("elements")
+def _elements(rt: Runtime, a: list[Any]) -> Any:
+    """GQL's ELEMENTS(p): the path's nodes and edges, alternating, from its first node."""
+    if isinstance(a[0], Path):
+        out: list[Any] = [a[0].nodes[0]]
+        for rel, node in zip(a[0].relationships, a[0].nodes[1:], strict=True):
+            out += [rel, node]
+        return out
+    raise _arg_type_error("elements", a[0], "TypeError")
+
+
 @_fn("length")
 def _length(rt: Runtime, a: list[Any]) -> Any:
     v = a[0]
@@ -188,6 +199,12 @@ def _size(rt: Runtime, a: list[Any]) -> Any:
 @_fn("char_length")
 def _char_length(rt: Runtime, a: list[Any]) -> Any:
     return len(_str("char_length", a[0]))
+
+
+@_fn("byte_length")
+def _byte_length(rt: Runtime, a: list[Any]) -> Any:
+    """GQL's BYTE_LENGTH: the octets of the string's UTF-8 encoding."""
+    return len(_str("byte_length", a[0]).encode("utf-8"))
 
 
 @_fn("head")
@@ -347,6 +364,13 @@ def _cot(x: float) -> float:
     return math.inf if t == 0 else 1 / t
 
 
+def _sinh(x: float) -> float:
+    try:
+        return math.sinh(x)
+    except OverflowError:  # (the shared handler would give +inf for a large negative x)
+        return math.copysign(math.inf, x)
+
+
 for _name, _f in {
     "sqrt": _sqrt,
     "exp": math.exp,
@@ -356,6 +380,9 @@ for _name, _f in {
     "cos": math.cos,
     "tan": math.tan,
     "cot": _cot,
+    "sinh": _sinh,
+    "cosh": math.cosh,
+    "tanh": math.tanh,
     "asin": math.asin,
     "acos": math.acos,
     "atan": math.atan,

@@ -50,10 +50,12 @@ SCALARS = _spec(
     atan 1 1
     atan2 2 2
     btrim 1 2
+    byte_length 1 1
     ceil 1 1
     char_length 1 1
     coalesce 1 *
     cos 1 1
+    cosh 1 1
     cot 1 1
     date 0 1
     date.realtime 0 1
@@ -75,6 +77,7 @@ SCALARS = _spec(
     duration.inseconds 2 2
     e 0 0
     elementid 1 1
+    elements 1 1
     endnode 1 1
     exp 1 1
     floor 1 1
@@ -121,6 +124,7 @@ SCALARS = _spec(
     rtrim 1 2
     sign 1 1
     sin 1 1
+    sinh 1 1
     size 1 1
     split 2 2
     sqrt 1 1
@@ -128,6 +132,7 @@ SCALARS = _spec(
     substring 2 3
     tail 1 1
     tan 1 1
+    tanh 1 1
     time 0 1
     time.realtime 0 1
     time.statement 0 1

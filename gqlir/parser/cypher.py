@@ -1113,8 +1113,15 @@ class CypherBuilder:
         for value in values:
             _value(self, value)
         canonical = self.dialect.canonical_function(name)
-        call = resolve_call(name, canonical, values, distinct, start)
         caps = self.dialect.capabilities
+        if canonical in caps.unsupported_functions:
+            raise UnsupportedError(
+                f"{name}()",
+                self.dialect.name,
+                f"{name}() in {self.dialect.name} does not mean what gqlir's {canonical}() means",
+                offset=start,
+            )
+        call = resolve_call(name, canonical, values, distinct, start)
         if isinstance(call, ir.Aggregate) and (
             (canonical == "sum" and caps.sum_empty_null)
             or (canonical == "collect" and caps.collect_empty_null)
