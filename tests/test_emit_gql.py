@@ -352,8 +352,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "MATCH (n) WHERE n.x IN $list RETURN n.x AS x",
         "MATCH (n) WHERE CASE WHEN $list IS NULL THEN NULL "
-        "WHEN EXISTS { FOR _v IN $list FILTER _v = n.x RETURN _v } THEN TRUE "
-        "WHEN EXISTS { FOR _v IN $list FILTER (_v = n.x) IS NULL RETURN _v } THEN NULL "
+        "WHEN EXISTS { FOR _v IN $list || [] FILTER _v = n.x RETURN _v } THEN TRUE "
+        "WHEN EXISTS { FOR _v IN $list || [] FILTER (_v = n.x) IS NULL RETURN _v } THEN NULL "
         "ELSE FALSE END RETURN n.x AS x",
         "GRAPH g MATCH (n) WHERE CASE WHEN @list IS NULL THEN NULL "
         "ELSE n.x IN UNNEST(@list) END RETURN n.x AS x",
@@ -392,12 +392,12 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "MATCH (n) RETURN any(x IN n.list WHERE x = 2) AS r",
         "MATCH (n) RETURN CASE WHEN n.`list` IS NULL THEN NULL "
-        "WHEN EXISTS { FOR x IN n.`list` FILTER x = 2 RETURN x } THEN TRUE "
-        "WHEN EXISTS { FOR x IN n.`list` FILTER (x = 2) IS NULL RETURN x } THEN NULL "
+        "WHEN EXISTS { FOR x IN n.`list` || [] FILTER x = 2 RETURN x } THEN TRUE "
+        "WHEN EXISTS { FOR x IN n.`list` || [] FILTER (x = 2) IS NULL RETURN x } THEN NULL "
         "ELSE FALSE END AS r",
         "GRAPH g MATCH (n) RETURN CASE WHEN n.list IS NULL THEN NULL "
-        "WHEN EXISTS { FOR x IN n.list FILTER x = 2 RETURN x } THEN TRUE "
-        "WHEN EXISTS { FOR x IN n.list FILTER (x = 2) IS NULL RETURN x } THEN NULL "
+        "WHEN EXISTS { FOR x IN n.list || [] FILTER x = 2 RETURN x } THEN TRUE "
+        "WHEN EXISTS { FOR x IN n.list || [] FILTER (x = 2) IS NULL RETURN x } THEN NULL "
         "ELSE FALSE END AS r",
         SAME,
     ),
@@ -1999,3 +1999,74 @@ def test_subscripts_keep_cypher_errors_or_are_refused() -> None:
     for dialect, q in (("neo4j", "MATCH (n) RETURN n.l[0] AS v"), (ISO, text)):
         with pytest.raises(EvaluationError):
             run(q, graph, dialect=dialect)
+
+
+@pytest.mark.parametrize(
+    "value", [True, False, 0, 7, "true", " FALSE\t", "\u2003True\u3000", "yes", "", None, 1.5, [1]]
+)
+def test_to_boolean_of_a_runtime_value_keeps_cypher_answers_and_errors(value: Any) -> None:
+    """toBoolean() of a value of unknown type dispatches on IS TYPED: booleans, integers and
+    strings (trimmed of Cypher's whitespace, case-insensitive) convert as in Cypher; a float or
+    a list fails in both, through GQL's CAST."""
+    from gqlir.errors import EvaluationError
+    from gqlir.eval import run
+
+    query = "WITH $v AS v RETURN toBoolean(v) AS b"
+    text = translate(query, ISO)
+    assert "IS TYPED" in text and "BTRIM(" in text, text
+    answers = []
+    for q, dialect in ((query, "neo4j"), (text, ISO)):
+        try:
+            answers.append(run(q, None, {"v": value}, dialect=dialect).rows)
+        except EvaluationError as exc:
+            answers.append(exc.category)
+    assert answers[0] == answers[1], answers
+
+
+@pytest.mark.parametrize("function", ["trim", "ltrim", "rtrim", "btrim"])
+def test_trims_strip_cypher_whitespace_not_only_spaces(function: str) -> None:
+    from gqlir.eval import run
+
+    query = f"WITH $s AS s RETURN {function}(s) AS t"
+    text = translate(query, ISO)
+    assert "\\u3000" in text, text
+    for s in ["\t a \n", "\u2003b\u00a0", "  ", None]:
+        assert run(text, None, {"s": s}, dialect=ISO).rows == run(query, None, {"s": s}).rows
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "MATCH p = (:A)-->()-->() DETACH DELETE p",
+        "MATCH p = (a:A)-->(b) DETACH DELETE p, a",
+        "OPTIONAL MATCH p = (:Missing)-->() DETACH DELETE p",
+        "MATCH p = (:X)-->(:Y) DELETE p",
+        "MATCH p = (:B)-->(:C) DELETE p",  # B and C have other relationships: an error
+    ],
+)
+def test_deleting_paths_deletes_their_elements(query: str) -> None:
+    """A final DELETE of a path walks ELEMENTS(p): the graph left (or the error) is the one
+    Cypher gives."""
+    from gqlir.errors import EvaluationError
+    from gqlir.eval import Graph, run
+
+    setup = "CREATE (:A)-[:R]->(:B)-[:R]->(:C)-[:R]->(:D), (:A)-[:R]->(:E), (:X)-[:R]->(:Y)"
+    outcomes: list[Any] = []
+    for text, dialect in ((query, "neo4j"), (translate(query, ISO), ISO)):
+        graph = Graph()
+        run(setup, graph)
+        try:
+            run(text, graph, dialect=dialect)
+        except EvaluationError as exc:
+            outcomes.append(exc.category)
+            continue
+        rows = run("MATCH (n) OPTIONAL MATCH (n)-[r]->(m) RETURN n, r, m", graph).rows
+        outcomes.append(_rows_as_sets(rows))
+    assert "ELEMENTS(p)" in translate(query, ISO)
+    assert outcomes[0] == outcomes[1]
+
+
+def test_deleting_a_path_before_the_end_is_refused() -> None:
+    check(
+        "MATCH p = (a)-->() DETACH DELETE p RETURN count(*) AS c", ISO, Refused("DELETE of a path")
+    )

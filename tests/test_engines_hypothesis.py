@@ -180,11 +180,11 @@ QUIRKS: dict[str, Known] = {
     ),
     "grafeo-gql-subquery-without-match": Known(
         (("grafeo", "iso-gql"),),
-        r"\b(IN|any|all|none|single|size)\b|[\w)\]]\[",
+        r"\b(IN|any|all|none|single|size|head|last)\b|[\w)\]]\[",
         "MATCH (a:A) WITH collect(a.x) AS l RETURN 1 IN l AS c",
         "grafeo's GQL wants a MATCH in every EXISTS/VALUE subquery; the translation walks a "
         "list known only at run time with FOR in one (IN, list predicates, size() of a "
-        "comprehension, a subscript)",
+        "comprehension, a subscript, head(), last())",
         REFUSES,
         "GRAFEO-Q001",
     ),

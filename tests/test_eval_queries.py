@@ -530,3 +530,24 @@ def test_conditions_that_cannot_fail_are_tried_between_comma_patterns() -> None:
     }
     arithmetic = gqlir.parse("MATCH (a:A), (b:B) WHERE a.k * 2 = 6 RETURN a")
     assert _early_conditions(arithmetic.steps[0].patterns, arithmetic.steps[0].where) == {}
+
+
+def test_cypher_whitespace_is_javas() -> None:
+    """trim() and toBoolean() strip what Java's Character.isWhitespace accepts (Neo4j runs on
+    it): space, line and paragraph separators but not the no-break spaces, and TAB..CR, FS..US."""
+    import unicodedata
+
+    from gqlir.eval import run
+    from gqlir.ir.functions import WHITESPACE
+
+    java = {
+        c
+        for c in map(chr, range(0x110000))
+        if c in "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
+        or (unicodedata.category(c) in ("Zs", "Zl", "Zp") and c not in "\xa0\u2007\u202f")
+    }
+    assert set(WHITESPACE) == java and len(WHITESPACE) == len(java)
+    rows = run(
+        "RETURN trim($s) AS t, toBoolean($b) AS b", None, {"s": "\u3000x\xa0", "b": "\ttrue\u2028"}
+    ).rows
+    assert rows == [("x\xa0", True)]

@@ -40,8 +40,12 @@ _SIMPLE_ESCAPES = {
 }
 
 # Characters that are escaped as \uXXXX: C0 and C1 controls, DEL, the unicode line and paragraph
-# separators (line breaks to many tools), and lone surrogates (not encodable as UTF-8).
-_UNICODE_ESCAPE = "\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
+# separators (line breaks to many tools), spaces other than U+0020 and invisible format
+# characters (a reader would take them for a plain space or for nothing), and lone surrogates
+# (not encodable as UTF-8).
+_UNICODE_ESCAPE = (
+    "\x00-\x1f\x7f-\xa0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff\ud800-\udfff"
+)
 
 
 def is_plain_name(name: str) -> bool:

@@ -69,6 +69,7 @@ from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import cannot_fail, names_in
+from ..ir.functions import WHITESPACE
 from ..ir.node import Node
 from . import gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
@@ -110,6 +111,8 @@ _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # =============================================================================================
 
 _NUMERIC = frozenset({"integer", "float", "number"})
+#: Kinds whose value may be a list (head() and last() of anything else fail in Cypher).
+_LISTS = frozenset({"list", "property", "any"})
 _TEMPORAL = frozenset({"date", "localtime", "time", "localdatetime", "datetime"})
 #: Kinds known not to be a list (a stored property may hold a list, so "property" is not here).
 _SCALAR = frozenset({"boolean", "integer", "float", "string", "node", "edge", "path", "map"})
@@ -438,6 +441,10 @@ class GqlGenerator(GraphTextGenerator):
     def step_clauses(self, step: q.Step, *, final: bool, top: bool) -> list[str]:
         if isinstance(step, q.Projection):
             return self.projection(step, final=final, top=top)
+        if isinstance(step, q.Delete) and final:
+            walked = self._delete_paths(step)
+            if walked is not None:
+                return [self.gen(s) for s in walked]
         text = self.gen(step)
         return [text] if text else []
 
@@ -1431,6 +1438,39 @@ class GqlGenerator(GraphTextGenerator):
         keyword = "DETACH DELETE " if step.detach else "DELETE "
         return keyword + ", ".join(self.expr(target) for target in step.targets)
 
+    def _delete_paths(self, step: q.Delete) -> tuple[q.Step, ...] | None:
+        """A final ``DELETE`` of paths as ``FOR e IN ELEMENTS(p) DELETE e``: GQL deletes only
+        nodes and edges. The walk multiplies the rows, which only the query's end may see;
+        deletion takes the set of what all rows name, as Cypher's does."""
+        if (
+            not self.caps.graph_writes
+            or "elements" not in self.dialect.functions
+            or "elements" in self.caps.unsupported_functions
+        ):
+            return None
+        kinds = [self.type_of(target).kind for target in step.targets]
+        if "path" not in kinds:
+            return None
+        parts: list[e.Expr] = []
+        for target, kind in zip(step.targets, kinds, strict=True):
+            if kind == "path":
+                elements = e.FunctionCall("elements", (target,))
+                parts.append(
+                    elements
+                    if len(step.targets) == 1
+                    else e.FunctionCall("coalesce", (elements, e.ListLiteral(())))
+                )
+            elif kind in ("node", "edge", "null"):
+                parts.append(e.ListLiteral((target,)))
+            else:
+                return None
+        source = parts[0]
+        for part in parts[1:]:
+            source = e.Concat(source, part)
+        item = self.fresh("_e")
+        walk = q.Unwind(source, item, pos=step.pos)
+        return walk, replace(step, targets=(e.Variable(item),))
+
     @emits(q.Merge)
     def merge(self, step: q.Merge) -> str:
         raise self.unsupported(
@@ -2067,11 +2107,12 @@ class GqlGenerator(GraphTextGenerator):
             return e.Property(node.subject, node.index.value, pos=node.pos)
         items = self._const_list(node.subject)
         if items is not None and isinstance(node.index, e.Integer):
+            # the other items are not evaluated: they must be unable to fail (Cypher's would)
             i = node.index.value
-            if -len(items) <= i < len(items) and all(_is_const(x) for x in items):
-                return items[i]
-            if all(_is_const(x) for x in items):
-                return e.Null(pos=node.pos)
+            inside = -len(items) <= i < len(items)
+            others = [x for j, x in enumerate(items) if not inside or j != i % len(items)]
+            if all(_is_const(x) for x in items) or self.cannot_fail(*others):
+                return items[i] if inside else e.Null(pos=node.pos)
         subject = node.subject
         if (
             isinstance(subject, e.MapLiteral)
@@ -2270,6 +2311,13 @@ class GqlGenerator(GraphTextGenerator):
                 if name == "tail":
                     return e.ListLiteral(tuple(items[1:]), pos=node.pos)
                 return e.ListLiteral(tuple(reversed(items)), pos=node.pos)
+            if (
+                name in ("head", "last")
+                and self.type_of(args[0]).kind in _LISTS
+                and not _aggregates(args[0])
+            ):
+                # the first or last element: a subscript, which a walk WITH OFFSET can read
+                return e.Index(args[0], e.Integer(0 if name == "head" else -1), pos=node.pos)
         if (
             name == "size"
             and len(args) == 1
@@ -2302,15 +2350,58 @@ class GqlGenerator(GraphTextGenerator):
                 # An integer's decimal digits; toBoolean/toFloat text differs from CAST's.
                 return e.Cast(args[0], e.TypeRef("STRING"), pos=node.pos)
         if name == "toboolean" and len(args) == 1:
-            kind = self.type_of(args[0]).kind
-            if kind in ("boolean", "null"):
-                return args[0]
-            if kind == "integer":  # Cypher: any non-zero integer is true
-                return e.Comparison(e.CompOp.NE, args[0], e.Integer(0), pos=node.pos)
+            return self._to_boolean(node)
+        if name in ("trim", "btrim", "ltrim", "rtrim") and len(args) == 1:
+            # Cypher strips whitespace, GQL's one-argument forms only spaces: name the set.
+            canonical = "btrim" if name == "trim" else name
+            return e.FunctionCall(canonical, (args[0], e.String(WHITESPACE)), pos=node.pos)
         if name in ("ceil", "floor") and len(args) == 1 and self.type_of(args[0]).kind != "float":
             cast = e.Cast(args[0], e.TypeRef("FLOAT"))
             return e.FunctionCall(name, (cast,), pos=node.pos)
         return node
+
+    def _to_boolean(self, node: e.FunctionCall) -> e.Expr:
+        """Cypher's ``toBoolean(x)``: a boolean as is, an integer as ``x <> 0``, a string as
+        ``CASE LOWER(BTRIM(x, whitespace)) WHEN 'true' THEN TRUE WHEN 'false' THEN FALSE END``
+        (null for any other string), and anything else an error, as GQL's ``CAST(x AS
+        BOOLEAN)`` is for it. A value of unknown type is dispatched on ``IS TYPED``."""
+        (x,) = node.args
+        kinds = _runtime_kinds(self.type_of(x))
+        if kinds == {"null"}:
+            return x
+        trimmed = e.FunctionCall("btrim", (x, e.String(WHITESPACE)))
+        word = e.FunctionCall("lower", (trimmed,))
+        parsed = e.Case(
+            word,
+            (
+                e.CaseWhen(e.String("true"), e.Boolean(True)),
+                e.CaseWhen(e.String("false"), e.Boolean(False)),
+            ),
+            e.Null(),
+        )
+        branches: list[tuple[e.Expr | bool, e.Expr]] = [
+            (_typed(x, kinds, "boolean", "BOOLEAN"), x),
+            (_typed(x, kinds, "integer", "INTEGER"), e.Comparison(e.CompOp.NE, x, e.Integer(0))),
+            (_typed(x, kinds, "string", "STRING"), parsed),
+        ]
+        whens: list[e.CaseWhen] = []
+        default: e.Expr = e.Cast(x, e.TypeRef("BOOLEAN"))  # fails, as toBoolean() does
+        for condition, result in branches:
+            if condition is True:
+                default = result
+                break
+            if condition is not False:
+                whens.append(e.CaseWhen(condition, result))
+        if not whens:
+            return replace(default, pos=node.pos)
+        if not (self.caps.type_predicates and _pure(x)):
+            raise self.unsupported(
+                "function toboolean()",
+                node,
+                message="toBoolean() of a value of unknown type needs IS TYPED and a value "
+                "that may be evaluated more than once",
+            )
+        return e.Case(None, tuple(whens), default, pos=node.pos)
 
     def _label_of(self, node: e.FunctionCall, kind: str, labels: tuple[str, ...]) -> e.Expr:
         """The one label of an element of ``kind`` under a schema whose elements carry one label

@@ -142,7 +142,8 @@ def element_at(gen: GqlGenerator, node: e.Index) -> e.Expr:
     size = e.FunctionCall("size", (subject,))
     from_end = e.Comparison(e.CompOp.EQ, at, e.Arithmetic(e.ArithOp.ADD, size, index))
     if isinstance(index, e.Integer):  # a literal's sign is known
-        position = from_start if index.value >= 0 else from_end
+        back = e.Arithmetic(e.ArithOp.SUB, size, e.Integer(-index.value))
+        position = from_start if index.value >= 0 else e.Comparison(e.CompOp.EQ, at, back)
     else:
         position = e.Or(from_start, from_end)
     steps = (

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import EvaluationError
+from ..ir.functions import WHITESPACE
 from . import temporal as tm
 from .graph import Node, Relationship
 from .runtime import Runtime, unsupported
@@ -439,17 +440,14 @@ def _lower(rt: Runtime, a: list[Any]) -> Any:
     return _str("toLower", a[0]).lower()
 
 
-def _trim_chars(name: str, a: list[Any]) -> str | None:
-    if len(a) > 1:
-        if a[1] is None:
-            return None
-        return _str(name, a[1])
-    return None
+def _trim_chars(name: str, a: list[Any]) -> str:
+    """The characters to strip: the second argument, or Cypher's whitespace."""
+    return _str(name, a[1]) if len(a) > 1 else WHITESPACE
 
 
 @_fn("trim")
 def _trim(rt: Runtime, a: list[Any]) -> Any:
-    return _str("trim", a[0]).strip()
+    return _str("trim", a[0]).strip(WHITESPACE)
 
 
 @_fn("btrim")
@@ -636,7 +634,7 @@ def _to_boolean(v: Any) -> bool | None:
     if isinstance(v, int):
         return v != 0
     if isinstance(v, str):
-        text = v.strip().lower()
+        text = v.strip(WHITESPACE).lower()
         return True if text == "true" else False if text == "false" else None
     raise _value_error("toBoolean", v)
 

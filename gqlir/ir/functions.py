@@ -160,6 +160,14 @@ SCALARS = _spec(
 
 FUNCTIONS: dict[str, FunctionSpec] = {**SCALARS, **AGGREGATES}
 
+#: The characters Cypher's ``trim()`` family and ``toBoolean()`` strip by default: Java's
+#: ``Character.isWhitespace`` (Neo4j trims with it), i.e. the Unicode space, line and paragraph
+#: separators except the no-break spaces, plus the ASCII controls TAB to CR and FS to US.
+WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2008\u2009\u200a\u2028\u2029\u205f\u3000"
+)
+
 
 def lookup(canonical: str) -> FunctionSpec | None:
     return FUNCTIONS.get(canonical)
