@@ -279,6 +279,51 @@ def _variables(node: Node) -> set[str]:
     return {v.name for v in node.find_all(e.Variable)}
 
 
+#: Expressions GQL writes as a walk over a list in a subquery.
+_LIST_WALKS = (e.Index, e.Slice, e.ListComprehension, e.ListPredicate, e.In)
+
+
+def _free_variables(node: Node) -> set[str]:
+    """The variables ``node`` reads from its scope (a comprehension's, a list predicate's and
+    reduce()'s own variables are bound inside); everything a subquery mentions counts."""
+    if isinstance(node, e.Variable):
+        return {node.name}
+    if isinstance(node, (e.ListComprehension, e.ListPredicate)):
+        inner = set().union(*(_free_variables(c) for c in node.children() if c is not node.source))
+        return _free_variables(node.source) | (inner - {node.variable})
+    if isinstance(node, e.Reduce):
+        inner = _free_variables(node.expression) - {node.accumulator, node.variable}
+        return _free_variables(node.init) | _free_variables(node.source) | inner
+    if isinstance(node, (*_SUBQUERIES, e.PatternComprehension, e.MapProjection)):
+        return _variables(node)
+    return set().union(*(_free_variables(c) for c in node.children()))
+
+
+def _outer_aggregates(node: Node) -> list[e.Expr]:
+    """The aggregates of ``node`` outside its subqueries."""
+    found: list[e.Expr] = []
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        if isinstance(inner, (e.Aggregate, e.CountStar)):
+            found.append(inner)
+        elif not isinstance(inner, _SUBQUERIES):
+            stack.extend(inner.children())
+    return found
+
+
+def _walks_an_aggregate(node: Node, walked: bool = False) -> bool:
+    """Whether an aggregate of ``node`` (outside its subqueries) is the list of a walk."""
+    if walked and isinstance(node, (e.Aggregate, e.CountStar)):
+        return True
+    if isinstance(node, _SUBQUERIES):
+        return False
+    walks = isinstance(node, _LIST_WALKS) or (
+        isinstance(node, e.FunctionCall) and node.name in ("head", "last")
+    )
+    return any(_walks_an_aggregate(child, walked or walks) for child in node.children())
+
+
 # =============================================================================================
 # the generator
 # =============================================================================================
@@ -512,6 +557,11 @@ class GqlGenerator(GraphTextGenerator):
         """WITH / RETURN as GQL statements (see the module docstring for the forms chosen)."""
         if step.where is not None:
             return self._projection_where(step, final=final, top=top)
+        stages = self._aggregate_first(step)
+        if stages is not None:
+            first, second = stages
+            out = self.projection(first, final=False, top=top)
+            return out + self.projection(second, final=final, top=top)
         cols = self._columns(step)
         aggregating = any(_aggregates(x) for x, _ in cols)
         plain = not (step.distinct or aggregating or step.group_by is not None)
@@ -539,6 +589,53 @@ class GqlGenerator(GraphTextGenerator):
         if self._needs_two_stages(step, cols, final=final, aggregating=aggregating):
             return self._two_stages(step, cols, final=final, top=top)
         return self._single_stage(step, cols, final=final, aggregating=aggregating)
+
+    def _aggregate_first(self, step: q.Projection) -> tuple[q.Projection, q.Projection] | None:
+        """A projection whose aggregate is read by a list walk (``head(collect(x))``,
+        ``collect(x)[0]``, ``1 IN collect(x)``, a comprehension over ``collect(x)``) as two:
+        the first groups and aggregates, the second reads the aggregated lists (a walk is a
+        subquery, in which the aggregate would run over the subquery's own rows). Only when
+        the reading items read nothing but aggregates, and ORDER BY only result columns."""
+        if step.star or step.group_by is not None or not self.caps.value_subquery:
+            return None
+        cols = self._columns(step)
+        if not any(_walks_an_aggregate(x) for x, _ in cols):
+            return None
+        aliases = {a for _, a in cols}
+        if any(not _variables(s.expr) <= aliases for s in step.order_by):
+            return None
+        aggregates: dict[int, e.Expr] = {}  # id -> the aggregate, outside subqueries
+        for x, _ in cols:
+            if _walks_an_aggregate(x):
+                aggregates.update((id(a), a) for a in _outer_aggregates(x))
+        names: dict[e.Expr, str] = {}
+
+        def hoist(node: Node) -> Node:
+            if id(node) not in aggregates:
+                return node
+            if node not in names:
+                names[node] = self.fresh()
+            return e.Variable(names[node])
+
+        reads = []
+        for x, alias in cols:
+            if _walks_an_aggregate(x):
+                read = x.transform(hoist)
+                if not _free_variables(read) <= set(names.values()):
+                    return None
+                reads.append(q.ReturnItem(read, alias))
+        keys: list[q.ReturnItem] = []
+        out: list[q.ReturnItem] = []
+        for x, alias in cols:
+            if _walks_an_aggregate(x):
+                out.append(reads.pop(0))
+                continue
+            carried = alias if self.usable_variable(alias) else self.fresh()
+            keys.append(q.ReturnItem(x, carried))
+            out.append(q.ReturnItem(e.Variable(carried), alias))
+        hoisted = tuple(q.ReturnItem(x, name) for x, name in names.items())
+        first = q.Projection((*keys, *hoisted), pos=step.pos)
+        return first, replace(step, items=tuple(out))
 
     def _sort_by_values(
         self, step: q.Projection, cols: list[tuple[e.Expr, str]], aggregating: bool
