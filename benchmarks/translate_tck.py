@@ -212,9 +212,15 @@ def check_outputs(
 # -- report --------------------------------------------------------------------------------------
 
 
-def report(outcomes: dict[str, Outcome], error_queries: set[str] | None = None) -> str:
+def report(
+    outcomes: dict[str, Outcome],
+    error_queries: set[str] | None = None,
+    compile_errors: set[str] | None = None,
+) -> str:
     """Each dialect's rate and refusals by construct; with ``error_queries`` (the queries whose
-    scenarios expect an error), also the rate over the queries expected to give a result."""
+    scenarios expect an error), also the rate over the queries expected to give a result, and
+    with ``compile_errors`` (those Cypher rejects before running them) the rate over the
+    queries Cypher compiles."""
     lines = []
     for outcome in outcomes.values():
         lines.append(
@@ -231,6 +237,16 @@ def report(outcomes: dict[str, Outcome], error_queries: set[str] | None = None) 
                 f"    ({refused} of the refused are queries whose scenarios expect an error; "
                 f"of the {len(expected)} expected to give a result, {done} translated, "
                 f"{done / len(expected):.1%})"
+            )
+        if compile_errors:
+            compiled = [
+                q for q in (*outcome.translated, *outcome.refused) if q not in compile_errors
+            ]
+            done = sum(1 for q in compiled if q in outcome.translated)
+            lines.append(
+                f"    ({outcome.total - len(compiled)} are rejected by Cypher at compile time; "
+                f"of the {len(compiled)} it compiles, {done} translated, "
+                f"{done / len(compiled):.1%})"
             )
         for construct, n in outcome.by_construct().most_common():
             lines.append(f"    {n:5d}  {construct}")
@@ -292,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     elapsed = time.perf_counter() - started
     print(f"{len(queries)} valid TCK queries, {len(dialects)} dialects, {elapsed:.1f} s")
-    print(report(outcomes, tck.error_queries(tck_dir)))
+    errors = tck.error_queries(tck_dir)
+    print(report(outcomes, errors, tck.error_queries(tck_dir, compile_time=True)))
     if args.verify:
         print(verification(tck_dir, dialects))
     corpus = Path(args.gql_corpus) if args.gql_corpus else _default_gql_corpus()

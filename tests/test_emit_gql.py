@@ -2096,3 +2096,20 @@ def test_aggregates_read_by_a_list_walk_are_computed_first(query: str) -> None:
     if "head(" in query or "[-1]" in query or "last(" in query:  # collect()'s order is open
         want, got = [r[:1] + r[2:] for r in want], [r[:1] + r[2:] for r in got]
     assert sorted(map(repr, got)) == sorted(map(repr, want))
+
+
+def test_to_string_of_a_boolean_writes_cyphers_words() -> None:
+    from gqlir.eval import run
+
+    query = "UNWIND [true, false, null] AS b RETURN toString(b) AS s, toString(b AND true) AS t"
+    text = translate(query, ISO)
+    assert "'true'" in text and "CAST" not in text, text
+    assert (
+        run(text, dialect=ISO).rows
+        == run(query).rows
+        == [
+            ("true", "true"),
+            ("false", "false"),
+            (None, None),
+        ]
+    )

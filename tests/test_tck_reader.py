@@ -369,6 +369,9 @@ def test_query_lists(tck: Path, this_copy: None) -> None:
     failing = error_queries(tck)
     assert failing < set(valid) and "RETURN range(2, 8, 0)" in failing
     assert "CALL test.my.proc(42)" not in failing
+    rejected = error_queries(tck, compile_time=True)
+    assert rejected < failing and "WITH 123 AS nonMap\nRETURN nonMap.num" in rejected
+    assert "RETURN range(2, 8, 0)" not in rejected  # (an error when it runs)
 
 
 def test_every_compile_time_detail_is_classified(scenarios: tuple[TckScenario, ...]) -> None:

@@ -2444,8 +2444,14 @@ class GqlGenerator(GraphTextGenerator):
             if kind == "string":
                 return args[0]
             if kind in ("integer", "null"):
-                # An integer's decimal digits; toBoolean/toFloat text differs from CAST's.
+                # An integer's decimal digits; a float's text differs from CAST's.
                 return e.Cast(args[0], e.TypeRef("STRING"), pos=node.pos)
+            if kind == "boolean":  # Cypher writes 'true'/'false', GQL's CAST 'TRUE'/'FALSE'
+                words = (
+                    e.CaseWhen(e.Boolean(True), e.String("true")),
+                    e.CaseWhen(e.Boolean(False), e.String("false")),
+                )
+                return e.Case(args[0], words, e.Null(), pos=node.pos)
         if name == "toboolean" and len(args) == 1:
             return self._to_boolean(node)
         if name in ("trim", "btrim", "ltrim", "rtrim") and len(args) == 1:
