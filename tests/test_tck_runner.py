@@ -387,9 +387,9 @@ TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1946,
     "kuzu": 1270,
-    "iso-gql": 1762,
-    "tugraph-gql": 1757,
-    "spanner": 850,
+    "iso-gql": 1784,
+    "tugraph-gql": 1779,
+    "spanner": 859,
 }
 
 

@@ -557,13 +557,13 @@ class GqlGenerator(GraphTextGenerator):
         """WITH / RETURN as GQL statements (see the module docstring for the forms chosen)."""
         if step.where is not None:
             return self._projection_where(step, final=final, top=top)
-        stages = self._aggregate_first(step)
+        cols = self._columns(step)
+        aggregating = any(_aggregates(x) for x, _ in cols)
+        stages = self._aggregate_first(step, cols) if aggregating else None
         if stages is not None:
             first, second = stages
             out = self.projection(first, final=False, top=top)
             return out + self.projection(second, final=final, top=top)
-        cols = self._columns(step)
-        aggregating = any(_aggregates(x) for x, _ in cols)
         plain = not (step.distinct or aggregating or step.group_by is not None)
         if not final and step.star and plain:
             new = [(x, a) for x, a in cols if not (isinstance(x, e.Variable) and x.name == a)]
@@ -590,7 +590,9 @@ class GqlGenerator(GraphTextGenerator):
             return self._two_stages(step, cols, final=final, top=top)
         return self._single_stage(step, cols, final=final, aggregating=aggregating)
 
-    def _aggregate_first(self, step: q.Projection) -> tuple[q.Projection, q.Projection] | None:
+    def _aggregate_first(
+        self, step: q.Projection, cols: list[tuple[e.Expr, str]]
+    ) -> tuple[q.Projection, q.Projection] | None:
         """A projection whose aggregate is read by a list walk (``head(collect(x))``,
         ``collect(x)[0]``, ``1 IN collect(x)``, a comprehension over ``collect(x)``) as two:
         the first groups and aggregates, the second reads the aggregated lists (a walk is a
@@ -598,7 +600,6 @@ class GqlGenerator(GraphTextGenerator):
         the reading items read nothing but aggregates, and ORDER BY only result columns."""
         if step.star or step.group_by is not None or not self.caps.value_subquery:
             return None
-        cols = self._columns(step)
         if not any(_walks_an_aggregate(x) for x, _ in cols):
             return None
         aliases = {a for _, a in cols}
