@@ -2447,6 +2447,8 @@ class GqlGenerator(GraphTextGenerator):
             if kind in ("integer", "null"):
                 # An integer's decimal digits; a float's text differs from CAST's.
                 return e.Cast(args[0], e.TypeRef("STRING"), pos=node.pos)
+            if isinstance(args[0], e.Boolean):
+                return e.String("true" if args[0].value else "false", pos=node.pos)
             if kind == "boolean":  # Cypher writes 'true'/'false', GQL's CAST 'TRUE'/'FALSE'
                 words = (
                     e.CaseWhen(e.Boolean(True), e.String("true")),
