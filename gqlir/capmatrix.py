@@ -60,7 +60,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             list_comprehension pattern_comprehension map_projection reduce list_predicates
             subscript slicing slice_syntax dynamic_property concat_operator plus_concatenates
             integer_division cast temporal_literals return_graph_elements xor_operator
-            map_literals collect_keeps_nulls collect_empty_null sum_empty_null null_length_is_null element_json_function
+            map_literals typed_lists collect_keeps_nulls collect_empty_null sum_empty_null null_length_is_null element_json_function
             type_names element_predicates""",
         ),
         (

@@ -114,6 +114,8 @@ class Capabilities:
     # forms the GQL emitter chooses between (the defaults describe Neo4j)
     xor_operator: bool = True  # a XOR b (GoogleSQL has none)
     map_literals: bool = True  # {k: v} as a value (GoogleSQL has no map type)
+    # a list holds values of one type, coerced to a common supertype, and no lists (GoogleSQL)
+    typed_lists: bool = False
     # FOR x IN l WITH <form> i, forms as written: "ORDINALITY", "OFFSET", "OFFSET AS"
     for_index: tuple[str, ...] = ()
     # path search prefixes, as ir.SearchKind values

@@ -383,10 +383,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) RETURN CASE WHEN VALUE { FOR x IN [1, n.x] FILTER x = 2 RETURN COUNT(*) AS _g1 } "
         "> 1 THEN FALSE WHEN EXISTS { FOR x IN [1, n.x] FILTER (x = 2) IS NULL RETURN x } THEN "
         "NULL ELSE VALUE { FOR x IN [1, n.x] FILTER x = 2 RETURN COUNT(*) AS _g1 } = 1 END AS r",
-        "GRAPH g MATCH (n) RETURN CASE WHEN VALUE { FOR x IN [1, n.x] FILTER x = 2 RETURN "
-        "COUNT(*) AS _g1 } > 1 THEN FALSE WHEN EXISTS { FOR x IN [1, n.x] FILTER (x = 2) IS NULL "
-        "RETURN x } THEN NULL ELSE VALUE { FOR x IN [1, n.x] FILTER x = 2 RETURN COUNT(*) AS _g1 "
-        "} = 1 END AS r",
+        # a GoogleSQL array of an integer and a property of unknown type may convert the 1
+        Refused("list of mixed types"),
         SAME,
     ),
     (

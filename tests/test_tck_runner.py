@@ -389,7 +389,7 @@ TRANSLATED_AT_LEAST = {
     "kuzu": 1270,
     "iso-gql": 1784,
     "tugraph-gql": 1779,
-    "spanner": 859,
+    "spanner": 837,
 }
 
 

@@ -209,6 +209,11 @@ def _join(a: VType, b: VType) -> VType:
     return ANY
 
 
+def _known(kind: str) -> bool:
+    """Whether a value of ``kind`` has one runtime type (``number`` may be either)."""
+    return VType(kind).known and kind != "number"
+
+
 def _is_const(node: e.Expr) -> bool:
     """A literal, or a list or map of literals: its value is known at translation time."""
     if isinstance(node, (e.Null, e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)):
@@ -2710,7 +2715,26 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.ListLiteral)
     def list_literal(self, node: e.ListLiteral) -> str:
+        if self.caps.typed_lists:
+            self._check_typed_list(node)
         return "[" + ", ".join(self.expr(item) for item in node.items) + "]"
+
+    def _check_typed_list(self, node: e.ListLiteral) -> None:
+        """A dialect whose lists have one element type (GoogleSQL arrays) would fail on
+        Cypher's ``[1, 'a']`` and change ``[1, 2.5]`` to ``[1.0, 2.5]``, and has no list of
+        lists: the items must be of one known type (or null)."""
+        kinds = {self.type_of(item).kind for item in node.items} - {"null"}
+        if "list" in kinds:
+            raise self.unsupported(
+                "list of lists", node, message=f"{self.dialect.name} has no array of arrays"
+            )
+        if len(kinds) > 1 or (len(node.items) > 1 and not all(_known(k) for k in kinds)):
+            raise self.unsupported(
+                "list of mixed types",
+                node,
+                message=f"a {self.dialect.name} array has one element type: values of "
+                f"different (or unknown) types would fail or be converted ({sorted(kinds)})",
+            )
 
     @emits(e.MapLiteral)
     def map_literal(self, node: e.MapLiteral) -> str:
