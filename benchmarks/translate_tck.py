@@ -212,6 +212,13 @@ def check_outputs(
 # -- report --------------------------------------------------------------------------------------
 
 
+def _rate_without(outcome: Outcome, excluded: set[str]) -> tuple[int, int]:
+    """How many translated or refused queries are not ``excluded``, and how many of those
+    were translated."""
+    kept = [q for q in (*outcome.translated, *outcome.refused) if q not in excluded]
+    return len(kept), sum(1 for q in kept if q in outcome.translated)
+
+
 def report(
     outcomes: dict[str, Outcome],
     error_queries: set[str] | None = None,
@@ -229,24 +236,16 @@ def report(
         )
         if error_queries:
             refused = sum(1 for q in outcome.refused if q in error_queries)
-            expected = [
-                q for q in (*outcome.translated, *outcome.refused) if q not in error_queries
-            ]
-            done = sum(1 for q in expected if q in outcome.translated)
+            n, done = _rate_without(outcome, error_queries)
             lines.append(
                 f"    ({refused} of the refused are queries whose scenarios expect an error; "
-                f"of the {len(expected)} expected to give a result, {done} translated, "
-                f"{done / len(expected):.1%})"
+                f"of the {n} expected to give a result, {done} translated, {done / n:.1%})"
             )
         if compile_errors:
-            compiled = [
-                q for q in (*outcome.translated, *outcome.refused) if q not in compile_errors
-            ]
-            done = sum(1 for q in compiled if q in outcome.translated)
+            n, done = _rate_without(outcome, compile_errors)
             lines.append(
-                f"    ({outcome.total - len(compiled)} are rejected by Cypher at compile time; "
-                f"of the {len(compiled)} it compiles, {done} translated, "
-                f"{done / len(compiled):.1%})"
+                f"    ({outcome.total - n} are rejected by Cypher at compile time; "
+                f"of the {n} it compiles, {done} translated, {done / n:.1%})"
             )
         for construct, n in outcome.by_construct().most_common():
             lines.append(f"    {n:5d}  {construct}")

@@ -1112,15 +1112,8 @@ class CypherBuilder:
             raise _err("exists() takes a property or a pattern", start)
         for value in values:
             _value(self, value)
-        canonical = self.dialect.canonical_function(name)
+        canonical = canonical_function(self.dialect, name, start)
         caps = self.dialect.capabilities
-        if canonical in caps.unsupported_functions:
-            raise UnsupportedError(
-                f"{name}()",
-                self.dialect.name,
-                f"{name}() in {self.dialect.name} does not mean what gqlir's {canonical}() means",
-                offset=start,
-            )
         call = resolve_call(name, canonical, values, distinct, start)
         if isinstance(call, ir.Aggregate) and (
             (canonical == "sum" and caps.sum_empty_null)
@@ -1438,6 +1431,20 @@ def _count(c: list, pos: int, default: int) -> int:
         if isinstance(x, tuple) and x[0] == "INTEGER":
             return decode_integer(x[1], x[2])
     return default
+
+
+def canonical_function(dialect: Dialect, name: str, start: int) -> str:
+    """The canonical name of the function ``name`` calls in ``dialect``; refused when the
+    dialect's function of that name does not mean the canonical one (or does not exist)."""
+    canonical = dialect.canonical_function(name)
+    if canonical in dialect.capabilities.unsupported_functions:
+        raise UnsupportedError(
+            f"{name}()",
+            dialect.name,
+            f"{name}() in {dialect.name} does not mean what gqlir's {canonical}() means",
+            offset=start,
+        )
+    return canonical
 
 
 def resolve_call(name: str, canonical: str, values: tuple, distinct: bool, start: int) -> ir.Expr:

@@ -54,6 +54,7 @@ from .cypher import (
     _Scope,
     _Skip,
     _Where,
+    canonical_function,
     resolve_call,
 )
 from .literals import decode_accent_quoted, decode_float, decode_integer, decode_string
@@ -1250,14 +1251,7 @@ class GqlBuilder(CypherBuilder):
             if distinct:
                 raise _err(f"DISTINCT is only allowed in aggregate functions, not {name}()", start)
             return special
-        canonical = self.dialect.canonical_function(name)
-        if canonical in self.dialect.capabilities.unsupported_functions:
-            raise UnsupportedError(
-                f"{name}()",
-                self.dialect.name,
-                f"{name}() in {self.dialect.name} does not mean what gqlir's {canonical}() means",
-                offset=start,
-            )
+        canonical = canonical_function(self.dialect, name, start)
         call = resolve_call(name, canonical, values, distinct, start)
         if isinstance(call, ir.Aggregate) and call.name == canonical:
             return self._aggregate(call)  # (not a coalesce(...) resolve_call made plain)
