@@ -2111,3 +2111,23 @@ def test_to_string_of_a_boolean_writes_cyphers_words() -> None:
             (None, None),
         ]
     )
+
+
+@pytest.mark.parametrize(
+    "items, construct",
+    [
+        ("1, 'a'", "list of mixed types"),  # no common type: an error in GoogleSQL
+        ("1, 2.5", "list of mixed types"),  # ARRAY<DOUBLE>: the 1 would become 1.0
+        ("n.x, n.y", "list of mixed types"),  # unknown types, which may differ
+        ("[1], [2]", "list of lists"),
+        ("1, 2, null", None),
+        ("n.x", None),
+    ],
+)
+def test_spanner_lists_hold_one_type(items: str, construct: str | None) -> None:
+    query = f"MATCH (n) RETURN [{items}] AS l"
+    translate(query, ISO)  # GQL lists may mix types
+    if construct is None:
+        assert translate(query, SPANNER, graph="g").startswith("GRAPH g MATCH (n) RETURN [")
+    else:
+        check(query, SPANNER, Refused(construct), graph="g")
