@@ -2131,3 +2131,17 @@ def test_spanner_lists_hold_one_type(items: str, construct: str | None) -> None:
         assert translate(query, SPANNER, graph="g").startswith("GRAPH g MATCH (n) RETURN [")
     else:
         check(query, SPANNER, Refused(construct), graph="g")
+
+
+def test_subscript_positions_from_the_end_cannot_overflow() -> None:
+    from gqlir.eval import run
+
+    query = "UNWIND [9223372036854775807, -9223372036854775808, -1] AS i RETURN [1, 2][i] AS v"
+    text = translate(query, ISO)
+    assert run(text, dialect=ISO).rows == run(query).rows == [(None,), (None,), (2,)]
+
+
+def test_a_sort_key_that_aggregates_keeps_the_walk_in_one_statement() -> None:
+    # ORDER BY count(*) belongs with the grouping: the aggregate is not computed first
+    query = "MATCH (n) RETURN count(*) AS c, head(collect(n.v)) AS h ORDER BY count(*)"
+    check(query, ISO, Refused("function head()"))

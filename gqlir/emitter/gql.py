@@ -608,8 +608,8 @@ class GqlGenerator(GraphTextGenerator):
         if not any(_walks_an_aggregate(x) for x, _ in cols):
             return None
         aliases = {a for _, a in cols}
-        if any(not _variables(s.expr) <= aliases for s in step.order_by):
-            return None
+        if any(not _variables(s.expr) <= aliases or _aggregates(s.expr) for s in step.order_by):
+            return None  # (a sort key that aggregates belongs to the grouping statement)
         aggregates: dict[int, e.Expr] = {}  # id -> the aggregate, outside subqueries
         for x, _ in cols:
             if _walks_an_aggregate(x):

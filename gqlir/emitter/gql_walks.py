@@ -12,8 +12,8 @@ nulls) would not be:
 * ``size([v IN l WHERE p | f])`` becomes a count of the rows ``FOR v IN l FILTER p`` keeps;
 * a comprehension as the list of a quantifier is walked in place: its filter joins the walk and
   its projection replaces the variable in the test;
-* a subscript ``l[k]`` becomes ``VALUE { FOR v IN l WITH OFFSET i FILTER i = k OR i =
-  CARDINALITY(l) + k RETURN v }``: the one element at position ``k`` (from the end when ``k`` is
+* a subscript ``l[k]`` becomes ``VALUE { FOR v IN l WITH OFFSET i FILTER i = k OR
+  i - CARDINALITY(l) = k RETURN v }``: the one element at position ``k`` (from the end when ``k`` is
   negative), and no row, hence null, when ``k`` is out of range or null, as in Cypher. The
   position comes from ``WITH OFFSET``, not from the order of the rows, so it is exact.
 
@@ -140,10 +140,10 @@ def element_at(gen: GqlGenerator, node: e.Index) -> e.Expr:
     at = e.Variable(offset)
     from_start = e.Comparison(e.CompOp.EQ, at, index)
     size = e.FunctionCall("size", (subject,))
-    from_end = e.Comparison(e.CompOp.EQ, at, e.Arithmetic(e.ArithOp.ADD, size, index))
+    # i - CARDINALITY(l) = k, not i = CARDINALITY(l) + k, which overflows for a large k
+    from_end = e.Comparison(e.CompOp.EQ, e.Arithmetic(e.ArithOp.SUB, at, size), index)
     if isinstance(index, e.Integer):  # a literal's sign is known
-        back = e.Arithmetic(e.ArithOp.SUB, size, e.Integer(-index.value))
-        position = from_start if index.value >= 0 else e.Comparison(e.CompOp.EQ, at, back)
+        position = from_start if index.value >= 0 else from_end
     else:
         position = e.Or(from_start, from_end)
     steps = (
