@@ -394,8 +394,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "WHEN EXISTS { FOR x IN n.`list` || [] FILTER (x = 2) IS NULL RETURN x } THEN NULL "
         "ELSE FALSE END AS r",
         "GRAPH g MATCH (n) RETURN CASE WHEN n.list IS NULL THEN NULL "
-        "WHEN EXISTS { FOR x IN n.list || [] FILTER x = 2 RETURN x } THEN TRUE "
-        "WHEN EXISTS { FOR x IN n.list || [] FILTER (x = 2) IS NULL RETURN x } THEN NULL "
+        "WHEN EXISTS { FOR x IN n.list FILTER x = 2 RETURN x } THEN TRUE "
+        "WHEN EXISTS { FOR x IN n.list FILTER (x = 2) IS NULL RETURN x } THEN NULL "
         "ELSE FALSE END AS r",
         SAME,
     ),

@@ -202,9 +202,10 @@ def _walk(
 def _as_list(gen: GqlGenerator, source: e.Expr) -> e.Expr:
     """``source`` as FOR's list: ``source || []`` unless it is known to be a list, so that a
     string or number fails as it does in Cypher (whether GQL's FOR would fail on it or walk it
-    as one element is left to the implementation's reading of the standard)."""
-    if gen.type_of(source).kind in ("list", "null"):
-        return source
+    as one element is left to the implementation's reading of the standard). Not in a dialect
+    whose lists are typed (GoogleSQL), which rejects FOR over a non-list before running."""
+    if gen.type_of(source).kind in ("list", "null") or gen.caps.typed_lists:
+        return source  # (a dialect with typed lists rejects FOR over a non-list when compiling)
     return e.Concat(source, e.ListLiteral(()), pos=source.pos)
 
 
