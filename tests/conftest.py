@@ -4,7 +4,6 @@ graph on which unbounded path queries never finish."""
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -16,32 +15,6 @@ import pytest
 os.environ["SPANNER_ENABLE_BUILTIN_METRICS"] = "false"
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
-
-
-@pytest.fixture(autouse=True)
-def _no_foreign_gc_callbacks(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Run a test that does not use hypothesis without the gc callback hypothesis installs
-    process-wide. A query's deadline (gqlir.engines.timeouts) stops the worker thread with an
-    asynchronous exception, which Python delivers wherever the thread is, a gc callback
-    included: there it is ignored (the deadline holds, the exception is raised again) and
-    pytest warns about it. Hypothesis uses the callback to discount gc pauses from its own
-    deadlines, so tests that use it keep it."""
-    uses_hypothesis = any(
-        getattr(value, "__module__", "").startswith("hypothesis")
-        for value in vars(request.module).values()
-    )
-    foreign = [] if uses_hypothesis else [cb for cb in gc.callbacks if _from_hypothesis(cb)]
-    for callback in foreign:
-        gc.callbacks.remove(callback)
-    try:
-        yield
-    finally:
-        gc.callbacks[:0] = [cb for cb in foreign if cb not in gc.callbacks]
-
-
-def _from_hypothesis(callback: Any) -> bool:
-    return getattr(callback, "__module__", "").startswith("hypothesis")
-
 
 # The engines every adapter test runs on; all are real engines started by the tests. "bolt" is
 # the Neo4j flavour of the Bolt adapter and "tugraph" its TuGraph flavour (auto-commit, results
