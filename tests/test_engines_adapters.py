@@ -237,3 +237,37 @@ def test_arcadedb_sql_names_keep_backticks_and_backslashes(open_engine: Any) -> 
             engine.db.command("sql", f"CREATE VERTEX TYPE {_sql_name(name)}")
     types = {r.get("name") for r in engine.db.query("sql", "SELECT name FROM schema:types")}
     assert set(names) <= types
+
+
+def test_a_deadline_arriving_in_a_gc_callback_is_not_reported() -> None:
+    """The deadline's asynchronous exception may reach the worker inside a gc callback, where
+    Python reports it as ignored; it is raised again, and the report is not passed on."""
+    import gc
+    import sys
+    import time
+
+    from gqlir.engines.timeouts import DeadlineExceeded, call_with_deadline
+
+    reports: list[Any] = []
+
+    def slow_callback(phase: str, info: dict) -> None:
+        started = time.perf_counter()
+        while time.perf_counter() - started < 0.005:
+            pass
+
+    def work() -> None:
+        while True:
+            gc.collect()
+
+    previous, report = sys.unraisablehook, reports.append
+    sys.unraisablehook = report
+    gc.callbacks.append(slow_callback)
+    try:
+        with pytest.raises(DeadlineExceeded):
+            call_with_deadline(work, 0.1)
+    finally:
+        gc.callbacks.remove(slow_callback)
+        restored = sys.unraisablehook
+        sys.unraisablehook = previous
+    assert restored is report  # the hook is put back once the deadline is over
+    assert not reports

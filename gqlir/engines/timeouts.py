@@ -16,6 +16,7 @@ Each engine gets the strongest mechanism it offers (measured; docs/engines.md):
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -74,6 +75,41 @@ def _clear_pending() -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.get_ident()), None)
 
 
+_hook_lock = threading.Lock()
+_hook_users = 0
+_saved_hook: Any = None
+
+
+def _ignore_deadlines(unraisable: Any) -> None:
+    """The unraisable hook while a deadline may fire. The asynchronous exception can arrive
+    while the worker runs a gc or weakref callback, where Python cannot raise it and reports it
+    as ignored; that is expected (it is raised again 50 ms later), so only other reports pass
+    on to the previous hook."""
+    if isinstance(unraisable.exc_value, DeadlineExceeded):
+        return
+    (_saved_hook or sys.__unraisablehook__)(unraisable)
+
+
+@contextmanager
+def _quiet_deadlines() -> Iterator[None]:
+    """Install :func:`_ignore_deadlines` for the block (shared by concurrent deadlines)."""
+    global _hook_users, _saved_hook
+    with _hook_lock:
+        if _hook_users == 0:
+            _saved_hook = sys.unraisablehook
+            sys.unraisablehook = _ignore_deadlines
+        _hook_users += 1
+    try:
+        yield
+    finally:
+        with _hook_lock:
+            _hook_users -= 1
+            if _hook_users == 0:
+                if sys.unraisablehook is _ignore_deadlines:
+                    sys.unraisablehook = _saved_hook
+                _saved_hook = None
+
+
 def call_with_deadline[T](fn: Callable[[], T], seconds: float | None) -> T:
     """``fn()`` in a worker thread; if it runs longer than ``seconds``, DeadlineExceeded is
     raised inside it (delivered at its next bytecode) and then here. For pure-Python work only:
@@ -98,13 +134,14 @@ def call_with_deadline[T](fn: Callable[[], T], seconds: float | None) -> T:
             box["error"] = exc
 
     worker = threading.Thread(target=target, name="gqlir-deadline", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    while worker.is_alive():
-        with lock:
-            if running[0]:
-                _raise_in(worker)
-        worker.join(0.05)
+    with _quiet_deadlines():
+        worker.start()
+        worker.join(seconds)
+        while worker.is_alive():
+            with lock:
+                if running[0]:
+                    _raise_in(worker)
+            worker.join(0.05)
     if "error" in box:
         raise box["error"]
     return box["value"]
