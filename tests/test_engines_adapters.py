@@ -239,35 +239,50 @@ def test_arcadedb_sql_names_keep_backticks_and_backslashes(open_engine: Any) -> 
     assert set(names) <= types
 
 
-def test_a_deadline_arriving_in_a_gc_callback_is_not_reported() -> None:
-    """The deadline's asynchronous exception may reach the worker inside a gc callback, where
-    Python reports it as ignored; it is raised again, and the report is not passed on."""
-    import gc
-    import sys
-    import time
+_DEADLINE_IN_A_CALLBACK = """
+import sys, time, weakref
+from gqlir.engines.timeouts import DeadlineExceeded, call_with_deadline
 
-    from gqlir.engines.timeouts import DeadlineExceeded, call_with_deadline
+reports = []
+previous = sys.unraisablehook = reports.append
 
-    reports: list[Any] = []
+def busy(seconds):
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        pass
 
-    def slow_callback(phase: str, info: dict) -> None:
-        started = time.perf_counter()
-        while time.perf_counter() - started < 0.005:
-            pass
+class Box:
+    pass
 
-    def work() -> None:
-        while True:
-            gc.collect()
+def work():  # a fifth of the time in a weakref callback, where a deadline may arrive
+    while True:
+        box = Box()
+        ref = weakref.ref(box, lambda _: busy(0.0005))
+        del box
+        busy(0.002)
 
-    previous, report = sys.unraisablehook, reports.append
-    sys.unraisablehook = report
-    gc.callbacks.append(slow_callback)
+stopped = 0
+for _ in range(10):
     try:
-        with pytest.raises(DeadlineExceeded):
-            call_with_deadline(work, 0.1)
-    finally:
-        gc.callbacks.remove(slow_callback)
-        restored = sys.unraisablehook
-        sys.unraisablehook = previous
-    assert restored is report  # the hook is put back once the deadline is over
-    assert not reports
+        call_with_deadline(work, 0.05)
+    except DeadlineExceeded:
+        stopped += 1
+print(stopped, len(reports), sys.unraisablehook is previous)
+"""
+
+
+def test_a_deadline_arriving_in_a_callback_is_not_reported() -> None:
+    """The deadline's asynchronous exception may reach the worker inside a weakref or gc
+    callback, where Python reports it as ignored; it is raised again, and the report is not
+    passed on. (In a child process: an exception raised into a callback is delicate.)"""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _DEADLINE_IN_A_CALLBACK],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.split() == ["10", "0", "True"], done.stdout + done.stderr
