@@ -247,12 +247,12 @@ reports = []
 previous = sys.unraisablehook = reports.append
 
 def busy(seconds):
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        pass
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        time.perf_counter()  # spin: the deadline must find the thread running Python code
 
-class Box:
-    pass
+class Box:  # an object that can be weakly referenced (a plain object() cannot)
+    __slots__ = ("__weakref__",)
 
 def work():  # a fifth of the time in a weakref callback, where a deadline may arrive
     while True:

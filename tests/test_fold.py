@@ -153,3 +153,15 @@ def test_propagation_reaches_targets_through_the_fallback() -> None:
     assert "LOCAL_TIME('12:00')" in out, out
     with pytest.raises(gqlir.UnsupportedError):  # not a constant: still refused
         gqlir.transpile("MATCH (v) WITH v.t AS t RETURN localtime(t) AS r", "neo4j", "iso-gql")
+
+
+def test_free_variables_leave_out_what_comprehensions_bind() -> None:
+    from gqlir.ir.analysis import free_variables
+
+    def expr(text: str) -> ir.Expr:
+        return gqlir.parse(f"RETURN {text} AS v", "neo4j").steps[-1].items[0].expr
+
+    assert free_variables(expr("[x IN l WHERE x > k | x + y]")) == {"l", "k", "y"}
+    assert free_variables(expr("any(x IN l WHERE x = x)")) == {"l"}
+    assert free_variables(expr("reduce(s = 0, x IN l | s + x + z)")) == {"l", "z"}
+    assert free_variables(expr("[x IN [x] | x]")) == {"x"}  # the source reads the outer x

@@ -37,7 +37,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import cannot_fail, column_name, names_in, reads_only
+from ..ir.analysis import aggregates, cannot_fail, column_name, names_in, reads_only
 from ..ir.node import Node
 from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
@@ -1572,24 +1572,9 @@ def _uniqueness_matters(step: q.Match) -> bool:
     return rels > 1
 
 
-_SUBQUERIES = (e.Exists, e.CountSubquery, e.CollectSubquery, e.ValueSubquery)
-
-
-def _aggregates(node: Node) -> bool:
-    """Whether ``node`` aggregates at this level (subqueries aggregate on their own)."""
-    stack = [node]
-    while stack:
-        inner = stack.pop()
-        if isinstance(inner, (e.Aggregate, e.CountStar)):
-            return True
-        if not isinstance(inner, _SUBQUERIES):
-            stack.extend(inner.children())
-    return False
-
-
 def _groups_implicitly(step: q.Projection) -> bool:
     """A projection that aggregates next to other items: Cypher's implicit GROUP BY."""
-    flags = [_aggregates(item.expr) for item in step.items]
+    flags = [aggregates(item.expr) for item in step.items]
     return any(flags) and (not all(flags) or step.star)
 
 

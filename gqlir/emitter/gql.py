@@ -68,7 +68,8 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import cannot_fail, names_in
+from ..ir.analysis import SUBQUERIES as _SUBQUERIES
+from ..ir.analysis import aggregates, cannot_fail, free_variables, names_in, outer_aggregates
 from ..ir.functions import WHITESPACE
 from ..ir.node import Node
 from . import gql_walks
@@ -100,7 +101,6 @@ _MATCH_MODE_WORDS = {
 }
 _SHORTEST = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST})
 _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
-_SUBQUERIES = (e.Exists, e.CountSubquery, e.CollectSubquery, e.ValueSubquery)
 #: Functions whose value changes between calls: never duplicated or dropped by a rewrite.
 _VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
@@ -254,18 +254,6 @@ def _steady(node: Node) -> bool:
     )
 
 
-def _aggregates(node: Node) -> bool:
-    """Whether ``node`` aggregates at this level (subqueries aggregate on their own)."""
-    stack = [node]
-    while stack:
-        inner = stack.pop()
-        if isinstance(inner, (e.Aggregate, e.CountStar)):
-            return True
-        if not isinstance(inner, _SUBQUERIES):
-            stack.extend(inner.children())
-    return False
-
-
 def _free_outside_aggregates(node: Node) -> set[str]:
     """Variables ``node`` reads outside any aggregate call."""
     out: set[str] = set()
@@ -286,35 +274,6 @@ def _variables(node: Node) -> set[str]:
 
 #: Expressions GQL writes as a walk over a list in a subquery.
 _LIST_WALKS = (e.Index, e.Slice, e.ListComprehension, e.ListPredicate, e.In)
-
-
-def _free_variables(node: Node) -> set[str]:
-    """The variables ``node`` reads from its scope (a comprehension's, a list predicate's and
-    reduce()'s own variables are bound inside); everything a subquery mentions counts."""
-    if isinstance(node, e.Variable):
-        return {node.name}
-    if isinstance(node, (e.ListComprehension, e.ListPredicate)):
-        inner = set().union(*(_free_variables(c) for c in node.children() if c is not node.source))
-        return _free_variables(node.source) | (inner - {node.variable})
-    if isinstance(node, e.Reduce):
-        inner = _free_variables(node.expression) - {node.accumulator, node.variable}
-        return _free_variables(node.init) | _free_variables(node.source) | inner
-    if isinstance(node, (*_SUBQUERIES, e.PatternComprehension, e.MapProjection)):
-        return _variables(node)
-    return set().union(*(_free_variables(c) for c in node.children()))
-
-
-def _outer_aggregates(node: Node) -> list[e.Expr]:
-    """The aggregates of ``node`` outside its subqueries."""
-    found: list[e.Expr] = []
-    stack = [node]
-    while stack:
-        inner = stack.pop()
-        if isinstance(inner, (e.Aggregate, e.CountStar)):
-            found.append(inner)
-        elif not isinstance(inner, _SUBQUERIES):
-            stack.extend(inner.children())
-    return found
 
 
 def _walks_an_aggregate(node: Node, walked: bool = False) -> bool:
@@ -563,7 +522,7 @@ class GqlGenerator(GraphTextGenerator):
         if step.where is not None:
             return self._projection_where(step, final=final, top=top)
         cols = self._columns(step)
-        aggregating = any(_aggregates(x) for x, _ in cols)
+        aggregating = any(aggregates(x) for x, _ in cols)
         stages = self._aggregate_first(step, cols) if aggregating else None
         if stages is not None:
             first, second = stages
@@ -608,16 +567,16 @@ class GqlGenerator(GraphTextGenerator):
         if not any(_walks_an_aggregate(x) for x, _ in cols):
             return None
         aliases = {a for _, a in cols}
-        if any(not _variables(s.expr) <= aliases or _aggregates(s.expr) for s in step.order_by):
+        if any(not _variables(s.expr) <= aliases or aggregates(s.expr) for s in step.order_by):
             return None  # (a sort key that aggregates belongs to the grouping statement)
-        aggregates: dict[int, e.Expr] = {}  # id -> the aggregate, outside subqueries
+        hoistable: dict[int, e.Expr] = {}  # id -> the aggregate, outside subqueries
         for x, _ in cols:
             if _walks_an_aggregate(x):
-                aggregates.update((id(a), a) for a in _outer_aggregates(x))
+                hoistable.update((id(a), a) for a in outer_aggregates(x))
         names: dict[e.Expr, str] = {}
 
         def hoist(node: Node) -> Node:
-            if id(node) not in aggregates:
+            if id(node) not in hoistable:
                 return node
             if node not in names:
                 names[node] = self.fresh()
@@ -627,7 +586,7 @@ class GqlGenerator(GraphTextGenerator):
         for x, alias in cols:
             if _walks_an_aggregate(x):
                 read = x.transform(hoist)
-                if not _free_variables(read) <= set(names.values()):
+                if not free_variables(read) <= set(names.values()):
                     return None
                 reads.append(q.ReturnItem(read, alias))
         keys: list[q.ReturnItem] = []
@@ -657,7 +616,7 @@ class GqlGenerator(GraphTextGenerator):
             for x, a in cols
             if not self.usable_variable(a)
             and _repeatable(x)
-            and (_aggregates(x) if aggregating else True)
+            and (aggregates(x) if aggregating else True)
         }
         if not values:
             return step
@@ -676,7 +635,7 @@ class GqlGenerator(GraphTextGenerator):
         projection drops them."""
         assert step.where is not None
         aliases = [item.alias or getattr(item.expr, "name", "") for item in step.items]
-        if step.distinct or step.star or any(_aggregates(i.expr) for i in step.items):
+        if step.distinct or step.star or any(aggregates(i.expr) for i in step.items):
             raise self.unsupported(
                 "WITH … WHERE on a dropped variable",
                 step.where,
@@ -745,7 +704,7 @@ class GqlGenerator(GraphTextGenerator):
         grouping key or a sort key has to name a column whose name is not a variable."""
         if self._iso_grouping(step, cols, aggregating):
             for x, alias in cols:
-                if _aggregates(x) or (isinstance(x, e.Variable) and x.name == alias):
+                if aggregates(x) or (isinstance(x, e.Variable) and x.name == alias):
                     continue
                 if not self.usable_variable(alias) or alias in self.scope:
                     return True
@@ -778,7 +737,7 @@ class GqlGenerator(GraphTextGenerator):
         for item in step.order_by:
             key = self._sort_key(item.expr, cols, usable_only=False)
             if not _variables(key) <= set(outputs):
-                if step.distinct or any(_aggregates(x) for x, _ in cols):
+                if step.distinct or any(aggregates(x) for x, _ in cols):
                     raise self.unsupported(
                         "ORDER BY on a value the projection drops",
                         item,
@@ -803,7 +762,7 @@ class GqlGenerator(GraphTextGenerator):
             pos=step.pos,
         )
         out = self._single_stage(
-            first, fresh + hidden, final=False, aggregating=any(_aggregates(x) for x, _ in fresh)
+            first, fresh + hidden, final=False, aggregating=any(aggregates(x) for x, _ in fresh)
         )
         out.extend(
             self._single_stage(
@@ -821,7 +780,7 @@ class GqlGenerator(GraphTextGenerator):
         variable (and, for a grouping key bound with LET, is not bound already)."""
         regular = is_plain_name(alias) and alias.upper() not in self.reserved
         if regular and (
-            _aggregates(value)
+            aggregates(value)
             or alias not in self.scope
             or (isinstance(value, e.Variable) and value.name == alias)
         ):
@@ -935,7 +894,7 @@ class GqlGenerator(GraphTextGenerator):
             and step.group_by is None
             and not self.caps.implicit_grouping
             and self.caps.group_by == "variables"
-            and any(not _aggregates(x) for x, _ in cols)
+            and any(not aggregates(x) for x, _ in cols)
         )
 
     def _implicit_group_by(
@@ -943,7 +902,7 @@ class GqlGenerator(GraphTextGenerator):
     ) -> tuple[list[tuple[e.Expr, str]], list[q.Binding], str]:
         """Cypher's implicit grouping as an explicit GROUP BY on the non-aggregate columns."""
         mode = self.caps.group_by
-        keys = [(x, a) for x, a in cols if not _aggregates(x)]
+        keys = [(x, a) for x, a in cols if not aggregates(x)]
         if not keys:
             return cols, [], ""
         if mode == "expressions":
@@ -957,7 +916,7 @@ class GqlGenerator(GraphTextGenerator):
         names: list[str] = []
         key_vars: dict[e.Expr, str] = {}
         for x, alias in cols:
-            if _aggregates(x):
+            if aggregates(x):
                 out.append((x, alias))
                 continue
             if not (isinstance(x, e.Variable) and x.name == alias):
@@ -968,9 +927,9 @@ class GqlGenerator(GraphTextGenerator):
             names.append(alias)
         # An aggregating item may use a key's expression outside its aggregates: the key's
         # variable stands for it (GQL lets a grouped RETURN read its grouping variables).
-        out = [(_swap_exprs(x, key_vars) if _aggregates(x) else x, a) for x, a in out]
+        out = [(_swap_exprs(x, key_vars) if aggregates(x) else x, a) for x, a in out]
         for x, _ in out:
-            if _aggregates(x) and not _free_outside_aggregates(x) <= set(names):
+            if aggregates(x) and not _free_outside_aggregates(x) <= set(names):
                 raise self.unsupported(
                     "aggregate combined with a grouping key",
                     x,
@@ -2364,19 +2323,11 @@ class GqlGenerator(GraphTextGenerator):
                 e.Concat(e.Cast(a, text), b),
             ),
         ]
-        whens: list[e.CaseWhen] = []
         # What no branch takes adds as numbers or temporal values, or is an error in both.
-        default: e.Expr = e.FunctionCall(_ADD_MARK, (a, b))
-        for condition, result in branches:
-            if condition is False:
-                continue
-            if condition is True:
-                default = result
-                break
-            whens.append(e.CaseWhen(condition, result))
+        whens, default = _dispatch(branches, e.FunctionCall(_ADD_MARK, (a, b)))
         if not whens:
             return default
-        return e.Case(None, tuple(whens), default, pos=node.pos)
+        return e.Case(None, whens, default, pos=node.pos)
 
     def _lower_negate(self, node: e.Negate) -> e.Expr:
         """Cypher negates numbers and durations only: a + under the minus adds."""
@@ -2417,7 +2368,7 @@ class GqlGenerator(GraphTextGenerator):
             if (
                 name in ("head", "last")
                 and self.type_of(args[0]).kind in _LISTS
-                and not _aggregates(args[0])
+                and not aggregates(args[0])
             ):
                 # the first or last element: a subscript, which a walk WITH OFFSET can read
                 return e.Index(args[0], e.Integer(0 if name == "head" else -1), pos=node.pos)
@@ -2495,14 +2446,8 @@ class GqlGenerator(GraphTextGenerator):
             (_typed(x, kinds, "integer", "INTEGER"), e.Comparison(e.CompOp.NE, x, e.Integer(0))),
             (_typed(x, kinds, "string", "STRING"), parsed),
         ]
-        whens: list[e.CaseWhen] = []
-        default: e.Expr = e.Cast(x, e.TypeRef("BOOLEAN"))  # fails, as toBoolean() does
-        for condition, result in branches:
-            if condition is True:
-                default = result
-                break
-            if condition is not False:
-                whens.append(e.CaseWhen(condition, result))
+        # anything else fails, as toBoolean() does
+        whens, default = _dispatch(branches, e.Cast(x, e.TypeRef("BOOLEAN")))
         if not whens:
             return replace(default, pos=node.pos)
         if not (self.caps.type_predicates and _pure(x)):
@@ -2512,7 +2457,7 @@ class GqlGenerator(GraphTextGenerator):
                 message="toBoolean() of a value of unknown type needs IS TYPED and a value "
                 "that may be evaluated more than once",
             )
-        return e.Case(None, tuple(whens), default, pos=node.pos)
+        return e.Case(None, whens, default, pos=node.pos)
 
     def _label_of(self, node: e.FunctionCall, kind: str, labels: tuple[str, ...]) -> e.Expr:
         """The one label of an element of ``kind`` under a schema whose elements carry one label
@@ -3463,6 +3408,20 @@ _RUNTIME_KINDS = {
 
 def _non_null_literal(node: e.Expr) -> bool:
     return _is_const(node) and not isinstance(node, e.Null)
+
+
+def _dispatch(
+    branches: list[tuple[e.Expr | bool, e.Expr]], otherwise: e.Expr
+) -> tuple[tuple[e.CaseWhen, ...], e.Expr]:
+    """The WHENs and the ELSE of a CASE on runtime types from (condition, result) pairs whose
+    condition may be known: a false one is dropped, a true one ends the CASE as its ELSE."""
+    whens: list[e.CaseWhen] = []
+    for condition, result in branches:
+        if condition is True:
+            return tuple(whens), result
+        if condition is not False:
+            whens.append(e.CaseWhen(condition, result))
+    return tuple(whens), otherwise
 
 
 def _all_of(*terms: e.Expr | bool) -> e.Expr | bool:

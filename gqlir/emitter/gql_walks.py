@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.analysis import cannot_fail
+from ..ir.analysis import aggregates, cannot_fail
 from ..passes.fold import closed
 
 if TYPE_CHECKING:
@@ -217,9 +217,9 @@ def _not_constant(gen: GqlGenerator, node: e.Expr, construct: str, at: e.Expr) -
 
 
 def _check(gen: GqlGenerator, node: e.Expr, construct: str, at: e.Expr) -> None:
-    from .gql import _aggregates, _steady
+    from .gql import _steady
 
-    if _aggregates(node) or not _steady(node):
+    if aggregates(node) or not _steady(node):
         raise gen.unsupported(
             construct,
             at,

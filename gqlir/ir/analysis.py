@@ -2,28 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .expr import (
+    Aggregate,
     CollectSubquery,
+    CountStar,
     CountSubquery,
     Exists,
     Expr,
+    ListComprehension,
+    ListPredicate,
     MapProjection,
     PatternComprehension,
+    Reduce,
     ValueSubquery,
     Variable,
 )
 from .node import Node
 
+#: Expressions with a query of their own, which aggregates over its own rows.
+SUBQUERIES = (Exists, CountSubquery, CollectSubquery, ValueSubquery)
+
 #: Expressions that name variables in patterns, scopes or items of their own rather than as
 #: plain Variable reads of the enclosing scope.
-OPAQUE = (
-    Exists,
-    CountSubquery,
-    CollectSubquery,
-    ValueSubquery,
-    PatternComprehension,
-    MapProjection,
-)
+OPAQUE = (*SUBQUERIES, PatternComprehension, MapProjection)
 
 
 def reads_only(expr: Expr, names: set[str]) -> bool:
@@ -35,6 +38,39 @@ def reads_only(expr: Expr, names: set[str]) -> bool:
         if isinstance(node, OPAQUE):
             return False
     return True
+
+
+def outer_aggregates(node: Node) -> Iterator[Expr]:
+    """The aggregates of ``node`` at its own level (a subquery aggregates on its own)."""
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        if isinstance(inner, (Aggregate, CountStar)):
+            yield inner
+        elif not isinstance(inner, SUBQUERIES):
+            stack.extend(inner.children())
+
+
+def aggregates(node: Node) -> bool:
+    """Whether ``node`` aggregates at its own level."""
+    return next(outer_aggregates(node), None) is not None
+
+
+def free_variables(node: Node) -> set[str]:
+    """The variables ``node`` reads from its scope: a comprehension's, a list predicate's and
+    reduce()'s own variables are bound inside; every name an OPAQUE expression mentions
+    counts (over-approximated: its own bindings are not told apart)."""
+    if isinstance(node, Variable):
+        return {node.name}
+    if isinstance(node, (ListComprehension, ListPredicate)):
+        inner = set().union(*(free_variables(c) for c in node.children() if c is not node.source))
+        return free_variables(node.source) | (inner - {node.variable})
+    if isinstance(node, Reduce):
+        inner = free_variables(node.expression) - {node.accumulator, node.variable}
+        return free_variables(node.init) | free_variables(node.source) | inner
+    if isinstance(node, OPAQUE):
+        return {v.name for v in node.find_all(Variable)}
+    return set().union(*(free_variables(c) for c in node.children()))
 
 
 def column_name(item: Node) -> str | None:

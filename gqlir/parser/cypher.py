@@ -17,7 +17,7 @@ from .. import ir
 from ..dialect import Dialect
 from ..errors import ParseError, SemanticError, UnsupportedError
 from ..ir import functions
-from ..ir.analysis import reads_only
+from ..ir.analysis import aggregates, reads_only
 from .aggregates import coalesced, null_below
 from .literals import INT64_MAX, decode_float, decode_integer, decode_string, unquote_identifier
 
@@ -1330,20 +1330,6 @@ class _Shortest:
 
 _IF_NOT_EXISTS = object()
 
-_SCOPES = (ir.Exists, ir.CountSubquery, ir.CollectSubquery, ir.ValueSubquery)
-
-
-def _aggregates(expr: ir.Node) -> bool:
-    """Whether ``expr`` aggregates at this level (subquery bodies are their own scope)."""
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ir.Aggregate, ir.CountStar)):
-            return True
-        if not isinstance(node, _SCOPES):
-            stack.extend(node.children())
-    return False
-
 
 def _is_let(step: ir.Projection) -> bool:
     return (
@@ -1353,7 +1339,7 @@ def _is_let(step: ir.Projection) -> bool:
         and not step.order_by
         and step.skip is None
         and step.limit is None
-        and not any(_aggregates(item.expr) for item in step.items)
+        and not any(aggregates(item.expr) for item in step.items)
     )
 
 
