@@ -288,7 +288,14 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     ("MATCH (n:X) SET n += {} RETURN n", "MATCH (n:X) RETURN n", Refused("SET"), SAME),
     ("MATCH (n) DETACH DELETE n", "MATCH (n) DETACH DELETE n", Refused("DELETE"), SAME),
     ("MATCH (n) DELETE n", "MATCH (n) DELETE n", Refused("DELETE"), SAME),
-    ("MERGE (n:A {x: 1})", Refused("MERGE"), Refused("MERGE"), SAME),
+    (
+        "MERGE (n:A {x: 1})",
+        "OPTIONAL MATCH (_m:A {x: 1}) OPTIONAL CALL (_m) "
+        "{ FILTER _m IS NULL INSERT (_c:A {x: 1}) RETURN _c }",
+        Refused("MERGE"),
+        SAME,
+    ),
+    ("UNWIND [1, 2] AS x MERGE (n:A {x: 1})", Refused("MERGE"), Refused("MERGE"), SAME),
     ("CREATE p = (a)-[:R]->(b)", Refused("path variable in CREATE"), Refused("INSERT"), SAME),
     ("CREATE (n $props)", Refused("property map parameter"), Refused("INSERT"), SAME),
     # -- string predicates

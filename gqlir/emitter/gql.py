@@ -72,7 +72,7 @@ from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.analysis import aggregates, cannot_fail, free_variables, names_in, outer_aggregates
 from ..ir.functions import WHITESPACE
 from ..ir.node import Node
-from . import gql_walks
+from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
 
@@ -333,6 +333,8 @@ class GqlGenerator(GraphTextGenerator):
         #: Whether the MATCH being written may bind extra variables: no later ``*``
         #: projection of its linear query would return them.
         self.may_bind_extra = False
+        #: The steps before the one being written in its linear query (None: not known).
+        self.prior: tuple[q.Step, ...] | None = None
         #: Names used anywhere in the query being written; fresh names avoid them (collected
         #: on the first request: most queries need none).
         self._used: set[str] | None = None
@@ -438,6 +440,7 @@ class GqlGenerator(GraphTextGenerator):
                 out.append(lead)
             opening = False
             self.may_bind_extra = not star_follows[i]
+            self.prior = steps[:i]
             clauses = self.step_clauses(step, final=i == last, top=top)
             out.extend(clauses)
             if clauses and clauses[-1] == "NEXT":
@@ -454,6 +457,8 @@ class GqlGenerator(GraphTextGenerator):
             walked = self._delete_paths(step)
             if walked is not None:
                 return [self.gen(s) for s in walked]
+        if isinstance(step, q.Merge):
+            return self._merge(step, final=final, top=top)
         text = self.gen(step)
         return [text] if text else []
 
@@ -1533,14 +1538,26 @@ class GqlGenerator(GraphTextGenerator):
         walk = q.Unwind(source, item, pos=step.pos)
         return walk, replace(step, targets=(e.Variable(item),))
 
-    @emits(q.Merge)
-    def merge(self, step: q.Merge) -> str:
-        raise self.unsupported(
+    def _merge(self, step: q.Merge, *, final: bool, top: bool) -> list[str]:
+        """MERGE as an OPTIONAL MATCH and conditional inserts (see gql_merge); a final one
+        need not name what it merged."""
+        self.require(
+            self.caps.graph_writes and self.caps.optional_call and self.caps.let_step,
             "MERGE",
             step,
-            rewrite="MATCH the pattern and INSERT it only when no match exists, e.g. "
-            "OPTIONAL MATCH … FILTER … IS NULL … INSERT …",
         )
+        prior, self.prior = self.prior, None
+        steps, types, helpers = gql_merge.lower_merge(self, step, prior)
+        if final:
+            while isinstance(steps[-1], (q.Unwind, q.Filter)):
+                steps.pop()  # nothing reads what the MERGE bound
+        out = []
+        for s in steps:
+            out.extend(self.step_clauses(s, final=False, top=top))
+        for name in helpers:
+            self.scope.pop(name, None)
+        self.scope.update(types)
+        return out
 
     @emits(q.Foreach)
     def foreach(self, step: q.Foreach) -> str:

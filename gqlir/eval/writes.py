@@ -9,6 +9,7 @@ clause unless DETACH was given (or the relationships went in the same clause).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .. import ir
@@ -19,6 +20,18 @@ from .runtime import Row, Runtime, unsupported
 from .values import Path, is_property_value, type_name
 
 __all__ = ["Writer"]
+
+
+def _left_to_right(pattern: ir.PathPattern) -> ir.PathPattern:
+    """A MERGE pattern to create: Neo4j creates a relationship merged without a direction
+    from left to right."""
+
+    def direct(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.RelPattern) and node.direction is ir.Direction.EITHER:
+            return replace(node, direction=ir.Direction.OUT)
+        return node
+
+    return pattern.transform(direct)  # type: ignore[return-value]
 
 
 def _type_error(message: str, detail: str = "InvalidArgumentType") -> EvaluationError:
@@ -145,7 +158,7 @@ class Writer:
                     if not action.on_create:
                         self.set_items(action.items, m)
             return matches
-        created = self.create((step.pattern,), row)
+        created = self.create((_left_to_right(step.pattern),), row)
         for action in step.actions:
             if action.on_create:
                 self.set_items(action.items, created)

@@ -1,0 +1,331 @@
+"""Cypher's ``MERGE`` in GQL, which has none, where the rewrite means the same.
+
+``MERGE (a:L {k: 1}) ON CREATE SET c ON MATCH SET m`` becomes::
+
+    OPTIONAL MATCH (m:L {k: 1})
+    OPTIONAL CALL (m) { FILTER m IS NULL INSERT (c:L {k: 1}) SET <c on c> RETURN c }
+    OPTIONAL CALL (m) { FILTER m IS NOT NULL SET <m on m> RETURN m AS u }
+    FOR a IN [m, c] FILTER a IS NOT NULL
+
+The OPTIONAL MATCH finds every existing match (each is a row, as in Cypher); the first call
+inserts the pattern only for a row that found none, the second runs the ON MATCH updates for a
+row that found one, and the FOR names whichever was found or made (exactly one of the two is
+not null). Bound variables stay as they are; the new ones are renamed in the match and in the
+insert, and the helper names never reach a result (``*`` is written out from the emitter's
+scope, which forgets them).
+
+Cypher's MERGE works one row at a time: a row's match sees what the rows before it created.
+The rewrite matches for all rows before it inserts for any, so it is exact only when no row can
+match what another row creates:
+
+* at most one row reaches the MERGE: it opens the query, or every step before it keeps at most
+  one row (CREATE, SET, an aggregation without grouping keys, ``LIMIT 1`` …); or
+* the pattern is one directed relationship between two nodes that earlier MATCHes bound, and
+  the rows hold nothing else (every element of those MATCHes is named and is one of the two):
+  the rows are then different pairs, and a relationship created between one pair cannot match
+  another.
+
+Cypher also fails on a null property value in a MERGE pattern, where an insert would just leave
+the property out, so the values must be literals, and the bound nodes must be known to exist.
+Everything else is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..errors import UnsupportedError
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.analysis import aggregates, free_variables
+from ..ir.node import Node
+
+if TYPE_CHECKING:
+    from .gql import GqlGenerator, VType
+
+__all__ = ["lower_merge"]
+
+_LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)
+
+
+def lower_merge(
+    em: GqlGenerator, step: q.Merge, prior: tuple[q.Step, ...] | None
+) -> tuple[list[q.Step], dict[str, VType], set[str]]:
+    """The GQL steps for ``step``, the types of the variables it binds, and the helper names to
+    forget after them; UnsupportedError when the rewrite would not mean the same."""
+    pattern = step.pattern
+    chain = pattern.path
+    if pattern.variable is not None:
+        raise _refuse(em, step, "MERGE with a path variable", "GQL's INSERT binds no path")
+    if not isinstance(chain, p.PathChain) or pattern.search is not None or pattern.mode:
+        raise _refuse(em, step, "MERGE of this pattern", "only a plain path can be merged")
+    bound = {x.variable for x in chain.elements if x.variable in em.scope}  # type: ignore[union-attr]
+    for element in chain.elements:
+        _check_element(em, step, element, bound)
+    new = [x for x in chain.elements if x.variable not in bound]
+    if not new:
+        raise _refuse(em, step, "MERGE of bound variables only", "the pattern adds nothing")
+    if prior is None:
+        raise _refuse(em, step, "MERGE on its own", "the rows that reach it are not known")
+    if em.depth > 0:
+        raise _refuse(
+            em,
+            step,
+            "MERGE in a subquery",
+            "a subquery runs once per outer row, and each run's MERGE must see what the runs "
+            "before it created",
+        )
+    if not _at_most_one_row(em, prior):
+        if not _rows_are_distinct_pairs(em, chain, bound, prior):
+            raise _refuse(
+                em,
+                step,
+                "MERGE over several rows",
+                "Cypher merges one row at a time, so a row matches what an earlier row created; "
+                "GQL would match for all rows first",
+                rewrite="MATCH (a), (b) … MERGE (a)-[:T]->(b) over distinct pairs of bound nodes, "
+                "or collect the rows first and merge once",
+            )
+    elif not bound <= _existing(prior):
+        raise _refuse(
+            em,
+            step,
+            "MERGE on a node that may be null",
+            "Cypher fails on a missing node, which GQL's OPTIONAL MATCH would skip",
+        )
+    return _rewrite(em, step, chain, bound)
+
+
+def _check_element(em: GqlGenerator, step: q.Merge, element: Node, bound: set[str]) -> None:
+    if isinstance(element, p.RelPattern):
+        if element.variable in bound:
+            raise _refuse(em, step, "MERGE on a bound relationship", "it would merge nothing new")
+        if element.quantifier is not None:
+            raise _refuse(em, step, "MERGE of a variable-length relationship", "")
+        if not isinstance(element.types, p.Label):
+            raise _refuse(em, step, "MERGE without one relationship type", "")
+    elif not isinstance(element, p.NodePattern):
+        raise _refuse(em, step, "MERGE of this pattern", "only a plain path can be merged")
+    if element.where is not None:  # type: ignore[union-attr]
+        raise _refuse(em, step, "WHERE in a MERGE pattern", "")
+    props = element.properties  # type: ignore[union-attr]
+    if element.variable in bound and (props is not None or element.labels is not None):  # type: ignore[union-attr]
+        raise _refuse(
+            em, step, "labels or properties on a bound node in MERGE", "Cypher rejects them too"
+        )
+    if props is None:
+        return
+    if not isinstance(props, e.MapLiteral) or not all(
+        isinstance(v, _LITERALS) for _, v in props.entries
+    ):
+        raise _refuse(
+            em,
+            step,
+            "MERGE on a computed property value",
+            "Cypher fails when a MERGE property is null, and a GQL INSERT would leave it out",
+            rewrite="merge on literal values",
+        )
+
+
+def _at_most_one_row(em: GqlGenerator, prior: tuple[q.Step, ...]) -> bool:
+    """Whether the steps before the MERGE leave at most one row (the query starts with one)."""
+    one = True
+    for s in prior:
+        if isinstance(s, q.Projection):
+            if s.limit is not None and isinstance(s.limit, e.Integer) and s.limit.value <= 1:
+                one = True
+            elif s.group_by is None and not s.star and _aggregates_only(s):
+                one = True  # an aggregation without grouping keys gives exactly one row
+        elif isinstance(s, q.Unwind):
+            items = s.source.items if isinstance(s.source, e.ListLiteral) else None
+            one = one and items is not None and len(items) <= 1
+        elif not isinstance(
+            s, (q.Create, q.SetClause, q.Remove, q.Delete, q.Filter, q.Let, q.UseGraph)
+        ):
+            one = False
+    return one
+
+
+def _aggregates_only(step: q.Projection) -> bool:
+    return bool(step.items) and all(aggregates(item.expr) for item in step.items)
+
+
+def _existing(prior: tuple[q.Step, ...]) -> set[str]:
+    """The node variables the steps before the MERGE certainly bind to an existing node: those
+    a CREATE or a (not optional) MATCH binds, and projections pass on unchanged."""
+    names: set[str] = set()
+    for s in prior:
+        if isinstance(s, q.Create) or (isinstance(s, q.Match) and not s.optional):
+            names |= {
+                x.variable
+                for x in _elements(s.patterns)
+                if isinstance(x, p.NodePattern) and x.variable
+            }
+        elif isinstance(s, q.Projection) and not s.star:
+            names = {
+                item.alias or item.expr.name
+                for item in s.items
+                if isinstance(item.expr, e.Variable) and item.expr.name in names
+            }
+        elif isinstance(s, (q.Unwind, q.Let, q.CallSubquery, q.ProcedureCall)):
+            continue  # these bind other names
+    return names
+
+
+def _rows_are_distinct_pairs(
+    em: GqlGenerator, chain: p.PathChain, bound: set[str], prior: tuple[q.Step, ...]
+) -> bool:
+    """A directed relationship merged between two bound nodes, over rows that are different
+    pairs of them: the steps before are MATCHes (not optional) whose every element is named and
+    one of the pair, so each row is a different pair."""
+    elements = chain.elements
+    if len(elements) != 3 or len(bound) != 2:
+        return False
+    left, rel, right = elements
+    if rel.direction not in (p.Direction.OUT, p.Direction.IN):  # type: ignore[union-attr]
+        return False
+    if {left.variable, right.variable} != bound or set(em.scope) != bound:  # type: ignore[union-attr]
+        return False
+    for s in prior:
+        if isinstance(s, q.UseGraph):
+            continue
+        if not isinstance(s, q.Match) or s.optional:
+            return False
+        for pattern in s.patterns:
+            if pattern.variable is not None or not isinstance(pattern.path, p.PathChain):
+                return False
+            for x in pattern.path.elements:
+                if x.variable not in bound or getattr(x, "quantifier", None) is not None:
+                    return False
+    return True
+
+
+def _elements(patterns: tuple[p.PathPattern, ...]) -> list[Node]:
+    return [
+        x
+        for pattern in patterns
+        for x in pattern.walk()
+        if isinstance(x, (p.NodePattern, p.RelPattern))
+    ]
+
+
+def _rewrite(
+    em: GqlGenerator, step: q.Merge, chain: p.PathChain, bound: set[str]
+) -> tuple[list[q.Step], dict[str, VType], set[str]]:
+    from .gql import VType
+
+    matched: dict[str, str] = {}  # pattern variable -> its name in the OPTIONAL MATCH
+    made: dict[str, str] = {}  # pattern variable -> its name in the INSERT
+    match_elements: list[Node] = []
+    insert_elements: list[Node] = []
+    test: str | None = None  # the first new element, null when nothing matched
+    first_made = ""
+    types: dict[str, VType] = {}
+    for element in chain.elements:
+        if element.variable in bound:  # type: ignore[union-attr]
+            match_elements.append(element)
+            insert_elements.append(element)
+            continue
+        m, c = em.fresh("_m"), em.fresh("_c")
+        if element.variable is not None:  # type: ignore[union-attr]
+            matched[element.variable] = m  # type: ignore[union-attr]
+            made[element.variable] = c  # type: ignore[union-attr]
+            types[element.variable] = VType(  # type: ignore[union-attr]
+                "node" if isinstance(element, p.NodePattern) else "edge"
+            )
+        if test is None:
+            test, first_made = m, c
+        match_elements.append(replace(element, variable=m))  # type: ignore[type-var]
+        inserted = replace(element, variable=c)  # type: ignore[type-var]
+        if isinstance(inserted, p.RelPattern) and inserted.direction not in (
+            p.Direction.OUT,
+            p.Direction.IN,
+        ):
+            # Cypher creates an undirected MERGE's relationship from left to right.
+            inserted = replace(inserted, direction=p.Direction.OUT)
+        insert_elements.append(inserted)
+    assert test is not None
+    imports = tuple(sorted(bound))
+    on_create = [i for a in step.actions if a.on_create for i in a.items]
+    on_match = [i for a in step.actions if not a.on_create for i in a.items]
+
+    match = q.Match(
+        (p.PathPattern(p.PathChain(tuple(match_elements))),), optional=True, pos=step.pos
+    )
+    create_body: list[q.Step] = [
+        q.Filter(e.IsNull(e.Variable(test))),
+        q.Create((p.PathPattern(p.PathChain(tuple(insert_elements))),)),
+    ]
+    if on_create:
+        create_body.append(q.SetClause(tuple(_renamed(i, made) for i in on_create)))
+    returned = [*made.values()] or [first_made]
+    create_body.append(q.Projection(tuple(q.ReturnItem(e.Variable(c)) for c in returned)))
+    steps: list[q.Step] = [
+        match,
+        _call(create_body, (test, *imports, *_reads(on_create, made, em))),
+    ]
+    helpers = {test, *matched.values(), *returned}
+    if on_match:
+        done = em.fresh("_u")
+        steps.append(
+            _call(
+                [
+                    q.Filter(e.IsNull(e.Variable(test), negated=True)),
+                    q.SetClause(tuple(_renamed(i, matched) for i in on_match)),
+                    q.Projection((q.ReturnItem(e.Variable(test), done),)),
+                ],
+                (test, *imports, *matched.values(), *_reads(on_match, matched, em)),
+            )
+        )
+        helpers.add(done)
+    for name in matched:
+        # One of the two is null in every row. (A LET of COALESCE(m, c) would say the same, but
+        # grafeo 0.6 reads an edge that went through an expression as the node of that id.)
+        pair = e.ListLiteral((e.Variable(matched[name]), e.Variable(made[name])))
+        steps.append(q.Unwind(pair, name))
+        steps.append(q.Filter(e.IsNull(e.Variable(name), negated=True)))
+    return steps, types, helpers
+
+
+def _call(body: list[q.Step], imports: tuple[str, ...]) -> q.CallSubquery:
+    return q.CallSubquery(
+        q.LinearQuery(tuple(body)), imports=tuple(dict.fromkeys(imports)), optional=True
+    )
+
+
+def _reads(items: list[q.SetItem], renames: dict[str, str], em: GqlGenerator) -> list[str]:
+    """The outer variables the update items read (besides the merged ones)."""
+    names: set[str] = set()
+    for item in items:
+        names |= free_variables(item)
+        if isinstance(item, (q.SetLabels, q.SetProperties)):
+            names.add(item.variable)
+    return sorted(n for n in names if n in em.scope and n not in renames)
+
+
+def _renamed(item: q.SetItem, renames: dict[str, str]) -> q.SetItem:
+    def rename(node: Node) -> Node:
+        if isinstance(node, e.Variable) and node.name in renames:
+            return e.Variable(renames[node.name], pos=node.pos)
+        return node
+
+    item = item.transform(rename)  # type: ignore[assignment]
+    if isinstance(item, (q.SetLabels, q.SetProperties)) and item.variable in renames:
+        item = replace(item, variable=renames[item.variable])
+    return item
+
+
+def _refuse(
+    em: GqlGenerator, step: q.Merge, construct: str, why: str, rewrite: str | None = None
+) -> UnsupportedError:
+    message = f"{construct} has no GQL equivalent here" + (f": {why}" if why else "")
+    return em.unsupported(
+        "MERGE",
+        step,
+        message=message,
+        rewrite=rewrite
+        or "OPTIONAL MATCH the pattern, then INSERT it in an OPTIONAL CALL "
+        "filtered on the match being null",
+    )
