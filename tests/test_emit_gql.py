@@ -302,8 +302,9 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "MATCH (n) WHERE n.name STARTS WITH 'Jo' AND n.name ENDS WITH $suffix "
         "RETURN n.name AS name",
-        "MATCH (n) WHERE LEFT(n.name, 2) = 'Jo' AND "
-        "RIGHT(n.name, CHAR_LENGTH($suffix)) = $suffix RETURN n.name AS name",
+        "MATCH (n) WHERE CASE WHEN n.name IS TYPED STRING THEN LEFT(n.name, 2) = 'Jo' END AND "
+        "CASE WHEN n.name IS TYPED STRING AND $suffix IS TYPED STRING "
+        "THEN RIGHT(n.name, CHAR_LENGTH($suffix)) = $suffix END RETURN n.name AS name",
         "GRAPH g MATCH (n) WHERE STARTS_WITH(n.name, 'Jo') AND ENDS_WITH(n.name, @suffix) "
         "RETURN n.name AS name",
         SAME,
@@ -325,7 +326,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     # every string contains '' as it starts with it; anything CONTAINS null is null
     (
         "MATCH (n) WHERE n.name CONTAINS '' RETURN n.name AS name",
-        "MATCH (n) WHERE LEFT(n.name, 0) = '' RETURN n.name AS name",
+        "MATCH (n) WHERE CASE WHEN n.name IS TYPED STRING THEN LEFT(n.name, 0) = '' END "
+        "RETURN n.name AS name",
         "GRAPH g MATCH (n) WHERE STARTS_WITH(n.name, '') RETURN n.name AS name",
         SAME,
     ),
@@ -2004,6 +2006,38 @@ def test_subscripts_keep_cypher_errors_or_are_refused() -> None:
     for dialect, q in (("neo4j", "MATCH (n) RETURN n.l[0] AS v"), (ISO, text)):
         with pytest.raises(EvaluationError):
             run(q, graph, dialect=dialect)
+
+
+@pytest.mark.parametrize("value", ["Johnny", "Jo", "J", "", 5, 1.5, True, None, ["Jo"]])
+def test_prefix_and_suffix_tests_of_runtime_values_are_null_for_non_strings(value: Any) -> None:
+    """STARTS WITH / ENDS WITH of a value that may not be a string: Cypher answers null where
+    GQL's LEFT/RIGHT would fail, so the comparison is guarded by IS TYPED STRING."""
+    from gqlir.eval import run
+
+    query = (
+        "WITH $v AS v RETURN v STARTS WITH 'Jo' AS a, v ENDS WITH 'o' AS b, "
+        "'Jo' STARTS WITH v AS c, v ENDS WITH v AS d"
+    )
+    text = translate(query, ISO)
+    assert text.count("IS TYPED STRING") == 5, text
+    params = {"v": value}
+    assert run(text, None, params, dialect=ISO).rows == run(query, None, params).rows
+
+
+def test_a_substring_test_of_values_that_are_never_strings_is_null() -> None:
+    from gqlir.eval import run
+
+    query = (
+        "WITH [1, 3.14, true, [], {}, null] AS ops UNWIND ops AS a UNWIND ops AS b "
+        "RETURN a CONTAINS b AS v, count(*) AS c"
+    )
+    text = translate(query, ISO)
+    assert "LET v = NULL" in text, text
+    assert run(text, None, dialect=ISO).rows == run(query, None).rows == [(None, 36)]
+    # one of the values is a string: a substring search would be needed
+    check(
+        "WITH [1, 'a'] AS ops UNWIND ops AS a RETURN a CONTAINS 'x' AS v", ISO, Refused("CONTAINS")
+    )
 
 
 @pytest.mark.parametrize(

@@ -136,6 +136,8 @@ class VType:
     kind: str
     element: VType | None = None
     const: e.Expr | None = None
+    #: For ``mixed``: the runtime kinds its values may have, when known (see _runtime_kinds).
+    kinds: frozenset[str] | None = None
 
     @property
     def known(self) -> bool:
@@ -144,14 +146,14 @@ class VType:
     def with_const(self, const: e.Expr | None) -> VType:
         """The same type with ``const`` as its known value (dataclasses.replace is slow, and
         the emitter asks for types constantly)."""
-        return VType(self.kind, self.element, const)
+        return VType(self.kind, self.element, const, self.kinds)
 
 
 ANY = VType("any")
 
 
 def _unconst(t: VType) -> VType:
-    return t if t.const is None else VType(t.kind, t.element)
+    return t if t.const is None else VType(t.kind, t.element, None, t.kinds)
 
 
 _KIND_OF_TEMPORAL = {
@@ -205,7 +207,7 @@ def _join(a: VType, b: VType) -> VType:
     if a.kind in _NUMERIC and b.kind in _NUMERIC:
         return VType("number")
     if (a.known and b.known) or "mixed" in (a.kind, b.kind):
-        return VType("mixed")
+        return VType("mixed", kinds=_runtime_kinds(a) | _runtime_kinds(b))
     return ANY
 
 
@@ -2086,24 +2088,30 @@ class GqlGenerator(GraphTextGenerator):
         return node
 
     def _lower_string_match(self, node: e.StringMatch) -> e.Expr:
+        """STARTS WITH / ENDS WITH as ``LEFT``/``RIGHT`` and a comparison. Cypher answers null
+        for an operand that is not a string, where ``LEFT`` fails, so an operand that may be
+        something else is tested with ``IS TYPED STRING`` first."""
         if self.caps.string_predicates:
             return node
+        kinds = []
         for side in (node.left, node.right):
-            kind = self.type_of(side).kind
-            if kind not in ("string", "any", "property", "null"):
-                if kind != "mixed" and self.cannot_fail(node.left, node.right):
+            vtype = self.type_of(side)
+            # (null makes the answer null in both: it needs no test)
+            kinds.append(_STRING if vtype.kind == "null" else _runtime_kinds(vtype))
+            if "string" not in kinds[-1]:
+                if self.cannot_fail(node.left, node.right):
                     return e.Null(pos=node.pos)  # never a string: null, as in Cypher
                 raise self.unsupported(
                     node.op.value,
                     node,
-                    message=f"{node.op.value} on a {kind} gives null in Cypher and an error in "
-                    f"{self.dialect.name}",
+                    message=f"{node.op.value} on a {vtype.kind} gives null in Cypher and an "
+                    f"error in {self.dialect.name}",
                 )
         if isinstance(node.right, e.Null) and self.cannot_fail(node.left):
             return e.Null(pos=node.pos)  # whatever the left side is
         if node.op is e.StringOp.CONTAINS and node.right == e.String(""):
             # every string contains '' as it starts with it (and a non-string neither does)
-            return replace(node, op=e.StringOp.STARTS_WITH)
+            node = replace(node, op=e.StringOp.STARTS_WITH)
         if self.caps.string_predicate_functions and node.op is not e.StringOp.CONTAINS:
             return e.FunctionCall(_STRING_FUNCTIONS[node.op], (node.left, node.right), pos=node.pos)
         if node.op is e.StringOp.CONTAINS:
@@ -2120,7 +2128,23 @@ class GqlGenerator(GraphTextGenerator):
             length = e.Integer(len(node.right.value))
         side = "left" if node.op is e.StringOp.STARTS_WITH else "right"
         part = e.FunctionCall(side, (node.left, length))
-        return e.Comparison(e.CompOp.EQ, part, node.right, pos=node.pos)
+        test: e.Expr = e.Comparison(e.CompOp.EQ, part, node.right, pos=node.pos)
+        strings = _all_of(
+            *(_typed(x, k, "string", "STRING") for x, k in zip((node.left, node.right), kinds))
+        )
+        if strings is True:
+            return test
+        if not self.caps.type_predicates or not _pure(node.left):
+            if "mixed" in (self.type_of(node.left).kind, self.type_of(node.right).kind):
+                raise self.unsupported(
+                    node.op.value,
+                    node,
+                    message=f"an operand may be a string or another value, which {node.op.value} "
+                    f"answers null for in Cypher and {self.dialect.name}'s {side.upper()} fails on",
+                )
+            return test  # a stored property: the schema's type in a typed dialect
+        test = e.FunctionCall(_EQ_MARK, (part, node.right))
+        return e.Case(None, (e.CaseWhen(strings, test),), None, pos=node.pos)  # type: ignore[arg-type]
 
     def _lower_in(self, node: e.In) -> e.Expr:
         if self.caps.list_membership:
@@ -3046,6 +3070,8 @@ class GqlGenerator(GraphTextGenerator):
             return f"POWER({self.expr(args[0])}, {self.expr(args[1])})"
         if node.name == _ADD_MARK:
             return self.binary(args[0], "+", args[1], _ADD)
+        if node.name == _EQ_MARK:
+            return self.binary(args[0], "=", args[1], _PRED)
         if node.name in _STRING_FUNCTION_NAMES:
             return f"{node.name}({self.expr(args[0])}, {self.expr(args[1])})"
         if node.name == _JSON_MARK:
@@ -3356,13 +3382,15 @@ _MOD_MARK = "%mod"
 _POWER_MARK = "%power"
 #: ``+`` whose operands a type dispatch has left to be numbers or temporal values.
 _ADD_MARK = "%add"
+#: ``=`` whose operands a type test has left to be of one type.
+_EQ_MARK = "%eq"
 _JSON_MARK = "%to_json"
 _SUM_MARK = "%sum"
 _STDEV_MARK = "%stdev:"
 _COLLECT_MARK = "%collect"
 _STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
 _STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
-_MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _JSON_MARK})
+_MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _EQ_MARK, _JSON_MARK})
 _MARKED |= _STRING_FUNCTION_NAMES
 #: Catalog references that are keywords, not names (kept upper-case by the GQL front end).
 _PREDEFINED_REFS = frozenset(
@@ -3439,6 +3467,9 @@ def _dispatch(
         if condition is not False:
             whens.append(e.CaseWhen(condition, result))
     return tuple(whens), otherwise
+
+
+_STRING = frozenset({"string"})
 
 
 def _all_of(*terms: e.Expr | bool) -> e.Expr | bool:
@@ -3529,6 +3560,9 @@ def property_kinds(schema: Any) -> dict[tuple[str, str], str]:
 
 
 def _runtime_kinds(t: VType) -> frozenset[str]:
+    """The kinds a value of type ``t`` may have at run time (``string``, ``element``, …)."""
+    if t.kinds is not None:
+        return t.kinds
     if t.kind in _RUNTIME_KINDS:
         return _RUNTIME_KINDS[t.kind]
     if t.kind in _TEMPORAL or t.kind == "duration":
