@@ -21,7 +21,7 @@ GRAPHS = {
     "linked": "CREATE (a:A {name: 'A'})-[:KNOWS {w: 1}]->(b:B {name: 'B'}), (:TheLabel), "
     "(a)-[:TYPE]->(b), (a)-[:TYPE]->(b)",
     "many": "CREATE (:A {name: 'A'}), (:A {name: 'A2'}), (:B {name: 'B'}), (:B:A {name: 'AB'}), "
-    "(:TheLabel {num: 7}), (:TheLabel), (:X {x: 1})",
+    "(:TheLabel {num: 7}), (:TheLabel), (:X {x: 1}), (:L {name: 'a'}), ({id: 2}), (:A {num: 42})",
 }
 
 MERGES = [
@@ -44,6 +44,11 @@ MERGES = [
     "RETURN a.name, b.name, r.name",
     "MATCH (a {name: 'A'}), (b {name: 'B'}) MERGE (a)-[r:TYPE]->(b) "
     "ON MATCH SET r += {name: 'baz', name2: 'baz'}",
+    "UNWIND [1, 2, 3, 4] AS int MERGE (n {id: int}) RETURN count(*)",
+    "UNWIND ['a', 'b'] AS k MERGE (n:L {name: k}) ON CREATE SET n:New, n.x = 1 "
+    "ON MATCH SET n.y = 2 RETURN n.name, n.x, n.y",
+    "UNWIND [42] AS props WITH props WHERE props > 32 WITH DISTINCT props AS p "
+    "MERGE (a:A {num: p}) RETURN a.num AS prop",
 ]
 
 
@@ -94,6 +99,11 @@ def test_merge_helpers_do_not_reach_a_star_projection() -> None:
         ("MATCH (a:A)-->(), (b:B) MERGE (a)-[:T]->(b)", "several rows"),
         ("MATCH (a:A), (b:B) MERGE (a)-[:T]-(b)", "several rows"),
         ("MATCH (a:A) MERGE (a)-[:T]->(:B)", "several rows"),
+        ("UNWIND [1, 2, 1] AS v MERGE (n:L {id: v})", "several rows"),
+        ("UNWIND [1, 1.0] AS v MERGE (n:L {id: v})", "several rows"),
+        ("UNWIND [1, 2] AS v MERGE (n:L {id: v}) ON CREATE SET n.id = 3", "several rows"),
+        ("CREATE (x) WITH x UNWIND [1, 2] AS v MERGE (n:L {id: v}) ON CREATE SET x:L", "rows"),
+        ("UNWIND [1, 2] AS v UNWIND [1, 2] AS w MERGE (n:L {id: v})", "several rows"),
         # Cypher fails on a null value, which an INSERT would leave out
         ("MERGE (n:P {id: $id})", "computed property"),
         ("WITH null AS a MERGE (a)-[:T]->(b)", "may be null"),

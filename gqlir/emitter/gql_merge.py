@@ -24,9 +24,13 @@ match what another row creates:
   the rows hold nothing else (every element of those MATCHes is named and is one of the two):
   the rows are then different pairs, and a relationship created between one pair cannot match
   another.
+* the pattern is one node whose key comes from an UNWIND of distinct literals of one type
+  (``UNWIND [1, 2] AS v MERGE (n:L {id: v})``), and the updates touch that node and no key: a
+  node created or updated for one key never has another row's key.
 
 Cypher also fails on a null property value in a MERGE pattern, where an insert would just leave
-the property out, so the values must be literals, and the bound nodes must be known to exist.
+the property out, so the values must be literals (or come from an UNWIND of literals), and the
+bound nodes must be known to exist.
 Everything else is refused.
 """
 
@@ -61,12 +65,6 @@ def lower_merge(
         raise _refuse(em, step, "MERGE with a path variable", "GQL's INSERT binds no path")
     if not isinstance(chain, p.PathChain) or pattern.search is not None or pattern.mode:
         raise _refuse(em, step, "MERGE of this pattern", "only a plain path can be merged")
-    bound = {x.variable for x in chain.elements if x.variable in em.scope}  # type: ignore[union-attr]
-    for element in chain.elements:
-        _check_element(em, step, element, bound)
-    new = [x for x in chain.elements if x.variable not in bound]
-    if not new:
-        raise _refuse(em, step, "MERGE of bound variables only", "the pattern adds nothing")
     if prior is None:
         raise _refuse(em, step, "MERGE on its own", "the rows that reach it are not known")
     if em.depth > 0:
@@ -77,28 +75,43 @@ def lower_merge(
             "a subquery runs once per outer row, and each run's MERGE must see what the runs "
             "before it created",
         )
-    if not _at_most_one_row(em, prior):
-        if not _rows_are_distinct_pairs(em, chain, bound, prior):
+    bound = {x.variable for x in chain.elements if x.variable in em.scope}  # type: ignore[union-attr]
+    literal = _literal_variables(prior)
+    for element in chain.elements:
+        _check_element(em, step, element, bound, literal)
+    if all(x.variable in bound for x in chain.elements):  # type: ignore[union-attr]
+        raise _refuse(em, step, "MERGE of bound variables only", "the pattern adds nothing")
+    if _at_most_one_row(prior):
+        if not bound <= _existing(prior):
             raise _refuse(
                 em,
                 step,
-                "MERGE over several rows",
-                "Cypher merges one row at a time, so a row matches what an earlier row created; "
-                "GQL would match for all rows first",
-                rewrite="MATCH (a), (b) … MERGE (a)-[:T]->(b) over distinct pairs of bound nodes, "
-                "or collect the rows first and merge once",
+                "MERGE on a node that may be null",
+                "Cypher fails on a missing node, which GQL's OPTIONAL MATCH would skip",
             )
-    elif not bound <= _existing(prior):
+    elif not (
+        _rows_are_distinct_pairs(em, chain, bound, prior)
+        or _rows_have_distinct_keys(chain, prior, literal, step.actions)
+    ):
         raise _refuse(
             em,
             step,
-            "MERGE on a node that may be null",
-            "Cypher fails on a missing node, which GQL's OPTIONAL MATCH would skip",
+            "MERGE over several rows",
+            "Cypher merges one row at a time, so a row matches what an earlier row created; "
+            "GQL would match for all rows first",
+            rewrite="MERGE over distinct pairs of bound nodes (MATCH (a), (b) … MERGE "
+            "(a)-[:T]->(b)) or on a key from an UNWIND of distinct literals",
         )
     return _rewrite(em, step, chain, bound)
 
 
-def _check_element(em: GqlGenerator, step: q.Merge, element: Node, bound: set[str]) -> None:
+def _check_element(
+    em: GqlGenerator,
+    step: q.Merge,
+    element: Node,
+    bound: set[str],
+    literal: dict[str, tuple[e.Expr, ...]],
+) -> None:
     if isinstance(element, p.RelPattern):
         if element.variable in bound:
             raise _refuse(em, step, "MERGE on a bound relationship", "it would merge nothing new")
@@ -118,18 +131,19 @@ def _check_element(em: GqlGenerator, step: q.Merge, element: Node, bound: set[st
     if props is None:
         return
     if not isinstance(props, e.MapLiteral) or not all(
-        isinstance(v, _LITERALS) for _, v in props.entries
+        isinstance(v, _LITERALS) or (isinstance(v, e.Variable) and v.name in literal)
+        for _, v in props.entries
     ):
         raise _refuse(
             em,
             step,
             "MERGE on a computed property value",
             "Cypher fails when a MERGE property is null, and a GQL INSERT would leave it out",
-            rewrite="merge on literal values",
+            rewrite="merge on literal values, or on a variable from an UNWIND of literals",
         )
 
 
-def _at_most_one_row(em: GqlGenerator, prior: tuple[q.Step, ...]) -> bool:
+def _at_most_one_row(prior: tuple[q.Step, ...]) -> bool:
     """Whether the steps before the MERGE leave at most one row (the query starts with one)."""
     one = True
     for s in prior:
@@ -202,6 +216,81 @@ def _rows_are_distinct_pairs(
     return True
 
 
+def _literal_variables(prior: tuple[q.Step, ...]) -> dict[str, tuple[e.Expr, ...]]:
+    """The variables that hold an item of a literal list of literals (never null): bound by an
+    UNWIND of one, and passed on unchanged by the steps after it. Name -> the list's items."""
+    out: dict[str, tuple[e.Expr, ...]] = {}
+    for s in prior:
+        if isinstance(s, q.Unwind):
+            out.pop(s.variable, None)
+            items = s.source.items if isinstance(s.source, e.ListLiteral) else ()
+            if items and all(isinstance(x, _LITERALS) for x in items):
+                out[s.variable] = items
+        elif isinstance(s, q.Projection) and not s.star:
+            out = {
+                item.alias or item.expr.name: out[item.expr.name]
+                for item in s.items
+                if isinstance(item.expr, e.Variable) and item.expr.name in out
+            }
+        elif isinstance(s, q.Let):
+            for binding in s.bindings:
+                out.pop(binding.variable, None)
+        elif not isinstance(s, (q.Filter, q.SetClause, q.Remove, q.Create, q.Projection)):
+            out = {}  # (a MATCH or a subquery could rebind a name)
+    return out
+
+
+def _rows_have_distinct_keys(
+    chain: p.PathChain,
+    prior: tuple[q.Step, ...],
+    literal: dict[str, tuple[e.Expr, ...]],
+    actions: tuple[q.MergeAction, ...],
+) -> bool:
+    """A single node merged on a key that differs in every row: an UNWIND of distinct literals
+    of one type, after steps that keep at most one row and before steps that add none. What
+    one row creates or updates then never has another row's key."""
+    if len(chain.elements) != 1:
+        return False
+    (node,) = chain.elements
+    if not isinstance(node, p.NodePattern) or not isinstance(node.properties, e.MapLiteral):
+        return False
+    unwinds = [i for i, s in enumerate(prior) if isinstance(s, q.Unwind)]
+    if not unwinds or not _at_most_one_row(prior[: unwinds[-1]]):
+        return False
+    if not all(isinstance(s, (q.Filter, q.Projection)) for s in prior[unwinds[-1] + 1 :]):
+        return False
+    if any(isinstance(s, q.Projection) and _grouping(s) for s in prior[unwinds[-1] + 1 :]):
+        return False
+    keys = set()
+    for key, value in node.properties.entries:
+        items = literal.get(value.name) if isinstance(value, e.Variable) else None
+        if items and len({type(x) for x in items}) == 1:
+            values = [x.value for x in items]  # type: ignore[attr-defined]
+            if len(set(values)) == len(values):
+                keys.add(key)
+    if not keys:
+        return False
+    # The updates touch the merged node only (a label or a property given to another node
+    # could make it match a later row), and none of the pattern's keys.
+    written = {key for key, _ in node.properties.entries}
+    for action in actions:
+        for item in action.items:
+            if isinstance(item, q.SetLabels):
+                if item.variable != node.variable:
+                    return False
+            elif not (
+                isinstance(item, q.SetProperty)
+                and item.subject == e.Variable(node.variable or "")
+                and item.key not in written
+            ):
+                return False
+    return True
+
+
+def _grouping(step: q.Projection) -> bool:
+    return step.group_by is not None or any(aggregates(item.expr) for item in step.items)
+
+
 def _elements(patterns: tuple[p.PathPattern, ...]) -> list[Node]:
     return [
         x
@@ -247,7 +336,9 @@ def _rewrite(
             inserted = replace(inserted, direction=p.Direction.OUT)
         insert_elements.append(inserted)
     assert test is not None
-    imports = tuple(sorted(bound))
+    # the bound variables, and those the property values read
+    read = set().union(*(free_variables(x) for x in chain.elements))
+    imports = tuple(sorted(bound | {n for n in read if n in em.scope}))
     on_create = [i for a in step.actions if a.on_create for i in a.items]
     on_match = [i for a in step.actions if not a.on_create for i in a.items]
 
