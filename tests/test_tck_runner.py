@@ -387,8 +387,8 @@ TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1946,
     "kuzu": 1270,
-    "iso-gql": 1784,
-    "tugraph-gql": 1779,
+    "iso-gql": 1803,
+    "tugraph-gql": 1798,
     "spanner": 837,
 }
 

@@ -72,7 +72,7 @@ from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.analysis import aggregates, cannot_fail, free_variables, names_in, outer_aggregates
 from ..ir.functions import WHITESPACE
 from ..ir.node import Node
-from . import gql_merge, gql_walks
+from . import gql_merge, gql_paths, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
 
@@ -433,6 +433,8 @@ class GqlGenerator(GraphTextGenerator):
         steps = query.steps
         if not steps:
             raise self.unsupported("empty query", query)
+        if not {"nodes", "relationships"}.isdisjoint(self.caps.unsupported_functions):
+            steps = gql_paths.spell_path_lists(steps, self.fresh)
         out: list[str] = []
         opening = True
         last = len(steps) - 1
@@ -2394,6 +2396,8 @@ class GqlGenerator(GraphTextGenerator):
             return e.Float(math.e if name == "e" else math.pi, pos=node.pos)
         if name == "coalesce" and len(args) == 1:
             return args[0]
+        if name in ("nodes", "relationships") and args == (e.Null(),):
+            return e.Null(pos=node.pos)
         if name == "range" and 2 <= len(args) <= 3:
             return self._fold_range(node) or node
         if name in ("head", "last", "tail", "reverse") and len(args) == 1:
@@ -3746,13 +3750,45 @@ def _rename(node: e.Expr, names: dict[str, str]) -> e.Expr:
     return result
 
 
+def _rebinds(node: Node, name: str) -> bool:
+    """Whether something inside ``node`` binds ``name`` anew (a comprehension's variable …)."""
+    return any(
+        getattr(inner, attr, None) == name
+        for inner in node.walk()
+        if isinstance(inner, (e.ListComprehension, e.ListPredicate, e.Reduce))
+        for attr in ("variable", "accumulator")
+    )
+
+
+def _rename_everywhere(node: e.Expr, name: str, new: str) -> e.Expr:
+    """``node`` with the variable ``name`` called ``new``, in patterns too (a subquery's
+    pattern refers to an outer variable by its name)."""
+
+    def swap(inner: Node) -> Node:
+        if isinstance(inner, e.Variable) and inner.name == name:
+            return e.Variable(new, pos=inner.pos)
+        if isinstance(inner, (p.NodePattern, p.RelPattern)) and inner.variable == name:
+            return replace(inner, variable=new)
+        return inner
+
+    result = node.transform(swap)
+    assert isinstance(result, e.Expr)
+    return result
+
+
 def _substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
     """``node`` with the variable ``name`` replaced by the constant ``value``; None where a
     subquery could see the variable (its scoping is not followed here)."""
     if isinstance(node, e.Variable):
         return value if node.name == name else node
     if isinstance(node, (*_SUBQUERIES, e.PatternComprehension)):
-        return None if name in _variables(node) else node
+        # (a pattern names its variables as strings: names_in sees them too)
+        names = names_in(node)
+        if name not in names:
+            return node
+        if isinstance(value, e.Variable) and value.name not in names and not _rebinds(node, name):
+            return _rename_everywhere(node, name, value.name)
+        return None
     if isinstance(node, (e.ListComprehension, e.ListPredicate)):
         source = _substitute(node.source, name, value)
         if source is None:
