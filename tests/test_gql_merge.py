@@ -33,6 +33,7 @@ MERGES = [
     "RETURN a.num AS n",
     "MERGE (x:X {x: 1})-[r:T {w: 2}]->(y:Y) RETURN x.x, r.w, y:Y AS l",
     "MERGE (x:X {x: 1})-[r:T]-(y:Y) RETURN count(*) AS c",
+    "MERGE (x:X {x: 1})-[:LOOP]->(x) RETURN x.x AS x",
     "CREATE (a:A), (b:B) MERGE (a)-[:KNOWS]->(b) CREATE (b)-[:KNOWS]->(c:C) RETURN count(*)",
     "MATCH (a:A) WITH count(a) AS n MERGE (c:Count {n: 1}) ON CREATE SET c.total = n "
     "RETURN c.total AS t",

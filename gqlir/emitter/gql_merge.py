@@ -317,7 +317,10 @@ def _rewrite(
             match_elements.append(element)
             insert_elements.append(element)
             continue
-        m, c = em.fresh("_m"), em.fresh("_c")
+        if element.variable in matched:  # a variable the pattern names twice: one element
+            m, c = matched[element.variable], made[element.variable]  # type: ignore[index]
+        else:
+            m, c = em.fresh("_m"), em.fresh("_c")
         if element.variable is not None:  # type: ignore[union-attr]
             matched[element.variable] = m  # type: ignore[union-attr]
             made[element.variable] = c  # type: ignore[union-attr]
