@@ -8,6 +8,7 @@ importing :mod:`gqlir` stays fast.
 
 from __future__ import annotations
 
+import functools
 from importlib import import_module
 from typing import Any
 
@@ -30,6 +31,11 @@ _VARIANTS: dict[str, tuple[str, str]] = {
 }
 
 
+@functools.cache
+def _generator_class(module: str, name: str) -> type[Generator]:
+    return getattr(import_module(module), name)  # type: ignore[no-any-return]
+
+
 def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any = None) -> Generator:
     """A fresh generator for ``dialect`` (one per rendering: it holds layout state).
 
@@ -41,8 +47,7 @@ def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any =
     entry = _VARIANTS.get(target.grammar) or _FAMILIES.get(target.family)
     if entry is None:
         raise UnsupportedError(f"dialect family {target.family}", target.name)
-    module, name = entry
-    cls: type[Generator] = getattr(import_module(module), name)
+    cls = _generator_class(*entry)
     if target.family in ("sql", "gql"):
         return cls(target, pretty=pretty, schema=schema)  # type: ignore[call-arg]
     return cls(target, pretty=pretty)

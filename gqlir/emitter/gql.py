@@ -54,6 +54,7 @@ escapes) when they are not plain or are reserved.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -342,7 +343,7 @@ class GqlGenerator(GraphTextGenerator):
         self._used: set[str] | None = None
         self._root: Node | None = None
         self._fresh_count = 0
-        self._type_names = dict(item.split("=", 1) for item in self.caps.type_names)
+        self._type_names = _type_names(self.caps.type_names)
         graph_schema = schema_graph(schema) if schema is not None else None
         #: (node|edge, property) -> value kind, from the schema the graph conforms to.
         self._property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
@@ -3476,6 +3477,12 @@ def _dispatch(
 _STRING = frozenset({"string"})
 
 
+@functools.cache
+def _type_names(pairs: tuple[str, ...]) -> dict[str, str]:
+    """The dialect's type spellings (``INT64=INTEGER`` …) as a mapping (read, never changed)."""
+    return dict(item.split("=", 1) for item in pairs)
+
+
 def _all_of(*terms: e.Expr | bool) -> e.Expr | bool:
     """The conjunction of ``terms``, simplified where a term is known."""
     if False in terms:
@@ -3750,6 +3757,16 @@ def _rename(node: e.Expr, names: dict[str, str]) -> e.Expr:
     return result
 
 
+def _mentions(node: Node, name: str) -> bool:
+    """Whether ``node`` reads ``name`` or names it in a pattern (as a string, not a Variable)."""
+    for inner in node.walk():
+        if isinstance(inner, (e.Variable, p.NodePattern, p.RelPattern, p.PathPattern)) and (
+            getattr(inner, "name", None) == name or getattr(inner, "variable", None) == name
+        ):
+            return True
+    return False
+
+
 def _rebinds(node: Node, name: str) -> bool:
     """Whether something inside ``node`` binds ``name`` anew (a comprehension's variable …)."""
     return any(
@@ -3782,11 +3799,13 @@ def _substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
     if isinstance(node, e.Variable):
         return value if node.name == name else node
     if isinstance(node, (*_SUBQUERIES, e.PatternComprehension)):
-        # (a pattern names its variables as strings: names_in sees them too)
-        names = names_in(node)
-        if name not in names:
+        if not _mentions(node, name):
             return node
-        if isinstance(value, e.Variable) and value.name not in names and not _rebinds(node, name):
+        if (
+            isinstance(value, e.Variable)
+            and value.name not in names_in(node)
+            and not _rebinds(node, name)
+        ):
             return _rename_everywhere(node, name, value.name)
         return None
     if isinstance(node, (e.ListComprehension, e.ListPredicate)):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 from .expr import (
@@ -89,13 +90,28 @@ def names_in(node: Node) -> set[str]:
 
     names: set[str] = set()
     for inner in node.walk():
-        for attr in ("name", "variable", "alias", "index", "accumulator", "subject", "field"):
-            value = getattr(inner, attr, None)
+        for attr in _naming_fields(type(inner)):
+            value = getattr(inner, attr)
             if isinstance(value, str):
                 names.add(value)
         if isinstance(inner, (SetLabels, RemoveLabels, SetProperties)):
             names.add(inner.variable)
     return names
+
+
+_NAMING = ("name", "variable", "alias", "index", "accumulator", "subject", "field")
+_NAMING_CACHE: dict[type, tuple[str, ...]] = {}
+
+
+def _naming_fields(cls: type) -> tuple[str, ...]:
+    """The fields of ``cls`` that may hold a name (for :func:`names_in`)."""
+    found = _NAMING_CACHE.get(cls)
+    if found is None:
+        present = (
+            {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        )
+        found = _NAMING_CACHE[cls] = tuple(a for a in _NAMING if a in present)
+    return found
 
 
 def write_clause(node: Node) -> str | None:

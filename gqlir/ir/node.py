@@ -27,7 +27,7 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """Direct child nodes, in field order (tuples are flattened)."""
-        for name in _field_names(type(self)):
+        for name in _child_field_names(type(self)):
             value = getattr(self, name)
             if isinstance(value, Node):
                 yield value
@@ -52,7 +52,7 @@ class Node:
     def transform(self, fn: Callable[[Node], Node]) -> Node:
         """Rebuild bottom-up: children first, then ``fn`` on the rebuilt node."""
         changes: dict[str, Any] = {}
-        for name in _field_names(type(self)):
+        for name in _child_field_names(type(self)):
             value = getattr(self, name)
             new = _transform_value(value, fn)
             if new is not value:
@@ -72,6 +72,9 @@ class Node:
 
 
 _FIELD_CACHE: dict[type, tuple[str, ...]] = {}
+_CHILD_FIELD_CACHE: dict[type, tuple[str, ...]] = {}
+#: Annotations of fields that never hold a node (a node's text, flags, counts).
+_SCALARS = frozenset({"str", "int", "bool", "float", "None"})
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
@@ -79,6 +82,22 @@ def _field_names(cls: type) -> tuple[str, ...]:
     if names is None:
         names = tuple(f.name for f in fields(cls) if f.name != "pos")
         _FIELD_CACHE[cls] = names
+    return names
+
+
+def _child_field_names(cls: type) -> tuple[str, ...]:
+    """The fields that may hold nodes: walks skip the scalar ones (names, flags, numbers)."""
+    names = _CHILD_FIELD_CACHE.get(cls)
+    if names is None:
+        names = tuple(
+            f.name
+            for f in fields(cls)
+            if f.name != "pos"
+            and not (
+                isinstance(f.type, str) and {part.strip() for part in f.type.split("|")} <= _SCALARS
+            )
+        )
+        _CHILD_FIELD_CACHE[cls] = names
     return names
 
 
