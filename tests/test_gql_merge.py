@@ -105,6 +105,7 @@ def test_merge_helpers_do_not_reach_a_star_projection() -> None:
         ("UNWIND [1, 2] AS v MERGE (n:L {id: v}) ON CREATE SET n.id = 3", "several rows"),
         ("CREATE (x) WITH x UNWIND [1, 2] AS v MERGE (n:L {id: v}) ON CREATE SET x:L", "rows"),
         ("UNWIND [1, 2] AS v UNWIND [1, 2] AS w MERGE (n:L {id: v})", "several rows"),
+        ("UNWIND [1] AS v UNWIND [1, 2] AS w MERGE (n:L {id: v})", "several rows"),
         # Cypher fails on a null value, which an INSERT would leave out
         ("MERGE (n:P {id: $id})", "computed property"),
         ("WITH null AS a MERGE (a)-[:T]->(b)", "may be null"),

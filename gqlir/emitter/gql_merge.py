@@ -91,7 +91,7 @@ def lower_merge(
             )
     elif not (
         _rows_are_distinct_pairs(em, chain, bound, prior)
-        or _rows_have_distinct_keys(chain, prior, literal, step.actions)
+        or _rows_have_distinct_keys(chain, prior, step.actions)
     ):
         raise _refuse(
             em,
@@ -183,8 +183,6 @@ def _existing(prior: tuple[q.Step, ...]) -> set[str]:
                 for item in s.items
                 if isinstance(item.expr, e.Variable) and item.expr.name in names
             }
-        elif isinstance(s, (q.Unwind, q.Let, q.CallSubquery, q.ProcedureCall)):
-            continue  # these bind other names
     return names
 
 
@@ -241,10 +239,7 @@ def _literal_variables(prior: tuple[q.Step, ...]) -> dict[str, tuple[e.Expr, ...
 
 
 def _rows_have_distinct_keys(
-    chain: p.PathChain,
-    prior: tuple[q.Step, ...],
-    literal: dict[str, tuple[e.Expr, ...]],
-    actions: tuple[q.MergeAction, ...],
+    chain: p.PathChain, prior: tuple[q.Step, ...], actions: tuple[q.MergeAction, ...]
 ) -> bool:
     """A single node merged on a key that differs in every row: an UNWIND of distinct literals
     of one type, after steps that keep at most one row and before steps that add none. What
@@ -261,9 +256,11 @@ def _rows_have_distinct_keys(
         return False
     if any(isinstance(s, q.Projection) and _grouping(s) for s in prior[unwinds[-1] + 1 :]):
         return False
+    # the key must come from the UNWIND that makes the rows (an earlier one has one item)
+    per_row = _literal_variables(prior[unwinds[-1] :])
     keys = set()
     for key, value in node.properties.entries:
-        items = literal.get(value.name) if isinstance(value, e.Variable) else None
+        items = per_row.get(value.name) if isinstance(value, e.Variable) else None
         if items and len({type(x) for x in items}) == 1:
             values = [x.value for x in items]  # type: ignore[attr-defined]
             if len(set(values)) == len(values):
