@@ -2025,6 +2025,13 @@ def test_prefix_and_suffix_tests_of_runtime_values_are_null_for_non_strings(valu
     _agree_on_the_evaluator(query, text, {"v": value})
 
 
+def test_a_prefix_test_of_a_volatile_value_that_may_not_be_a_string_is_refused() -> None:
+    """The IS TYPED guard evaluates the operand a second time, which rand() would change."""
+    query = "MATCH (n) RETURN CASE WHEN rand() < 0.5 THEN n.a ELSE n.b END STARTS WITH 'x' AS v"
+    check(query, ISO, Refused("STARTS WITH"))
+    assert "IS TYPED STRING" in translate("MATCH (n) RETURN max(n.a) STARTS WITH 'x' AS v", ISO)
+
+
 def test_a_substring_test_of_values_that_are_never_strings_is_null() -> None:
     from gqlir.eval import run
 

@@ -31,6 +31,7 @@ QUERIES = [
     # each item of the list, substituted into a pattern comprehension, names its node there
     "MATCH p = (x:A)-->(y) RETURN [v IN nodes(p) | size([(v)-->() | 1])] AS out",
     "MATCH (x)-->(y) RETURN [v IN [x, y] | size([(v)-[:U]->() | 1])] AS out",
+    "MATCH (x)-->(y) RETURN [v IN [x, y] | exists { MATCH (v)-[:T]->() }] AS out",
 ]
 
 

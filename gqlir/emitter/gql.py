@@ -336,8 +336,9 @@ class GqlGenerator(GraphTextGenerator):
         #: Whether the MATCH being written may bind extra variables: no later ``*``
         #: projection of its linear query would return them.
         self.may_bind_extra = False
-        #: The steps before the one being written in its linear query (None: not known).
-        self.prior: tuple[q.Step, ...] | None = None
+        #: The steps of the linear query being written and the index of the current one
+        #: (None: not known); a MERGE reads the steps before it.
+        self.position: tuple[tuple[q.Step, ...], int] | None = None
         #: Names used anywhere in the query being written; fresh names avoid them (collected
         #: on the first request: most queries need none).
         self._used: set[str] | None = None
@@ -445,7 +446,7 @@ class GqlGenerator(GraphTextGenerator):
                 out.append(lead)
             opening = False
             self.may_bind_extra = not star_follows[i]
-            self.prior = steps[:i]
+            self.position = (steps, i)
             clauses = self.step_clauses(step, final=i == last, top=top)
             out.extend(clauses)
             if clauses and clauses[-1] == "NEXT":
@@ -1546,12 +1547,14 @@ class GqlGenerator(GraphTextGenerator):
     def _merge(self, step: q.Merge, *, final: bool, top: bool) -> list[str]:
         """MERGE as an OPTIONAL MATCH and conditional inserts (see gql_merge); a final one
         need not name what it merged."""
+        caps = self.caps
         self.require(
-            self.caps.graph_writes and self.caps.optional_call and self.caps.let_step,
+            caps.graph_writes and caps.call_subquery and caps.optional_call and caps.filter_step,
             "MERGE",
             step,
         )
-        prior, self.prior = self.prior, None
+        prior = None if self.position is None else self.position[0][: self.position[1]]
+        self.position = None
         steps, types, helpers = gql_merge.lower_merge(self, step, prior)
         if final:
             while isinstance(steps[-1], (q.Unwind, q.Filter)):
@@ -2137,15 +2140,18 @@ class GqlGenerator(GraphTextGenerator):
         )
         if strings is True:
             return test
-        if not self.caps.type_predicates or not _pure(node.left):
+        unsure = self.unsupported(
+            node.op.value,
+            node,
+            message=f"an operand may be a string or another value, which {node.op.value} "
+            f"answers null for in Cypher and {self.dialect.name}'s {side.upper()} fails on",
+        )
+        if not self.caps.type_predicates:
             if "mixed" in (self.type_of(node.left).kind, self.type_of(node.right).kind):
-                raise self.unsupported(
-                    node.op.value,
-                    node,
-                    message=f"an operand may be a string or another value, which {node.op.value} "
-                    f"answers null for in Cypher and {self.dialect.name}'s {side.upper()} fails on",
-                )
-            return test  # a stored property: the schema's type in a typed dialect
+                raise unsure
+            return test  # a statically typed dialect: a property has its schema's type
+        if not _repeatable(node.left):
+            raise unsure  # (it is evaluated twice, by the test and by LEFT/RIGHT)
         test = e.FunctionCall(_EQ_MARK, (part, node.right))
         return e.Case(None, (e.CaseWhen(strings, test),), None, pos=node.pos)  # type: ignore[arg-type]
 
@@ -3747,9 +3753,14 @@ def _swap_exprs(node: e.Expr, names: dict[e.Expr, str]) -> e.Expr:
 
 
 def _rename(node: e.Expr, names: dict[str, str]) -> e.Expr:
+    """``node`` with its variables renamed, in patterns too (a subquery's pattern refers to an
+    outer variable by its name)."""
+
     def swap(inner: Node) -> Node:
         if isinstance(inner, e.Variable) and inner.name in names:
             return e.Variable(names[inner.name], pos=inner.pos)
+        if isinstance(inner, (p.NodePattern, p.RelPattern)) and inner.variable in names:
+            return replace(inner, variable=names[inner.variable])  # type: ignore[index]
         return inner
 
     result = node.transform(swap)
@@ -3768,29 +3779,14 @@ def _mentions(node: Node, name: str) -> bool:
 
 
 def _rebinds(node: Node, name: str) -> bool:
-    """Whether something inside ``node`` binds ``name`` anew (a comprehension's variable …)."""
+    """Whether something inside ``node`` binds ``name`` anew (a comprehension's variable, a
+    path variable …)."""
     return any(
         getattr(inner, attr, None) == name
         for inner in node.walk()
-        if isinstance(inner, (e.ListComprehension, e.ListPredicate, e.Reduce))
+        if isinstance(inner, (e.ListComprehension, e.ListPredicate, e.Reduce, p.PathPattern))
         for attr in ("variable", "accumulator")
     )
-
-
-def _rename_everywhere(node: e.Expr, name: str, new: str) -> e.Expr:
-    """``node`` with the variable ``name`` called ``new``, in patterns too (a subquery's
-    pattern refers to an outer variable by its name)."""
-
-    def swap(inner: Node) -> Node:
-        if isinstance(inner, e.Variable) and inner.name == name:
-            return e.Variable(new, pos=inner.pos)
-        if isinstance(inner, (p.NodePattern, p.RelPattern)) and inner.variable == name:
-            return replace(inner, variable=new)
-        return inner
-
-    result = node.transform(swap)
-    assert isinstance(result, e.Expr)
-    return result
 
 
 def _substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
@@ -3806,7 +3802,7 @@ def _substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
             and value.name not in names_in(node)
             and not _rebinds(node, name)
         ):
-            return _rename_everywhere(node, name, value.name)
+            return _rename(node, {name: value.name})
         return None
     if isinstance(node, (e.ListComprehension, e.ListPredicate)):
         source = _substitute(node.source, name, value)

@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 __all__ = ["lower_merge"]
 
 _LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)
+#: Literals whose IR equality is Cypher's equality (a key that must differ in every row).
+_KEY_LITERALS = (e.Boolean, e.Integer, e.Float, e.String)
 
 
 def lower_merge(
@@ -261,10 +263,15 @@ def _rows_have_distinct_keys(
     keys = set()
     for key, value in node.properties.entries:
         items = per_row.get(value.name) if isinstance(value, e.Variable) else None
-        if items and len({type(x) for x in items}) == 1:
-            values = [x.value for x in items]  # type: ignore[attr-defined]
-            if len(set(values)) == len(values):
-                keys.add(key)
+        # Distinct as Cypher compares them: literals of one type whose equality is their
+        # value's (two temporal texts may name one instant; 1 = 1.0)
+        if (
+            items
+            and len({type(x) for x in items}) == 1
+            and isinstance(items[0], _KEY_LITERALS)
+            and len(set(items)) == len(items)
+        ):
+            keys.add(key)
     if not keys:
         return False
     # The updates touch the merged node only (a label or a property given to another node
