@@ -706,17 +706,26 @@ def _find_shared(env_var: str, *parts: str) -> Path | None:
 
 
 def default_tck_dir() -> Path | None:
-    """The TCK ``features`` directory: ``$GQLIR_TCK_DIR``, else ``../shared/tck/features``.
+    """The TCK ``features`` directory: ``$GQLIR_TCK_DIR``, else ``../shared/tck/features``, else
+    the copy bundled in a checkout (``corpus/opencypher-tck``, Apache-2.0 with its NOTICE).
 
     ``$GQLIR_TCK_DIR`` may name either the ``features`` directory or the TCK root holding it.
-    Returns None when no TCK is found, so that callers (tests) can skip.
+    Returns None when no TCK is found (an installed wheel carries none), so callers can say so.
     """
     found = _find_shared("GQLIR_TCK_DIR", "tck")
+    if found is None and not os.environ.get("GQLIR_TCK_DIR"):
+        found = _bundled_tck()
     if found is None:
         return None
     if (found / "features").is_dir():
         return found / "features"
     return found
+
+
+def _bundled_tck() -> Path | None:
+    """The openCypher TCK copy that a checkout carries, so a fresh clone's tests have it."""
+    bundled = Path(__file__).resolve().parents[2] / "corpus" / "opencypher-tck"
+    return bundled if (bundled / "features").is_dir() else None
 
 
 def default_corpora_dir() -> Path | None:
