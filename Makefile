@@ -16,8 +16,18 @@ install: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -n 2
 
+# One Cypher query in three dialects, and two refusals that say why and what to write instead.
+DEMO_QUERY := MATCH (a:Person)-[:KNOWS*1..3]->(b) WHERE a.name STARTS WITH 'A' RETURN b.name AS name, count(*) AS n ORDER BY n DESC LIMIT 5
 demo: $(STAMP)
-	$(VENV)/bin/gqlir translate --from neo4j --to opencypher9 "MATCH (a:Person)-[:KNOWS*1..3]->(b) WHERE a.name STARTS WITH 'A' RETURN b.name AS name, count(*) AS n ORDER BY n DESC LIMIT 5"
+	@echo "Cypher (neo4j):"; echo "  $(DEMO_QUERY)"; echo
+	@echo "ISO GQL (Cypher's relationship uniqueness becomes DIFFERENT EDGES, grouping is explicit):"
+	@$(VENV)/bin/gqlir translate --from neo4j --to iso-gql "$(DEMO_QUERY)"; echo
+	@echo "Spanner Graph (a graph name, TRAIL for the quantified path, STARTS_WITH()):"
+	@$(VENV)/bin/gqlir translate --from neo4j --to spanner --graph social "$(DEMO_QUERY)"; echo
+	@echo "Refused: Spanner needs an upper bound on a quantifier:"
+	@$(VENV)/bin/gqlir translate --from neo4j --to spanner --graph social "MATCH (a:Person)-[:KNOWS*]->(b) RETURN b.name AS name" || true; echo
+	@echo "Refused: Spanner cannot return a node:"
+	@$(VENV)/bin/gqlir translate --from neo4j --to spanner --graph social "MATCH (a:Person)-[:KNOWS]->(b) RETURN b" || true
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py

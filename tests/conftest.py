@@ -10,6 +10,18 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests are deterministic in `make test` (derandomised) and suited to a loaded 2-core
+# machine: a slow draw is not a failure. `make fuzz` sets GQLIR_FUZZ_EXAMPLES and a seed.
+# Tests that give their own settings inherit what they do not set.
+settings.register_profile(
+    "gqlir",
+    deadline=None,
+    derandomize="GQLIR_FUZZ_EXAMPLES" not in os.environ,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("gqlir")
 
 # The Spanner client must not try to export metrics to Google (there is no network here).
 os.environ["SPANNER_ENABLE_BUILTIN_METRICS"] = "false"

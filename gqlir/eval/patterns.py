@@ -15,7 +15,8 @@ bindings, the current node, the path so far and the relationships the MATCH has 
   and the CHEAPEST forms select among the paths of one pattern, partitioned by endpoints.
 
 Enumeration is exhaustive and exponential in the worst case: this is an oracle for small
-graphs, not a query engine. A walk with an unbounded quantifier and nothing that bounds it
+graphs, not a query engine. Shortest-path searches of the usual form are answered by
+breadth-first search instead (``shortest``), so the example graphs answer them. A walk with an unbounded quantifier and nothing that bounds it
 (no trail/acyclic mode, no edge uniqueness, no selective search) has infinitely many matches
 and is refused rather than truncated.
 """
@@ -24,14 +25,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from .. import ir
 from ..errors import EvaluationError
 from ..ir.analysis import cannot_fail
+from . import shortest
 from .expressions import label_match
 from .graph import Node, Relationship
 from .runtime import Row, Runtime, unsupported
+from .shortest import conjuncts_of
 from .values import Path, equals, equivalence_key, is_number, truth, type_name
 
 __all__ = ["Matcher", "pattern_variables"]
@@ -75,7 +79,8 @@ class Matcher:
         still applies all of ``where`` to the rows."""
         unique = mode is ir.MatchMode.DIFFERENT_EDGES
         early = _early_conditions(patterns, where)
-        yield from self._patterns(patterns, 0, row, frozenset(), unique, early)
+        conjuncts = conjuncts_of(where)
+        yield from self._patterns(patterns, 0, row, frozenset(), unique, early, conjuncts)
 
     def _patterns(
         self,
@@ -85,17 +90,25 @@ class Matcher:
         used: frozenset[int],
         unique: bool,
         early: dict[int, list[ir.Expr]],
+        conjuncts: list[ir.Expr],
     ) -> Iterator[Row]:
         if i == len(patterns):
             yield row
             return
         checks = early.get(i, ())
-        for st in self._path_pattern(patterns[i], row, used, unique):
+        for st in self._path_pattern(patterns[i], row, used, unique, conjuncts):
             if all(truth(self.rt.eval(c, st.row), "WHERE") is True for c in checks):
-                yield from self._patterns(patterns, i + 1, st.row, st.used, unique, early)
+                yield from self._patterns(
+                    patterns, i + 1, st.row, st.used, unique, early, conjuncts
+                )
 
     def _path_pattern(
-        self, pp: ir.PathPattern, row: Row, used: frozenset[int], unique: bool
+        self,
+        pp: ir.PathPattern,
+        row: Row,
+        used: frozenset[int],
+        unique: bool,
+        conjuncts: list[ir.Expr],
     ) -> Iterator[_State]:
         mode = pp.mode or ir.PathMode.WALK
         search = pp.search
@@ -113,6 +126,10 @@ class Matcher:
         if budget is None and not unique and mode is ir.PathMode.WALK:
             _refuse_unbounded(pp.path)
         start = _State(row, None, (), (), used)
+        if shortest.applies(pp, row):
+            kept = shortest.shortest_paths(self, pp, start, ctx, conjuncts)
+            yield from (st for st in map(partial(self._finish_path, pp), kept) if st is not None)
+            return
         results = (self._finish_path(pp, st) for st in self._path_expr(pp.path, start, ctx))
         found = (st for st in results if st is not None)
         if selective:
@@ -474,14 +491,7 @@ def _early_conditions(
     between comma-separated patterns."""
     if where is None or len(patterns) < 2:
         return {}
-    conjuncts: list[ir.Expr] = []
-    stack = [where]
-    while stack:
-        c = stack.pop()
-        if isinstance(c, ir.And):
-            stack += [c.right, c.left]
-        else:
-            conjuncts.append(c)
+    conjuncts = conjuncts_of(where)
     bound: set[str] = set()
     out: dict[int, list[ir.Expr]] = {}
     for i, pp in enumerate(patterns[:-1]):
