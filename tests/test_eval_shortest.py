@@ -13,8 +13,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from gqlir import ir
-from gqlir.eval import Graph, evaluate, run
 from gqlir.engines import open_engine
+from gqlir.eval import Graph, evaluate, run
 from gqlir.eval import shortest as bfs
 from gqlir.schema import load_schema
 
@@ -59,7 +59,9 @@ def _query(
         ir.ReturnItem(ir.Property(V("b"), "i"), "b"),
         ir.ReturnItem(keys, "keys"),
     )
-    return ir.LinearQuery((ir.Match((pattern,), where=where, mode=match_mode), ir.Projection(items)))
+    return ir.LinearQuery(
+        (ir.Match((pattern,), where=where, mode=match_mode), ir.Projection(items))
+    )
 
 
 SETTINGS = st.tuples(
