@@ -252,6 +252,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="jsonl",
         help="graph data layout (default: jsonl, which keeps every value exactly)",
     )
+    p.add_argument(
+        "--on-dangling",
+        choices=("fail", "skip"),
+        default="fail",
+        help="a foreign key that points to no row: stop (default), or leave that edge out and "
+        "list it in the report",
+    )
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_migrate)
 
@@ -1120,18 +1127,32 @@ def _cmd_translate(args: argparse.Namespace) -> int:
 def _cmd_migrate(args: argparse.Namespace) -> int:
     from .migrate import migrate
 
-    report = migrate(args.source, args.out, name=args.name, layout=args.layout)
+    report = migrate(
+        args.source, args.out, name=args.name, layout=args.layout, on_dangling=args.on_dangling
+    )
     if args.json:
         print(_json_line(report.to_dict()))
-    else:
-        nodes = sum(report.nodes.values())
-        edges = sum(report.edges.values())
-        rows = sum(report.rows.values())
+        return EXIT_INVALID if report.skipped else EXIT_OK
+    nodes = sum(report.nodes.values())
+    edges = sum(report.edges.values())
+    rows = sum(report.rows.values())
+    print(
+        f"migrated {rows} rows of {len(report.rows)} tables into {nodes} nodes and "
+        f"{edges} edges in {report.out} (every table's rows checked against the graph)"
+    )
+    for label, count in report.matched_by_affinity.items():
         print(
-            f"migrated {rows} rows of {len(report.rows)} tables into {nodes} nodes and "
-            f"{edges} edges in {report.out} (every table's rows checked against the graph)"
+            f"note: {count} {label} reference(s) matched their row as SQLite compares them "
+            "(e.g. text '1' = integer 1); the graph holds the referenced key's value",
+            file=sys.stderr,
         )
-    return EXIT_OK
+    for skip in report.skipped:
+        print(
+            f"skipped: table {skip['table']}, row {skip['row']}: the {skip['edge']} reference "
+            f"{tuple(skip['values'])} points to no row",
+            file=sys.stderr,
+        )
+    return EXIT_INVALID if report.skipped else EXIT_OK
 
 
 def _single_internal(outcome: _Outcome, args: argparse.Namespace) -> int:

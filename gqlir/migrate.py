@@ -14,7 +14,9 @@ through the mapping; every table must give back exactly its rows (as a multiset,
 after the documented conversions: decimals as text, temporal values as ISO 8601 text, bytes as
 base64). Anything that has no place in a graph (a row of an association table with a null
 reference, a foreign key to a missing row) stops the migration with a
-:class:`~gqlir.errors.SchemaError` naming the table: nothing is dropped silently.
+:class:`~gqlir.errors.SchemaError` naming the table: nothing is dropped silently. A foreign key
+matches its row as the database compares them (SQLite's type affinity, :mod:`gqlir.sqlaffinity`);
+``on_dangling="skip"`` leaves out references to no row and lists them in the report.
 
 Sources: a SQLite file, a DuckDB file, or a ``postgresql://user@host:port/db`` URL (pg8000).
 """
@@ -35,6 +37,7 @@ from urllib.parse import unquote, urlparse
 from .errors import SchemaError
 from .schema.graphdata import hashable
 from .schema.relational import ForeignKey, RelationalSchema, Table, topological
+from .sqlaffinity import Affinity, column_affinity, comparison_converters
 
 __all__ = [
     "MigrationReport",
@@ -218,6 +221,16 @@ def _postgres_tables(conn: Any) -> RelationalSchema:
     )
 
 
+def _sqlite_affinities(conn: Any, rel: RelationalSchema) -> dict[str, dict[str, Affinity]]:
+    """Each column's affinity, from the type SQLite has on record for it."""
+    cur = conn.cursor()
+    out: dict[str, dict[str, Affinity]] = {}
+    for t in rel.tables:
+        cur.execute("SELECT name, type FROM pragma_table_info(?)", (t.name,))
+        out[t.name] = {name: column_affinity(declared) for name, declared in cur.fetchall()}
+    return out
+
+
 def _rows(conn: Any, table: Table, dialect: str) -> Iterator[tuple[Any, ...]]:
     from sqlglot import exp
 
@@ -277,6 +290,11 @@ class MigrationReport:
     edges: dict[str, int] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
     checked: bool = False
+    # edges whose foreign key matched its row only as SQLite compares them ('1' = 1): the graph
+    # holds the referenced key's value
+    matched_by_affinity: dict[str, int] = field(default_factory=dict)
+    # references to no row left out (--on-dangling skip): table, row, edge, columns, values
+    skipped: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -284,15 +302,23 @@ class MigrationReport:
             "nodes": self.nodes,
             "edges": self.edges,
             "rows": self.rows,
-            "lossless": self.checked,
+            "lossless": self.checked and not self.skipped,
+            "matched_by_affinity": self.matched_by_affinity,
+            "skipped": self.skipped,
         }
 
 
 def migrate(
-    source: str, out: str, *, name: str | None = None, layout: str = "jsonl"
+    source: str,
+    out: str,
+    *,
+    name: str | None = None,
+    layout: str = "jsonl",
+    on_dangling: str = "fail",
 ) -> MigrationReport:
     """Migrate the database ``source`` into the graph folder ``out`` (see the module docstring);
-    the folder must not exist yet or be empty."""
+    the folder must not exist yet or be empty. ``on_dangling="skip"`` leaves out references to
+    no row and lists them in the report instead of stopping."""
     from .schema.formats import write as write_schema
     from .schema.formats.sql import tables_sql
     from .schema.graphdata import Edge, Node, write_csv, write_jsonl, write_parquet
@@ -300,6 +326,8 @@ def migrate(
 
     if layout not in ("jsonl", "csv", "parquet"):
         raise SchemaError(f"unknown graph layout {layout!r}: jsonl, csv or parquet", code="MIGRATE")
+    if on_dangling not in ("fail", "skip"):
+        raise SchemaError(f"unknown --on-dangling {on_dangling!r}: fail or skip", code="MIGRATE")
     if os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
         raise SchemaError(f"{out!r} exists and is not an empty folder", code="MIGRATE")
     conn, dialect = connect(source)
@@ -311,10 +339,12 @@ def migrate(
             t.name: [tuple(graph_value(v) for v in r) for r in _rows(conn, t, dialect)]
             for t in topological(rel)
         }
+        affinities = _sqlite_affinities(conn, rel) if dialect == "sqlite" else None
     finally:
         conn.close()
 
-    nodes, edges = _to_graph_data(mapping, source_rows)
+    refs = _References(affinities, on_dangling)
+    nodes, edges = _to_graph_data(mapping, source_rows, refs)
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "schema.json"), "w", encoding="utf-8", newline="\n") as fh:
         fh.write(write_schema(mapping.schema, "gqlir").text)
@@ -338,7 +368,9 @@ def migrate(
     report.nodes = dict(Counter(label for _, label, _ in nodes))
     report.edges = dict(Counter(label for label, *_ in edges))
     report.rows = {t: len(r) for t, r in source_rows.items()}
-    _check_lossless(out, source_rows)
+    report.matched_by_affinity = dict(refs.by_affinity)
+    report.skipped = refs.skipped
+    _check_lossless(out, _expected_rows(mapping.tables.tables, source_rows, refs))
     report.checked = True
     return report
 
@@ -351,8 +383,56 @@ def _node_id(label: str, key: tuple[Any, ...], row_number: int) -> str:
     return f"{label}:{json.dumps(list(key), ensure_ascii=False, separators=(',', ':'))}"
 
 
+@dataclass
+class _References:
+    """How foreign keys are matched to rows: by equality, or as SQLite compares them when
+    ``affinities`` (table -> column -> affinity) are given; what did not match is skipped
+    (and listed) or stops the migration."""
+
+    affinities: dict[str, dict[str, Affinity]] | None
+    on_dangling: str
+    by_affinity: Counter[str] = field(default_factory=Counter)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    # the values a source row is compared with after the graph is read back
+    expected: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    _converted: dict[tuple[Any, ...], dict[tuple[Any, ...], tuple[str, tuple[Any, ...]]]] = field(
+        default_factory=dict
+    )
+
+    def find(
+        self,
+        keys: dict[tuple[Any, ...], str],
+        ref_table: str,
+        key_cols: tuple[str, ...],
+        table: str,
+        fk_cols: tuple[str, ...],
+        values: tuple[Any, ...],
+    ) -> tuple[str | None, tuple[Any, ...] | None]:
+        """The node a reference points to, and the key values it matched when they differ
+        from ``values`` (matched by SQLite's affinity)."""
+        found = keys.get(values)
+        if found is not None or self.affinities is None:
+            return found, None
+        pairs = [
+            comparison_converters(self.affinities[table][f], self.affinities[ref_table][k])
+            for f, k in zip(fk_cols, key_cols, strict=True)
+        ]
+        key_side = tuple(p[1] for p in pairs)
+        cache = (id(keys), key_side)
+        if cache not in self._converted:
+            self._converted[cache] = {
+                tuple(c(v) for c, v in zip(key_side, k, strict=True)): (nid, k)
+                for k, nid in keys.items()
+            }
+        hit = self._converted[cache].get(tuple(p[0](v) for p, v in zip(pairs, values)))
+        return (hit[0], hit[1]) if hit else (None, None)
+
+    def expect(self, table: str, row: int, cols: tuple[str, ...], values: tuple[Any, ...]) -> None:
+        self.expected.setdefault(table, {}).setdefault(row, {}).update(zip(cols, values))
+
+
 def _to_graph_data(
-    mapping: Any, rows: dict[str, list[tuple[Any, ...]]]
+    mapping: Any, rows: dict[str, list[tuple[Any, ...]]], refs: _References
 ) -> tuple[list[tuple[str, str, dict]], list[tuple[str, str, str, dict]]]:
     """Nodes ``(id, label, properties)`` and edges ``(label, source, target, properties)``."""
     nodes: list[tuple[str, str, dict]] = []
@@ -384,30 +464,95 @@ def _to_graph_data(
         cols = columns[e.table]
         for n, row in enumerate(rows[e.table], start=1):
             values = dict(zip(cols, row))
-            src_vals = tuple(values[c] for c in e.source_columns)
-            dst_vals = tuple(values[c] for c in e.target_columns)
-            if e.in_node_table and all(v is None for v in dst_vals):
-                continue  # a null foreign key: no edge
-            if any(v is None for v in src_vals + dst_vals):
-                raise SchemaError(
-                    f"table {e.table}, row {n}: a reference with nulls cannot be an edge "
-                    f"of {e.label}",
-                    code="MIGRATE_LOSS",
-                )
-            if e.in_node_table:
-                src: str | None = row_ids[e.table][n - 1]
-            else:
-                src = index[(e.source, e.source_key)].get(src_vals)
-            dst = index[(e.target, e.target_key)].get(dst_vals)
-            if src is None or dst is None:
-                raise SchemaError(
-                    f"table {e.table}, row {n}: the {e.label} reference "
-                    f"{dst_vals if src is not None else src_vals} points to no row",
-                    code="MIGRATE_LOSS",
-                )
-            props = {p: values[c] for p, c in e.columns if values[c] is not None}
-            edges.append((e.label, src, dst, props))
+            edge = _edge(mapping, e, n, values, row_ids, index, refs)
+            if edge is not None:
+                edges.append(edge)
     return nodes, edges
+
+
+def _edge(
+    mapping: Any,
+    e: Any,
+    n: int,
+    values: dict[str, Any],
+    row_ids: dict[str, list[str]],
+    index: dict[tuple[str, tuple[str, ...]], dict[tuple[Any, ...], str]],
+    refs: _References,
+) -> tuple[str, str, str, dict] | None:
+    """The edge that row ``n`` of ``e``'s table makes, or None (a null or skipped reference)."""
+    src_vals = tuple(values[c] for c in e.source_columns)
+    dst_vals = tuple(values[c] for c in e.target_columns)
+    if e.in_node_table and all(v is None for v in dst_vals):
+        return None  # a null foreign key: no edge
+    if any(v is None for v in src_vals + dst_vals):
+        raise SchemaError(
+            f"table {e.table}, row {n}: a reference with nulls cannot be an edge of {e.label}",
+            code="MIGRATE_LOSS",
+        )
+    ends: list[str] = []
+    for side, (label, key, fk_cols, vals) in enumerate(
+        (
+            (e.source, e.source_key, e.source_columns, src_vals),
+            (e.target, e.target_key, e.target_columns, dst_vals),
+        )
+    ):
+        if side == 0 and e.in_node_table:
+            ends.append(row_ids[e.table][n - 1])  # the row's own node
+            continue
+        ref_table = mapping.graph.node(label).table
+        nid, matched = refs.find(index[(label, key)], ref_table, key, e.table, fk_cols, vals)
+        if matched is not None:
+            refs.by_affinity[e.label] += 1
+            refs.expect(e.table, n, fk_cols, matched)
+        if nid is None:
+            _dangling(refs, e, n, fk_cols, vals)
+            return None
+        ends.append(nid)
+    props = {p: values[c] for p, c in e.columns if values[c] is not None}
+    return (e.label, ends[0], ends[1], props)
+
+
+def _dangling(
+    refs: _References, e: Any, n: int, cols: tuple[str, ...], values: tuple[Any, ...]
+) -> None:
+    """A reference to no row: stop, or skip it and list it (the row then comes back from the
+    graph without it: null columns, or no row of an association table)."""
+    where = f"table {e.table}, row {n}: the {e.label} reference {values} points to no row"
+    if refs.on_dangling != "skip":
+        raise SchemaError(
+            f"{where} (--on-dangling skip leaves it out and lists it)", code="MIGRATE_LOSS"
+        )
+    refs.skipped.append(
+        {"table": e.table, "row": n, "edge": e.label, "columns": list(cols), "values": list(values)}
+    )
+    if e.in_node_table:
+        refs.expect(e.table, n, e.target_columns, (None,) * len(e.target_columns))
+    else:
+        refs.expect(e.table, n, ("",), (_DROPPED,))
+
+
+_DROPPED = object()  # marks an association-table row that the graph leaves out
+
+
+def _expected_rows(
+    tables: Any, source_rows: dict[str, list[tuple[Any, ...]]], refs: _References
+) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows the graph must give back: the source rows, with a reference matched by affinity
+    holding the key it matched, and a skipped one left out (both listed in the report)."""
+    out = dict(source_rows)
+    for t in tables:
+        changes = refs.expected.get(t.name)
+        if not changes:
+            continue
+        cols = [c.name for c in t.columns]
+        rows: list[tuple[Any, ...]] = []
+        for n, row in enumerate(source_rows[t.name], start=1):
+            change = changes.get(n, {})
+            if change.get("") is _DROPPED:
+                continue
+            rows.append(tuple(change.get(c, v) for c, v in zip(cols, row)))
+        out[t.name] = rows
+    return out
 
 
 def _check_lossless(out: str, source_rows: dict[str, list[tuple[Any, ...]]]) -> None:
