@@ -41,7 +41,7 @@ from functools import partial
 from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
-from .errors import DialectError, GqlirError, ParseError, UnsupportedError
+from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
 
 if TYPE_CHECKING:
     from .dialect import Dialect
@@ -573,13 +573,13 @@ def _needs_engines(args: argparse.Namespace) -> bool:
 
 def _graph_folder(path: str) -> tuple[str, str] | None:
     """(schema file, data directory) of a graph folder, or None."""
-    if os.path.isfile(os.path.join(path, "schema.json")):
-        data = os.path.join(path, "graph")
-        return os.path.join(path, "schema.json"), data if os.path.isdir(data) else path
-    beside = os.path.join(os.path.dirname(os.path.abspath(path)), "schema.json")
-    if os.path.isfile(beside):
-        return beside, path
-    return None
+    from .schema.folders import resolve_graph_folder
+
+    try:
+        folder = resolve_graph_folder(path)
+    except SchemaError:
+        return None
+    return (folder.schema, folder.data) if folder.schema else None
 
 
 def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
@@ -1601,7 +1601,6 @@ def _read_schema_file(path: str, fmt: str | None, name: str | None = None, args:
 
 
 def _cmd_schema_convert(args: argparse.Namespace) -> int:
-    from .errors import SchemaError
     from .schema.formats import write
 
     schema = _read_schema_file(args.file, args.source, args.name, args)

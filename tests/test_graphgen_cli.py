@@ -149,7 +149,7 @@ def test_usage_and_errors(tmp_path: Path, capsys) -> None:
     )
     assert "cannot read" in capsys.readouterr().err
     assert main(["graph", "perturb", str(tmp_path / "missing"), "--out", str(tmp_path / "o")]) == 2
-    assert "not a directory" in capsys.readouterr().err
+    assert "no such graph folder" in capsys.readouterr().err
     assert main(["graph", "generate", "--edges", "5"]) == 2  # --schema and --out are required
     assert main(["graph", "restore", str(tmp_path), "--out", str(tmp_path / "r")]) == 2
     assert "noise log" in capsys.readouterr().err

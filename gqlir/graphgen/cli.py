@@ -10,6 +10,7 @@ import sys
 import time
 from typing import Any
 
+from ..schema.folders import resolve_graph_folder
 from .errors import GraphGenError
 
 _FORMATTER = argparse.RawDescriptionHelpFormatter
@@ -57,9 +58,9 @@ inconsistent, and answers larger than --max-rows become Boolean verification ite
 
 _SESSIONS_EPILOG = """\
 examples:
-  gqlir graph sessions --schema schemas/movies --graph schemas/movies/graph --sessions 12 \\
+  gqlir graph sessions --graph schemas/movies --sessions 12 \\
       --steps 5 --seed 7 --out /tmp/movies-sessions
-  gqlir graph sessions --schema schemas/finance --graph schemas/finance/graph --sessions 4 \\
+  gqlir graph sessions --graph schemas/finance --sessions 4 \\
       --steps 5 --operations create,delete --out /tmp/fin-sessions
 
 Session i is a batch of --steps writes of kind create, merge, set, remove, delete or mixed (in
@@ -118,10 +119,10 @@ def add_commands(sub: Any) -> None:
         epilog=_PERTURB_EPILOG,
         formatter_class=_FORMATTER,
     )
-    p.add_argument("directory", metavar="DIR", help="the clean graph directory")
+    p.add_argument("directory", metavar="DIR", help="the clean graph (a graph folder)")
     p.add_argument("--seed", type=int, metavar="K", help="the seed (default: the config's, or 0)")
     p.add_argument("-c", "--config", metavar="C", help="perturbation config (JSON or TOML)")
-    p.add_argument("-s", "--schema", metavar="S", help="default: DIR/schema.json or beside DIR")
+    p.add_argument("-s", "--schema", metavar="S", help="default: the graph folder's schema.json")
     p.add_argument("-o", "--out", required=True, metavar="DIR2", help="output directory")
     _common(p)
     p.set_defaults(handler=_cmd_perturb)
@@ -165,8 +166,8 @@ def _add_session_commands(sub: Any, common: Any) -> None:
         epilog=_SESSIONS_EPILOG,
         formatter_class=_FORMATTER,
     )
-    p.add_argument("-s", "--schema", required=True, metavar="S", help="schema file or folder")
     p.add_argument("-g", "--graph", required=True, metavar="G", help="the graph folder")
+    p.add_argument("-s", "--schema", metavar="S", help="default: the graph folder's schema.json")
     p.add_argument("--sessions", type=int, default=6, metavar="N", help="how many (default 6)")
     p.add_argument("--steps", type=int, default=5, metavar="K", help="steps each (default 5)")
     p.add_argument("--seed", type=int, default=0, metavar="K", help="the seed (default 0)")
@@ -223,14 +224,11 @@ def load_schema_arg(path: str) -> Any:
     return read(text, fmt, name=name)
 
 
-def _schema_beside(directory: str, given: str | None) -> Any:
-    if given:
-        return load_schema_arg(given)
-    parent = os.path.dirname(os.path.abspath(directory))
-    for candidate in (os.path.join(directory, "schema.json"), os.path.join(parent, "schema.json")):
-        if os.path.isfile(candidate):
-            return load_schema_arg(candidate)
-    raise GraphGenError(f"no schema.json in or beside {directory}: pass --schema")
+def _graph(path: str, schema: str | None) -> tuple[str, Any]:
+    """The data directory and the loaded schema of the graph ``path`` (a graph folder, or its
+    data directory with the schema in or beside it; ``schema`` overrides)."""
+    folder = resolve_graph_folder(path, schema)
+    return folder.data, load_schema_arg(folder.require_schema())
 
 
 def _report(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
@@ -277,10 +275,9 @@ def _cmd_perturb(args: argparse.Namespace) -> int:
     from .config import read_document
     from .perturbation import perturb
 
-    _need_dir(args.directory)
-    schema = _schema_beside(args.directory, args.schema)
+    data, schema = _graph(args.directory, args.schema)
     config = read_document(args.config) if args.config else None
-    result = perturb(args.directory, args.out, schema, config, seed=args.seed)
+    result = perturb(data, args.out, schema, config, seed=args.seed)
     lines = [f"{args.out}: observed graph and noise log (seed {result.config['seed']})"]
     lines += [
         f"  {family}: {n:,} of {result.targets[family]:,} targeted"
@@ -312,14 +309,13 @@ def _cmd_restore(args: argparse.Namespace) -> int:
 def _cmd_answers(args: argparse.Namespace) -> int:
     from .answers import noise_answers, read_items, write_results
 
-    _need_dir(args.clean)
-    _need_dir(args.observed)
-    schema = _schema_beside(args.clean, args.schema)
+    clean, schema = _graph(args.clean, args.schema)
+    observed = resolve_graph_folder(args.observed).data
     items = read_items(args.queries)
     records = noise_answers(
         items,
-        args.clean,
-        args.observed,
+        clean,
+        observed,
         schema,
         seed=args.seed,
         max_rows=args.max_rows,
@@ -338,15 +334,14 @@ def _cmd_answers(args: argparse.Namespace) -> int:
 def _cmd_sessions(args: argparse.Namespace) -> int:
     from .sessions import generate_sessions
 
-    _need_dir(args.graph)
-    schema = load_schema_arg(args.schema)
+    data, schema = _graph(args.graph, args.schema)
     kinds = (
         [k.strip() for k in args.operations.split(",") if k.strip()] if args.operations else None
     )
     start = time.perf_counter()
     result = generate_sessions(
         schema,
-        args.graph,
+        data,
         args.out,
         sessions=args.sessions,
         steps=args.steps,
@@ -368,8 +363,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from .replay import replay, write_report
 
     _need_dir(args.directory)
+    graph = resolve_graph_folder(args.graph).data if args.graph else None
     report = replay(
-        args.directory, args.engine, graph=args.graph, dialect=args.dialect, timeout=args.timeout
+        args.directory, args.engine, graph=graph, dialect=args.dialect, timeout=args.timeout
     )
     if args.out:
         write_report(report, args.out)

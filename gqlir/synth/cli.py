@@ -15,15 +15,17 @@ from typing import Any
 
 from ..errors import GqlirError
 from ..progress import end_progress, report_failure
+from ..schema.folders import resolve_graph_folder
+from .errors import SynthError
 
 __all__ = ["add_commands", "cmd_synth"]
 
 _EPILOG = """\
 examples:
-  gqlir synth --schema schemas/finance --n 1000 --seed 7 --out data/finance
-  gqlir synth --schema schemas/movies --schema schemas/social --schema schemas/bookstore \\
+  gqlir synth --graph schemas/finance --n 1000 --seed 7 --out data/finance
+  gqlir synth --graph schemas/movies --graph schemas/social --graph schemas/bookstore \\
       --templates cypherbench,ngdbench,extras --n 500 --out data/three
-  gqlir synth --schema s.json --graph g/ --mix difficulty=easy:1,medium:1,hard:1,extra-hard:1 \\
+  gqlir synth --graph g/ --schema s.json --mix difficulty=easy:1,medium:1,hard:1,extra-hard:1 \\
       --out data/mixed
 
 Writes OUT/items.jsonl (and items.parquet), OUT/README.md (the dataset card), OUT/splits/,
@@ -44,13 +46,17 @@ def add_commands(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
+        "--graph",
+        action="append",
+        metavar="G",
+        help="graph folder (schema.json and graph/, as in schemas/); repeat for several",
+    )
+    p.add_argument(
         "--schema",
         action="append",
-        required=True,
         metavar="S",
-        help="graph folder (schema.json and graph/) or schema file; repeat for several",
+        help="schema file or graph folder, instead of the graph folder's own; repeat for several",
     )
-    p.add_argument("--graph", action="append", metavar="G", help="graph folder of a schema file")
     p.add_argument("-e", "--engine", default="reference", metavar="E", help="engine (reference)")
     p.add_argument(
         "--templates",
@@ -91,6 +97,21 @@ def _progress(quiet: bool) -> Any:
     return show
 
 
+def _schemas_and_graphs(
+    schemas: list[str], graphs: list[str]
+) -> tuple[list[str], list[str | None]]:
+    """Pairs of (schema, graph data directory): every ``--graph`` is a graph folder whose own
+    schema is used unless ``--schema`` names one (in the same order)."""
+    if not schemas and not graphs:
+        raise SynthError("give --graph (a graph folder, as in schemas/) or --schema")
+    if len(schemas) > len(graphs) and graphs:
+        raise SynthError("give one --graph per --schema, or graph folders alone")
+    folders = [resolve_graph_folder(g, s) for g, s in zip(graphs, schemas + [None] * len(graphs))]
+    if not schemas:
+        return [f.require_schema() for f in folders], [f.data for f in folders]
+    return schemas, [f.data for f in folders]
+
+
 def cmd_synth(args: argparse.Namespace) -> int:
     from .config import SynthConfig, parse_mix
     from .emitting import DEFAULT_DIALECTS
@@ -100,9 +121,10 @@ def cmd_synth(args: argparse.Namespace) -> int:
         mix: dict[str, dict[str, float]] = {}
         for text in args.mix or ():
             mix.update(parse_mix(text))
+        schemas, graphs = _schemas_and_graphs(args.schema or [], args.graph or [])
         config = SynthConfig(
-            schemas=list(args.schema),
-            graphs=list(args.graph or ()),
+            schemas=schemas,
+            graphs=graphs,
             engine=args.engine,
             libraries=[x.strip() for x in args.templates.split(",") if x.strip()],
             n=args.n,
