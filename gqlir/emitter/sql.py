@@ -30,7 +30,9 @@ are lowered through a schema mapping (:mod:`gqlir.sqlmapping`, the emitter optio
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..dialect import Dialect
@@ -1046,6 +1048,15 @@ class SqlGenerator(Generator):
     def parameter_(self, node: e.Parameter) -> Any:
         from sqlglot import exp
 
+        if not spells_parameter(self.flavour, node.name):
+            raise self.unsupported(
+                "parameter name",
+                node,
+                message=f"{self.dialect.name} cannot write the parameter name {node.name!r}: a "
+                "SQL parameter is the flavour's sigil and a plain name (letters, digits, _), "
+                "which has no quoted form",
+                rewrite="rename the parameter to a plain name",
+            )
         return exp.Placeholder(this=node.name)
 
     @emits(e.Variable)
@@ -1488,6 +1499,28 @@ class SqlGenerator(Generator):
 
 
 # -- helpers -------------------------------------------------------------------------------------
+
+_PLAIN_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@cache
+def spells_parameter(flavour: str, name: str) -> bool:
+    """Whether ``flavour`` can write a parameter named ``name``. Named placeholders (SQLite's
+    ``:name``, DuckDB's ``$name``, psycopg's ``%(name)s``) take a bare name with no quoted form,
+    so anything else would be written into the query's text; a plain name must also read back
+    as the same parameter in the flavour (``:select`` is a keyword after the colon)."""
+    if not _PLAIN_PARAMETER.fullmatch(name):
+        return False
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    text = exp.select(exp.Placeholder(this=name)).sql(dialect=flavour or None)
+    try:
+        (back,) = sqlglot.parse_one(text, read=flavour or None).expressions
+    except (SqlglotError, ValueError):
+        return False
+    return isinstance(back, (exp.Placeholder, exp.Parameter)) and back.name == name
 
 
 def _ident(name: str) -> Any:
