@@ -84,3 +84,33 @@ def test_a_label_after_a_colon_is_not_a_parameter() -> None:
     assert (
         gqlir.emit(query, "neo4j") == "USE g MATCH (n:P)-[:R]->(:Q) WHERE n.a = $a RETURN n.a AS x"
     )
+
+
+# -- the SQL/PGQ emitter: one quoting rule for every name --------------------------------------
+
+
+@pytest.mark.parametrize("target", PGQ_FORMS)
+def test_a_reserved_word_as_a_name_is_quoted(target: str) -> None:
+    source = gqlir.parse(
+        "USE g MATCH (`select`:`TRUE`) WHERE `select`.`null` = 1 RETURN `select`.`from` AS `TRUE`",
+        "neo4j",
+    )
+    text = gqlir.emit(source, target)
+    assert " AS TRUE" not in text and "IS TRUE" not in text and ".null" not in text.lower()
+    assert gqlir.parse(text, target) == source, text
+
+
+@pytest.mark.parametrize(
+    ("target", "bare", "quoted"),
+    [
+        ("sqlpgq", "ABC", "abc"),
+        ("sqlpgq:oracle", "ABC", "Abc"),
+        ("sqlpgq:postgres", "abc", "Abc"),
+    ],
+)
+def test_a_name_whose_case_the_flavour_folds_is_quoted(target: str, bare: str, quoted: str) -> None:
+    for name, is_quoted in ((bare, False), (quoted, True)):
+        source = gqlir.parse(f"USE G MATCH (n:{name}) RETURN n.{name} AS {name}", "neo4j")
+        text = gqlir.emit(source, target)
+        assert (f'"{name}"' in text) is is_quoted, text
+        assert gqlir.parse(text, target) == source, text
