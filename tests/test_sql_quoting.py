@@ -6,10 +6,18 @@ from __future__ import annotations
 
 import os
 
+import duckdb
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlglot import exp
 
 import gqlir
+from gqlir import ir
 from gqlir.errors import ParseError, UnsupportedError
+from gqlir.schema import NodeType, Property, SchemaGraph, parse_type
+from gqlir.schema.formats.sql import create_table
+from gqlir.sqlmapping import SqlMapping
 
 SQL_FLAVOURS = (
     "sql",
@@ -114,3 +122,157 @@ def test_a_name_whose_case_the_flavour_folds_is_quoted(target: str, bare: str, q
         text = gqlir.emit(source, target)
         assert (f'"{name}"' in text) is is_quoted, text
         assert gqlir.parse(text, target) == source, text
+
+
+# -- properties: random names and values ----------------------------------------------------------
+
+# A tenth of the fuzz count: an example emits to a flavour, reads back and may run an engine.
+EXAMPLES = max(1, int(os.environ.get("GQLIR_FUZZ_EXAMPLES", "250")) // 10)
+PROPERTY = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+_HOSTILE = [
+    "p OR 1 = 1",
+    "p)s",
+    "p --",
+    "select",
+    "true",
+    "TRUE",
+    "null",
+    "x$y",
+    "1",
+    "é",
+    "Ab",
+    "'",
+    '"',
+    "`",
+    "\\",
+    "C:\\new",
+    "a''b",
+    '""',
+    "*/",
+    "$x",
+    ":x",
+    "%(x)s",
+    "GRAPH_TABLE",
+    "COLUMNS",
+    "MATCH",
+    "IS",
+]
+_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+NAMES = st.sampled_from(_HOSTILE) | _text.filter(bool)
+VALUES = st.sampled_from(_HOSTILE + [""]) | _text
+GRAPH_DIALECTS = (
+    "neo4j",
+    "opencypher9",
+    "tugraph-cypher",
+    "kuzu",
+    "iso-gql",
+    "tugraph-gql",
+    "spanner",
+)
+#: flavours whose reader takes a string comparison (MySQL's and T-SQL's compare under a collation)
+EXACT_STRINGS = ("sql", "sql:sqlite", "sql:duckdb", "sql:postgres", "sql:oracle", "sql:bigquery")
+INT, STR = parse_type("INT64"), parse_type("STRING")
+ENGINES = ("sql:sqlite", "sql:duckdb")
+
+
+def _lookup(
+    var: str, label: str, key: str, value: ir.Expr, alias: str, graph: str | None
+) -> ir.Query:
+    """[USE graph] MATCH (var:label) WHERE var.key = value RETURN var.key AS alias"""
+    node = ir.NodePattern(var, ir.Label(label))
+    prop = ir.Property(ir.Variable(var), key)
+    match = ir.Match(
+        (ir.PathPattern(ir.PathChain((node,))),), ir.Comparison(ir.CompOp.EQ, prop, value)
+    )
+    steps: tuple = (match, ir.Projection((ir.ReturnItem(prop, alias),)))
+    if graph is not None:
+        steps = (ir.UseGraph(graph), *steps)
+    return ir.LinearQuery(steps)
+
+
+def _schema(label: str, key: str, kind: object) -> SchemaGraph:
+    return SchemaGraph(name="g", node_types=(NodeType(label, (Property(key, kind),), keys=(key,)),))
+
+
+def _run(flavour: str, schema: SchemaGraph, rows: list, text: str, parameters: dict) -> list:
+    """``text`` run on the flavour's engine over one table holding ``rows``."""
+    import sqlite3
+
+    dialect = flavour.partition(":")[2]
+    mapping = SqlMapping.from_schema(schema)
+    (table,) = mapping.tables.tables
+    ((_, column),) = mapping.node(schema.node_types[0].label).columns
+    insert = exp.insert(
+        exp.Values(expressions=[exp.Tuple(expressions=[exp.Placeholder()])]),
+        exp.Table(this=exp.Identifier(this=table.name, quoted=True)),
+        columns=[exp.Identifier(this=column, quoted=True)],
+    ).sql(dialect=dialect)
+    conn = sqlite3.connect(":memory:") if dialect == "sqlite" else duckdb.connect()
+    try:
+        conn.execute(create_table(table, dialect).sql(dialect=dialect))
+        conn.executemany(insert, [(r,) for r in rows])
+        return [tuple(r) for r in conn.execute(text, parameters).fetchall()]
+    finally:
+        conn.close()
+
+
+@PROPERTY
+@given(NAMES, st.sampled_from(SQL_FLAVOURS + PGQ_FORMS))
+def test_any_parameter_name_is_refused_or_bound_as_one_parameter(name: str, target: str) -> None:
+    schema = _schema("P", "k", INT)
+    pgq = target.startswith("sqlpgq")
+    source = _lookup("n", "P", "k", ir.Parameter(name), "x", "g" if pgq else None)
+    try:
+        text = gqlir.emit(source, target, schema=schema)
+    except UnsupportedError as exc:
+        assert exc.construct == "parameter name", exc
+        return
+    assert gqlir.parse(text, target, schema=None if pgq else schema) == source, text
+    if target in ENGINES:
+        assert _run(target, schema, [1, 2, 3], text, {name: 2}) == [(2,)], text
+
+
+@PROPERTY
+@given(NAMES, NAMES, NAMES, VALUES, st.sampled_from(EXACT_STRINGS))
+def test_sql_names_and_strings_keep_the_query_structure(
+    label: str, key: str, alias: str, value: str, target: str
+) -> None:
+    schema = _schema(label, key, STR)
+    source = _lookup("v", label, key, ir.String(value), alias, None)
+    try:
+        text = gqlir.emit(source, target, schema=schema)
+    except UnsupportedError:
+        return
+    assert gqlir.parse(text, target, schema=schema) == source, text
+    if target in ENGINES:
+        assert _run(target, schema, [value, value + "a", value + "b"], text, {}) == [(value,)], text
+
+
+@PROPERTY
+@given(NAMES, NAMES, NAMES, NAMES, NAMES, VALUES, st.sampled_from(PGQ_FORMS))
+def test_sqlpgq_names_and_strings_keep_the_query_structure(
+    graph: str, var: str, label: str, key: str, alias: str, value: str, target: str
+) -> None:
+    source = _lookup(var, label, key, ir.String(value), alias, graph)
+    try:
+        text = gqlir.emit(source, target)
+    except UnsupportedError:
+        return
+    assert gqlir.parse(text, target) == source, text
+
+
+@PROPERTY
+@given(NAMES, st.sampled_from(GRAPH_DIALECTS))
+def test_graph_dialects_write_any_parameter_name_as_one_parameter(name: str, target: str) -> None:
+    steps: tuple = (ir.Projection((ir.ReturnItem(ir.Parameter(name), "x"),)),)
+    source = ir.LinearQuery((ir.UseGraph("g"), *steps) if target == "spanner" else steps)
+    try:
+        text = gqlir.emit(source, target)
+    except UnsupportedError as exc:
+        assert exc.construct == "parameter name", exc
+        return
+    assert gqlir.parse(text, target) == source, text

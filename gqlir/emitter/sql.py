@@ -44,7 +44,7 @@ from ..ir.analysis import write_clause
 from ..ir.node import Node
 from ..schema.relational import EdgeTable, NodeTable
 from ..schema.types import INTEGER_KINDS, TypeKind, value_kind
-from ..sqlflavours import DYNAMIC_COLUMNS, TEXT_TEMPORALS
+from ..sqlflavours import DOTTED_QUOTED_NAMES, DYNAMIC_COLUMNS, TEXT_TEMPORALS
 from .base import Generator, emits
 
 __all__ = ["SqlGenerator", "value_kind"]
@@ -152,6 +152,7 @@ class SqlGenerator(Generator):
         from sqlglot.errors import UnsupportedError as SqlglotUnsupported
 
         tree = self.sql_tree(node)
+        self.refuse_unwritable(tree, node)
         try:
             return tree.sql(
                 dialect=self.flavour or None,
@@ -162,6 +163,27 @@ class SqlGenerator(Generator):
             raise self.unsupported(
                 str(exc).split("\n")[0], node, message=f"{self.dialect.name}: {exc}"
             ) from None
+
+    def refuse_unwritable(self, tree: Any, node: Node) -> None:
+        """Refuse names and strings the flavour's text cannot carry as they are: a NUL
+        character anywhere (SQLite ends the statement there, PostgreSQL refuses it in names and
+        strings), a dot in a name where the flavour splits quoted names at dots."""
+        from sqlglot import exp
+
+        dotted = self.flavour in DOTTED_QUOTED_NAMES
+        for x in tree.walk():
+            if not isinstance(x, (exp.Identifier, exp.Literal)):
+                continue
+            text = str(x.this)
+            if "\x00" in text:
+                what = "NUL character"
+            elif dotted and "." in text and isinstance(x, exp.Identifier):
+                what = "name with a dot"
+            else:
+                continue
+            raise self.unsupported(
+                what, node, message=f"{self.dialect.name} cannot write {text!r} as it is"
+            )
 
     def sql_tree(self, node: Node) -> Any:
         """The sqlglot expression of a query (or of an expression, for tests)."""

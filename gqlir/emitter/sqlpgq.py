@@ -255,6 +255,7 @@ class SqlPgqGenerator(SqlGenerator):
         if not isinstance(node, q.Query):
             return super().generate(node)
         tree = self.pgq_query(node)
+        self.refuse_unwritable(tree, node)
         base = SqlglotDialect.get_or_raise(self.flavour or None)
         cls = _generator_class(type(base).generator_class, self.form.label_keyword)
         generator = cls(dialect=base, pretty=self.pretty, unsupported_level=ErrorLevel.RAISE)
