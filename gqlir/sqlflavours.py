@@ -27,3 +27,8 @@ MOD_BY_ZERO_IS_NULL = frozenset({"sqlite"})
 #: and an integer column keeps both kinds of value; in the others (DuckDB, PostgreSQL, standard
 #: SQL) a result column has one type and the integers would become text, or the query fails.
 DYNAMIC_COLUMNS = frozenset({"sqlite"})
+
+#: Flavours that read a quoted name with a dot as a path of names: BigQuery's `a.b` is a
+#: table path (https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical,
+#: "Quoted identifiers ... path expressions"), so a name holding a dot cannot be written.
+DOTTED_QUOTED_NAMES = frozenset({"bigquery"})

@@ -71,15 +71,22 @@ GOLDEN = {
         "USE myshop MATCH (c:customers)-[:customer_orders]->(o:orders WHERE o.total > 100) "
         "RETURN c.name AS customer_name",
         "sqlpgq:postgres",
+        # PostgreSQL reads an unquoted name in lower case: Person is quoted, customers bare.
     ): "SELECT customer_name FROM GRAPH_TABLE (myshop MATCH (c IS customers)-[IS customer_orders]->"
     "(o IS orders WHERE o.total > 100) COLUMNS (c.name AS customer_name))",
     (
         "USE students_graph MATCH (a:person)-[e:friends]->(b:person WHERE b.name = 'Mary') "
         "WHERE a.name = 'John' RETURN a.name AS person_a, b.name AS person_b",
         "sqlpgq:oracle",
-    ): "SELECT person_a, person_b FROM GRAPH_TABLE (students_graph MATCH (a IS person)-[e IS "
-    "friends]->(b IS person WHERE b.name = 'Mary') WHERE a.name = 'John' COLUMNS (a.name AS "
-    "person_a, b.name AS person_b))",
+    ): 'SELECT "person_a", "person_b" FROM GRAPH_TABLE ("students_graph" MATCH ("a" IS "person")-'
+    '["e" IS "friends"]->("b" IS "person" WHERE "b"."name" = \'Mary\') WHERE "a"."name" = '
+    '\'John\' COLUMNS ("a"."name" AS "person_a", "b"."name" AS "person_b"))',
+    # Oracle reads an unquoted name in upper case: lower-case names are quoted, upper-case bare.
+    (
+        "USE G MATCH (A:PERSON) WHERE A.NAME = 'John' RETURN A.NAME AS N",
+        "sqlpgq:oracle",
+    ): "SELECT N FROM GRAPH_TABLE (G MATCH (A IS PERSON) WHERE A.NAME = 'John' COLUMNS (A.NAME AS "
+    "N))",
     (
         "USE snb MATCH (a:Person)-[k:knows]->{1,3}(b:Person) RETURN a.id AS a, b.id AS b",
         "sqlpgq:duckdb",
@@ -88,7 +95,7 @@ GOLDEN = {
     (
         "USE g MATCH (p:Person) RETURN p.name AS name, count(*) AS n ORDER BY n DESC LIMIT 3",
         "sqlpgq:postgres",
-    ): 'SELECT name, COUNT(*) AS "n" FROM GRAPH_TABLE (g MATCH (p IS Person) COLUMNS (p.name AS '
+    ): 'SELECT name, COUNT(*) AS "n" FROM GRAPH_TABLE (g MATCH (p IS "Person") COLUMNS (p.name AS '
     'name)) GROUP BY name ORDER BY "n" DESC LIMIT 3',
     (
         "USE FinGraph MATCH (p:Person)-[:Owns]->(a:Account) RETURN p.name AS name, a.id AS id",

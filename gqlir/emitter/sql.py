@@ -30,7 +30,9 @@ are lowered through a schema mapping (:mod:`gqlir.sqlmapping`, the emitter optio
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..dialect import Dialect
@@ -42,7 +44,7 @@ from ..ir.analysis import write_clause
 from ..ir.node import Node
 from ..schema.relational import EdgeTable, NodeTable
 from ..schema.types import INTEGER_KINDS, TypeKind, value_kind
-from ..sqlflavours import DYNAMIC_COLUMNS, TEXT_TEMPORALS
+from ..sqlflavours import DOTTED_QUOTED_NAMES, DYNAMIC_COLUMNS, TEXT_TEMPORALS
 from .base import Generator, emits
 
 __all__ = ["SqlGenerator", "value_kind"]
@@ -150,6 +152,7 @@ class SqlGenerator(Generator):
         from sqlglot.errors import UnsupportedError as SqlglotUnsupported
 
         tree = self.sql_tree(node)
+        self.refuse_unwritable(tree, node)
         try:
             return tree.sql(
                 dialect=self.flavour or None,
@@ -160,6 +163,27 @@ class SqlGenerator(Generator):
             raise self.unsupported(
                 str(exc).split("\n")[0], node, message=f"{self.dialect.name}: {exc}"
             ) from None
+
+    def refuse_unwritable(self, tree: Any, node: Node) -> None:
+        """Refuse names and strings the flavour's text cannot carry as they are: a NUL
+        character anywhere (SQLite ends the statement there, PostgreSQL refuses it in names and
+        strings), a dot in a name where the flavour splits quoted names at dots."""
+        from sqlglot import exp
+
+        dotted = self.flavour in DOTTED_QUOTED_NAMES
+        for x in tree.walk():
+            if not isinstance(x, (exp.Identifier, exp.Literal)):
+                continue
+            text = str(x.this)
+            if "\x00" in text:
+                what = "NUL character"
+            elif dotted and "." in text and isinstance(x, exp.Identifier):
+                what = "name with a dot"
+            else:
+                continue
+            raise self.unsupported(
+                what, node, message=f"{self.dialect.name} cannot write {text!r} as it is"
+            )
 
     def sql_tree(self, node: Node) -> Any:
         """The sqlglot expression of a query (or of an expression, for tests)."""
@@ -1046,6 +1070,15 @@ class SqlGenerator(Generator):
     def parameter_(self, node: e.Parameter) -> Any:
         from sqlglot import exp
 
+        if not spells_parameter(self.flavour, node.name):
+            raise self.unsupported(
+                "parameter name",
+                node,
+                message=f"{self.dialect.name} cannot write the parameter name {node.name!r}: a "
+                "SQL parameter is the flavour's sigil and a plain name (letters, digits, _), "
+                "which has no quoted form",
+                rewrite="rename the parameter to a plain name",
+            )
         return exp.Placeholder(this=node.name)
 
     @emits(e.Variable)
@@ -1488,6 +1521,28 @@ class SqlGenerator(Generator):
 
 
 # -- helpers -------------------------------------------------------------------------------------
+
+_PLAIN_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@cache
+def spells_parameter(flavour: str, name: str) -> bool:
+    """Whether ``flavour`` can write a parameter named ``name``. Named placeholders (SQLite's
+    ``:name``, DuckDB's ``$name``, psycopg's ``%(name)s``) take a bare name with no quoted form,
+    so anything else would be written into the query's text; a plain name must also read back
+    as the same parameter in the flavour (``:select`` is a keyword after the colon)."""
+    if not _PLAIN_PARAMETER.fullmatch(name):
+        return False
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
+    text = exp.select(exp.Placeholder(this=name)).sql(dialect=flavour or None)
+    try:
+        (back,) = sqlglot.parse_one(text, read=flavour or None).expressions
+    except (SqlglotError, ValueError):
+        return False
+    return isinstance(back, (exp.Placeholder, exp.Parameter)) and back.name == name
 
 
 def _ident(name: str) -> Any:

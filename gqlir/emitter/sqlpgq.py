@@ -27,6 +27,7 @@ the same IR.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -49,6 +50,8 @@ class Form:
     quantifiers: bool
     search_prefixes: tuple[str, ...]  # ir.SearchKind values
     returns: bool = False  # GRAPH_TABLE (g … RETURN …) (GoogleSQL)
+    #: the case an unquoted name is folded to ("upper", "lower"), or "" where case never matters
+    folds: str = "upper"
     source: str = ""
 
 
@@ -56,7 +59,8 @@ STANDARD = Form(
     "IS",
     True,
     ("ANY SHORTEST",),
-    source="ISO/IEC 9075-16:2023; Oracle 23ai sqlrf graph_table-operator.html",
+    source="ISO/IEC 9075-16:2023; Oracle 23ai sqlrf graph_table-operator.html; unquoted names "
+    "are upper case (ISO/IEC 9075-2 5.2 SR 21; Oracle sqlrf 'Database Object Naming Rules')",
 )
 FORMS: dict[str, Form] = {
     "": STANDARD,
@@ -65,22 +69,31 @@ FORMS: dict[str, Form] = {
         ":",
         True,
         ("ANY SHORTEST",),
-        source="DuckPGQ, duckdb.org/community_extensions/extensions/duckpgq",
+        folds="",
+        source="DuckPGQ, duckdb.org/community_extensions/extensions/duckpgq; names are case "
+        "insensitive, quoted or not (duckdb.org/docs/sql/dialect/keywords_and_identifiers)",
     ),
     "postgres": Form(
         "IS",
         False,
         (),
-        source="PostgreSQL docs/19/queries-graph.html (no quantifiers or path searches)",
+        folds="lower",
+        source="PostgreSQL docs/19/queries-graph.html (no quantifiers or path searches); "
+        "unquoted names are lower case (docs sql-syntax-lexical.html, 4.1.1)",
     ),
     "bigquery": Form(
         "IS",
         True,
         (),
         returns=True,
+        folds="",
         source="GoogleSQL graph queries (Spanner Graph, BigQuery): GRAPH_TABLE with a GQL query",
     ),
 }
+
+
+#: A name SQL reads bare (ISO/IEC 9075-2 5.2 <regular identifier>, kept to ASCII).
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 # -- the GRAPH_TABLE operator as sqlglot nodes ----------------------------------------------------
@@ -242,6 +255,7 @@ class SqlPgqGenerator(SqlGenerator):
         if not isinstance(node, q.Query):
             return super().generate(node)
         tree = self.pgq_query(node)
+        self.refuse_unwritable(tree, node)
         base = SqlglotDialect.get_or_raise(self.flavour or None)
         cls = _generator_class(type(base).generator_class, self.form.label_keyword)
         generator = cls(dialect=base, pretty=self.pretty, unsupported_level=ErrorLevel.RAISE)
@@ -249,6 +263,20 @@ class SqlPgqGenerator(SqlGenerator):
             return generator.generate(tree)
         except SqlglotUnsupported as exc:
             raise self.unsupported(str(exc).split("\n")[0], node) from None
+
+    def ident(self, name: str) -> Any:
+        """A graph, label, variable, property or column name, quoted unless the flavour reads
+        it bare as the same name: a plain name that is no reserved word (the dialect's list)
+        and has no letter the flavour folds to the other case."""
+        from sqlglot import exp
+
+        folded = {"upper": name.upper(), "lower": name.lower()}.get(self.form.folds, name)
+        bare = (
+            _PLAIN_NAME.fullmatch(name) is not None
+            and name.upper() not in self.reserved
+            and folded == name
+        )
+        return exp.Identifier(this=name, quoted=not bare)
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -315,7 +343,7 @@ class SqlPgqGenerator(SqlGenerator):
         )
         columns, outer, proj2 = self._columns(proj, frame)
         table = _nodes()["GraphTable"](
-            this=_auto_ident(graph), patterns=patterns, where=where, columns=columns
+            this=self.ident(graph), patterns=patterns, where=where, columns=columns
         )
         outer.sources.append(table)
         return self.select(proj2, outer, final=True)
@@ -326,7 +354,7 @@ class SqlPgqGenerator(SqlGenerator):
         from ..dialect import get_dialect
 
         body = _GraphTableBody(get_dialect("spanner"), pretty=False).generate(node)
-        table = _nodes()["GraphTable"](this=_auto_ident(graph), body=body)
+        table = _nodes()["GraphTable"](this=self.ident(graph), body=body)
         return exp.select(exp.Star()).from_(table)
 
     def _check_edges(self, matches: list[q.Match]) -> None:
@@ -395,7 +423,7 @@ class SqlPgqGenerator(SqlGenerator):
 
     def _node(self, n: p.NodePattern, frame: _Frame) -> Any:
         return _nodes()["GraphNode"](
-            this=_auto_ident(n.variable) if n.variable else None,
+            this=self.ident(n.variable) if n.variable else None,
             label=self._label(n.labels, n) if n.labels is not None else None,
             where=self._conditions(n.variable, n.properties, n.where, frame, n),
         )
@@ -411,7 +439,7 @@ class SqlPgqGenerator(SqlGenerator):
                 raise self.unsupported("quantified edge", r)
             quantifier = (r.quantifier.lower, r.quantifier.upper)
         return _nodes()["GraphEdge"](
-            this=_auto_ident(r.variable) if r.variable else None,
+            this=self.ident(r.variable) if r.variable else None,
             label=self._label(r.types, r) if r.types is not None else None,
             where=self._conditions(r.variable, r.properties, r.where, frame, r),
             direction=r.direction,
@@ -421,7 +449,7 @@ class SqlPgqGenerator(SqlGenerator):
     def _label(self, labels: p.LabelExpr, node: Node) -> Any:
         cls = _nodes()["GraphLabel"]
         if isinstance(labels, p.Label):
-            return cls(this=_auto_ident(labels.name))
+            return cls(this=self.ident(labels.name))
         if isinstance(labels, p.LabelOr):
             return cls(
                 op="|",
@@ -465,8 +493,8 @@ class SqlPgqGenerator(SqlGenerator):
                 name = f"c{k}"
                 k += 1
             names[value] = name
-            columns.append(exp.alias_(self.expr(value, frame), _auto_ident(name)))
-            outer.bindings[name] = _ValueB(exp.column(_auto_ident(name)), self.kind(value, frame))
+            columns.append(exp.alias_(self.expr(value, frame), self.ident(name)))
+            outer.bindings[name] = _ValueB(exp.column(self.ident(name)), self.kind(value, frame))
             return e.Variable(name)
 
         def over_columns(value: e.Expr) -> e.Expr:
@@ -520,7 +548,7 @@ class SqlPgqGenerator(SqlGenerator):
         from sqlglot import exp
 
         if isinstance(b, _ElementB):
-            return exp.Column(this=_auto_ident(key), table=_auto_ident(b.name))
+            return exp.Column(this=self.ident(key), table=self.ident(b.name))
         return super()._property(b, key, node)
 
     def kind(self, value: e.Expr, frame: _Frame) -> str | None:
@@ -560,14 +588,6 @@ def _rebuild(value: e.Expr, fn: Any) -> e.Expr:
                 for y in x
             )
     return replace(value, **changes)
-
-
-def _auto_ident(name: str) -> Any:
-    """An identifier, quoted only when it is not a plain name (sqlglot quotes reserved words
-    for the flavour)."""
-    from sqlglot import exp
-
-    return exp.to_identifier(name)
 
 
 def _name(step: q.Step) -> str:

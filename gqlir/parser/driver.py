@@ -4,10 +4,11 @@ Why not Lark's own parser: its per-token overhead (lexer objects, tree nodes, th
 transformer pass) is several times the cost of everything else. Here a single compiled regex
 finds tokens, each reduction calls the builder directly, and no parse tree is ever built.
 
-The lexer consults the parser state in two places, which is what lets keywords double as names:
-a word is a keyword only if the current state accepts that keyword (or accepts no plain name),
-and a compound operator such as ``-->`` that the state cannot accept is split into shorter
-operators (``1--1`` is ``1 - -1``).
+The lexer consults the parser state in three places, which is what lets keywords double as
+names: a word is a keyword only if the current state accepts that keyword (or accepts no plain
+name); a compound operator such as ``-->`` that the state cannot accept is split into shorter
+operators (``1--1`` is ``1 - -1``); and a token that starts with an operator character, such as
+SQL/PGQ's ``:name`` parameter, is read as that operator where only the operator fits.
 """
 
 from __future__ import annotations
@@ -212,6 +213,13 @@ class Parser:
                                 and _next_allows(text, pos, value.upper())
                             ):
                                 kind = kw
+                    elif value[0] in operators and not self._accepts(stack, kind):
+                        # A token that starts with an operator, where the state cannot take it
+                        # but may take the operator: ``:Person`` is a label there, not a
+                        # parameter (SQL/PGQ's ``:name``).
+                        short = _pick(operators[value[0]], acts)
+                        if self._accepts(stack, short):
+                            value, kind, pos = value[0], short, tpos + 1
             # ---- feed it (modes are the _UNIT.. constants, written as literals for speed)
             while True:
                 act = states[top].get(kind)

@@ -47,6 +47,28 @@ class GraphTable:
 class SqlPgqBuilder(GqlBuilder):
     """Reductions of ``grammars/sqlpgq.lark``: GQL's, plus the GRAPH_TABLE body."""
 
+    # SQL's tokens (see grammars/sqlpgq.lark): quotes are escaped by doubling, and a backslash
+    # is an ordinary character.
+
+    def variable(self, c: list, pos: int) -> str:
+        kind, text, _ = c[0]
+        return text[1:-1].replace('""', '"') if kind == "ESCAPED_NAME" else text
+
+    def _string(self, token: tuple) -> str:
+        return token[1][1:-1].replace("''", "'")
+
+    def quoted_variable(self, c: list, pos: int) -> str:
+        raise ParseError(
+            'a name cannot be a string; SQL delimits names with "…"',
+            offset=c[0][2],
+            code="PARSE_INVALID",
+        )
+
+    def parameter(self, c: list, pos: int) -> ir.Parameter:
+        text = c[0][1]
+        name = text[2:-2] if text.startswith("%") else text[1:]
+        return ir.Parameter(name, pos=pos)
+
     def start(self, c: list, pos: int) -> Any:
         self._check_pending()
         return c[0]
