@@ -26,7 +26,7 @@ def test_a_graph_folder_and_its_data_directory_name_the_same_graph() -> None:
 
 
 def test_what_is_not_a_graph_is_said(tmp_path: Path) -> None:
-    with pytest.raises(SchemaError, match="not a graph folder: expected schema.json and graph/"):
+    with pytest.raises(SchemaError, match=r"not a graph folder: expected schema\.json and graph/"):
         resolve_graph_folder("schemas")
     with pytest.raises(SchemaError, match="no such graph folder"):
         resolve_graph_folder(str(tmp_path / "missing"))
