@@ -5,8 +5,35 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TextIO
 
 from .errors import GqlirError
+
+
+class ProgressLine:
+    """A line that rewrites itself on a terminal. Elsewhere (a CI log, a redirected stderr)
+    nothing is written while the work runs and the last state once when it ends: one line in
+    the log, not thousands of ``\r`` updates."""
+
+    def __init__(self, quiet: bool = False, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.quiet = quiet
+        self.live = not quiet and self.stream.isatty()
+        self.last = ""
+
+    def show(self, text: str) -> None:
+        self.last = text
+        if self.live:
+            print(f"\r{text} ", end="", file=self.stream, flush=True)
+
+    def end(self) -> None:
+        """Close the line (on a terminal) or write the summary (elsewhere)."""
+        if self.live:
+            print(file=self.stream)
+        elif not self.quiet and self.last:
+            print(self.last, file=self.stream)
+        self.last = ""
+        self.live = False
 
 
 def end_progress(quiet: bool) -> None:

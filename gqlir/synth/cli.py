@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from typing import Any
 
 from ..errors import GqlirError
-from ..progress import end_progress, report_failure
+from ..progress import ProgressLine, report_failure
 from ..schema.folders import resolve_graph_folder
 from .errors import SynthError
 
@@ -74,24 +73,24 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--dedup-results", action="store_true", help="one item per template+result")
     p.add_argument("--mix", action="append", metavar="KEY=NAME:W,…", help="target mix")
     p.add_argument("--fresh", action="store_true", help="discard an unfinished run in OUT")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress on stderr (on a terminal a live line; elsewhere one summary line)",
+    )
     p.add_argument("--json", action="store_true", help="print the run's statistics as JSON")
     p.set_defaults(handler=cmd_synth)
 
 
-def _progress(quiet: bool) -> Any:
-    if quiet:
-        return None
+def _progress(line: ProgressLine) -> Any:
     start = time.monotonic()
 
     def show(schema: str, state: Any, n: int) -> None:
         rate = state.accepted / max(time.monotonic() - start, 1e-9) * 60
-        print(
-            f"\rgqlir synth: {schema} {state.accepted}/{n} items, "
-            f"{state.attempts} candidates, {rate:.0f} items/min ",
-            end="",
-            file=sys.stderr,
-            flush=True,
+        line.show(
+            f"gqlir synth: {schema} {state.accepted}/{n} items, "
+            f"{state.attempts} candidates, {rate:.0f} items/min"
         )
 
     return show
@@ -117,6 +116,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     from .emitting import DEFAULT_DIALECTS
     from .run import synthesize
 
+    line = ProgressLine(args.quiet)
     try:
         mix: dict[str, dict[str, float]] = {}
         for text in args.mix or ():
@@ -136,12 +136,11 @@ def cmd_synth(args: argparse.Namespace) -> int:
             dedup_results=args.dedup_results,
             mix=mix,
         )
-        items, stats = synthesize(
-            config, args.out, fresh=args.fresh, progress=_progress(args.quiet)
-        )
+        items, stats = synthesize(config, args.out, fresh=args.fresh, progress=_progress(line))
     except GqlirError as exc:
-        return report_failure("synth", exc, quiet=args.quiet, as_json=args.json)
-    end_progress(args.quiet)
+        line.end()
+        return report_failure("synth", exc, quiet=True, as_json=args.json)
+    line.end()
     if args.json:
         print(json.dumps({"items": len(items), **stats}, ensure_ascii=False, default=str))
     else:
