@@ -11,6 +11,7 @@ the wasmtime version, and reused by every later process.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import hashlib
@@ -116,6 +117,13 @@ class Service:
         except wasmtime.WasmtimeError as exc:
             raise CheckerError(f"cannot load the ZetaSQL module {wasm}: {exc}") from None
         self._instantiate()
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        """Free the wasmtime objects now: left to the garbage collector at interpreter exit,
+        their finalizers run after wasmtime's own module is torn down and print tracebacks."""
+        for resource in (self._memory, self._store, self._module, self._engine):
+            resource.close()
 
     def _instantiate(self) -> None:
         wasmtime = self._wasmtime

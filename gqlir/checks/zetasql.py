@@ -16,11 +16,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import GqlirError
 from ..schema.model import SchemaGraph
 from ._wasm import CheckerError, Service, ServiceError
 from .catalog import catalog_proto
 
-__all__ = ["Checker", "CheckerError", "Verdict", "check", "shared_checker"]
+__all__ = ["Checker", "CheckerError", "Rejection", "Verdict", "check", "shared_checker"]
 
 _POSITION = re.compile(r"\s*\[at (\d+):(\d+)\]\s*$")
 
@@ -42,6 +43,28 @@ class Verdict:
             return f"accepted ({mode})"
         where = f" at {self.line}:{self.column}" if self.line is not None else ""
         return f"rejected ({mode}){where}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        """The verdict as data (``gqlir validate --json``)."""
+        data: dict[str, object] = {"accepted": self.accepted, "analysed": self.analysed}
+        if not self.accepted:
+            data.update(message=self.message, line=self.line, column=self.column)
+        return data
+
+    def error(self, text: str) -> Rejection:
+        """The rejection as a GqlirError placed in ``text``, so that it prints like gqlir's own
+        errors (line, column, caret)."""
+        offset = None
+        if self.line is not None and self.column is not None:
+            lines = text.split("\n")
+            offset = sum(len(x) + 1 for x in lines[: self.line - 1]) + self.column - 1
+        return Rejection(f"ZetaSQL: {self.message}", text=text, offset=offset)
+
+
+class Rejection(GqlirError):
+    """A text ZetaSQL rejects; the position is ZetaSQL's."""
+
+    code = "ZETASQL_REJECTED"
 
 
 def _protos() -> tuple[Any, Any, Any]:
