@@ -119,26 +119,11 @@ def test_a_missing_package_is_an_error_with_an_install_hint(monkeypatch) -> None
 
 # -- gqlir's Spanner output ----------------------------------------------------------------------
 
-# Texts ZetaSQL rejects today, by name, with its message (issue 19 lists the classes).
-REDEFINED = (
-    "EXISTS/VALUE subquery names an outer node again, e.g. EXISTS { MATCH (a)-[:R]->() }: "
-    "The name 'a' is already defined; redefining graph element variables in a subquery is "
-    "not allowed"
-)
-KNOWN_REJECTIONS: dict[str, str] = {
-    "bookstore-057": REDEFINED,
-    "bookstore-058": REDEFINED,
-    "bookstore-059": REDEFINED,
-    "bookstore-060": REDEFINED,
-    "bookstore-061": REDEFINED,
-    "movies-025": REDEFINED,
-    "movies-026": REDEFINED,
-    "movies-027": REDEFINED,
-    "movies-039": REDEFINED,
-    "social-025": REDEFINED,
-    "social-026": REDEFINED,
-    "social-027": REDEFINED,
-}
+# Texts ZetaSQL rejects today, by name, with its message: each one is a strict expected failure,
+# so that a fix is noticed. None at present; the last class (an EXISTS or VALUE subquery naming
+# an outer element in a pattern, "redefining graph element variables in a subquery is not
+# allowed") is fixed by the Spanner rule in docs/gql.md.
+KNOWN_REJECTIONS: dict[str, str] = {}
 
 
 def _params(names: list[str]) -> list[Any]:
