@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import pytest
 
 from gqlir.checks import _wasm
 from gqlir.checks.zetasql import Verdict, check
+from gqlir.cli import main
 from gqlir.schema import load_schema
 from gqlir.schema.model import SchemaGraph
 from gqlir.sqlcorpus import read_corpus
@@ -115,6 +117,25 @@ def test_a_missing_package_is_an_error_with_an_install_hint(monkeypatch) -> None
     monkeypatch.setitem(sys.modules, "zetasql.wasi", None)
     with pytest.raises(_wasm.CheckerError, match=r"pip install 'gqlir\[zetasql\]'"):
         _wasm.Service()
+
+
+def test_validate_reports_zetasql_verdict_and_position(capsys) -> None:
+    schema = str(ROOT / "schemas" / "movies")
+    good = "GRAPH movies MATCH (m:Movie) RETURN m.title AS t"
+    assert main(["validate", "-d", "spanner", "--check", "zetasql", "-s", schema, good]) == 0
+    assert capsys.readouterr().out.strip() == "valid (spanner); zetasql: accepted (analysed)"
+    bad = "GRAPH movies MATCH (m:Movie) WHERE NULL = NULL RETURN m.title AS t"
+    assert main(["validate", "-d", "spanner", "--check", "zetasql", "--json", bad]) == 0
+    assert json.loads(capsys.readouterr().out)["zetasql"] == {"accepted": True, "analysed": False}
+    assert main(["validate", "-d", "spanner", "--check", "zetasql", "-s", schema, bad]) == 1
+    err = capsys.readouterr().err
+    assert "error[ZETASQL_REJECTED]: ZetaSQL: Operands of = cannot be literal NULL" in err
+    assert "line 1, column 36" in err
+
+
+def test_check_zetasql_is_for_spanner_only(capsys) -> None:
+    assert main(["validate", "-d", "neo4j", "--check", "zetasql", "MATCH (n) RETURN n"]) == 2
+    assert "use --dialect spanner" in capsys.readouterr().err
 
 
 # -- gqlir's Spanner output ----------------------------------------------------------------------
