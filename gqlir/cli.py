@@ -201,6 +201,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="also check labels, relationship types, properties and directions against this "
         "schema (gqlir schema JSON, or any format 'gqlir schema convert' reads)",
     )
+    p.add_argument(
+        "--check",
+        choices=("zetasql",),
+        help="also ask an outside front end: zetasql (Google's ZetaSQL, for --dialect spanner; "
+        "it parses, and with --schema analyses against the schema's Spanner catalog)",
+    )
     _add_query_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_validate)
@@ -962,7 +968,27 @@ class _Outcome:
     more: list[GqlirError] = field(default_factory=list)
 
 
-def _validate_one(text: str, dialect: Dialect, schema: Any = None) -> _Outcome:
+def _validate_one(
+    text: str, dialect: Dialect, schema: Any = None, check: str | None = None
+) -> _Outcome:
+    outcome = _validate_gqlir(text, dialect, schema)
+    if check is None:
+        return outcome
+    from .checks.zetasql import check as zetasql
+
+    verdict = zetasql(text, schema)
+    outcome.fields["zetasql"] = verdict.to_dict()
+    if not verdict.accepted:
+        rejection = verdict.error(text)
+        if outcome.status == VALID:
+            return _Outcome(
+                INVALID, dict(outcome.fields, valid=False), rejection.to_dict(), exc=rejection
+            )
+        outcome.more.append(rejection)
+    return outcome
+
+
+def _validate_gqlir(text: str, dialect: Dialect, schema: Any = None) -> _Outcome:
     from .api import validate
 
     result = validate(text, dialect.name)
@@ -1046,13 +1072,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from .dialect import get_dialect
 
     dialect = get_dialect(args.dialect)
+    if args.check and dialect.name != "spanner":
+        raise UsageError(f"--check {args.check} checks Spanner Graph text: use --dialect spanner")
     schema = _read_schema_file(args.schema, None) if args.schema else None
-    run = partial(_validate_one, dialect=dialect, schema=schema)
+    run = partial(_validate_one, dialect=dialect, schema=schema, check=args.check)
     if args.input is not None:
         return _run_batch(
             args,
             run,
-            reserved=("valid", "status", "error", "schema_issues"),
+            reserved=("valid", "status", "error", "schema_issues", "zetasql"),
             failed={"valid": False},
             title=f"validate {dialect.name}",
             ok_status=VALID,
@@ -1065,16 +1093,26 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         data: dict[str, Any] = {"valid": outcome.status == VALID, "dialect": dialect.name}
         if outcome.error:
             data["error"] = outcome.error
-        if "schema_issues" in outcome.fields:
-            data["schema_issues"] = outcome.fields["schema_issues"]
+        for key in ("schema_issues", "zetasql"):
+            if key in outcome.fields:
+                data[key] = outcome.fields[key]
         _write_single(args, _json_line(data))
     elif outcome.status == VALID:
-        _write_single(args, f"valid ({dialect.name})")
+        checked = f"; zetasql: {_verdict_text(outcome)}" if args.check else ""
+        _write_single(args, f"valid ({dialect.name}){checked}")
     else:
         assert outcome.exc is not None
         for exc in [outcome.exc, *outcome.more]:
             print(_format_error(exc), file=sys.stderr)
+        if args.check and outcome.fields["zetasql"]["accepted"]:
+            print(f"zetasql: {_verdict_text(outcome)}", file=sys.stderr)
     return EXIT_OK if outcome.status == VALID else EXIT_INVALID
+
+
+def _verdict_text(outcome: _Outcome) -> str:
+    """ZetaSQL's acceptance as one phrase: accepted (parsed) or accepted (analysed)."""
+    analysed = outcome.fields["zetasql"]["analysed"]
+    return "accepted (analysed)" if analysed else "accepted (parsed)"
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:

@@ -32,6 +32,8 @@ class Capabilities:
     count_subquery: bool = True
     collect_subquery: bool = True
     value_subquery: bool = False  # GQL VALUE { }
+    # a subquery's pattern may name an element variable of the enclosing query
+    subquery_rebinds_elements: bool = True
     filter_step: bool = True
     let_step: bool = True
     next_composition: bool = True

@@ -118,6 +118,7 @@ _TEMPORAL = frozenset({"date", "localtime", "time", "localdatetime", "datetime"}
 #: Kinds known not to be a list (a stored property may hold a list, so "property" is not here).
 _SCALAR = frozenset({"boolean", "integer", "float", "string", "node", "edge", "path", "map"})
 _SCALAR |= _TEMPORAL | {"duration", "point"}
+_ELEMENTS = frozenset({"node", "edge"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +334,8 @@ class GqlGenerator(GraphTextGenerator):
         self.renamed: dict[str, str] = {}
         #: Variables in scope and what is known of their values.
         self.scope: dict[str, VType] = {}
+        #: Element variables of the queries enclosing the EXISTS or VALUE subquery being written.
+        self.correlated: frozenset[str] = frozenset()
         #: Whether the MATCH being written may bind extra variables: no later ``*``
         #: projection of its linear query would return them.
         self.may_bind_extra = False
@@ -511,16 +514,21 @@ class GqlGenerator(GraphTextGenerator):
         self.require(caps.except_intersect, query.op.value, query)
         return f"{query.op.value} ALL" if query.all else query.op.value + distinct
 
-    def block(self, query: q.Query, scope: dict[str, VType]) -> str:
-        """A braced subquery body, written in ``scope`` (the outer scope is restored after)."""
-        outer = self.scope
+    def block(self, query: q.Query, scope: dict[str, VType], *, expression: bool = False) -> str:
+        """A braced subquery body, written in ``scope`` (the outer scope is restored after).
+        In an ``expression`` subquery (EXISTS, VALUE) the scope's elements are correlated; a
+        CALL names the ones it imports."""
+        outer, correlated = self.scope, self.correlated
         self.scope = dict(scope)
+        self.correlated = frozenset()
+        if expression:
+            self.correlated = correlated | {n for n, t in scope.items() if t.kind in _ELEMENTS}
         self.depth += 1
         try:
             body = self.query_text(query, top=False)
         finally:
             self.depth -= 1
-            self.scope = outer
+            self.scope, self.correlated = outer, correlated
         if self.pretty:
             return "{\n" + "  " * (self.depth + 1) + body + "\n" + "  " * self.depth + "}"
         return "{ " + body + " }"
@@ -1136,6 +1144,8 @@ class GqlGenerator(GraphTextGenerator):
                         message="Cypher matches the relationships of a bound list; a GQL group "
                         "variable cannot be bound in advance",
                     )
+        if self.correlated and not self.caps.subquery_rebinds_elements:
+            step = self._rebind_correlated(step)
         self._bind_patterns(step.patterns)
         patterns, mode, extra = self._edge_uniqueness(step)
         self._check_shortest_where(step)
@@ -1149,6 +1159,33 @@ class GqlGenerator(GraphTextGenerator):
         if where is not None:
             parts.append("WHERE " + self.expr(where))
         return " ".join(parts)
+
+    def _rebind_correlated(self, step: q.Match) -> q.Match:
+        """An EXISTS or VALUE subquery's pattern that names an element of the enclosing query,
+        written with a fresh variable equal to it (capability ``subquery_rebinds_elements``)."""
+        fresh: dict[str, str] = {}
+
+        def rename(node: Node) -> Node:
+            if isinstance(node, (p.NodePattern, p.RelPattern)) and node.variable in self.correlated:
+                if not self.may_bind_extra:
+                    raise self.unsupported(
+                        "element of the enclosing query in a subquery pattern",
+                        node,
+                        rewrite="return named columns instead of * from the subquery",
+                    )
+                return replace(node, variable=fresh.setdefault(node.variable, self.fresh()))
+            return node
+
+        patterns = tuple(x.transform(rename) for x in step.patterns)
+        if not fresh:
+            return step
+        where: e.Expr | None = None
+        for outer, name in fresh.items():
+            same = e.Comparison(e.CompOp.EQ, e.Variable(name), e.Variable(outer))
+            where = same if where is None else e.And(where, same)
+        if step.where is not None:
+            where = e.And(where, step.where)  # type: ignore[arg-type]
+        return replace(step, patterns=patterns, where=where)
 
     def _check_shortest_where(self, step: q.Match) -> None:
         """A path search selects paths before the graph pattern's WHERE filters them in GQL; a
@@ -3144,7 +3181,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Exists)
     def exists(self, node: e.Exists) -> str:
         self.require(self.caps.exists_subquery, "EXISTS subquery", node)
-        return "EXISTS " + self.block(node.query, self.scope)
+        return "EXISTS " + self.block(node.query, self.scope, expression=True)
 
     @emits(e.CountSubquery)
     def count_subquery(self, node: e.CountSubquery) -> str:
@@ -3161,7 +3198,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.ValueSubquery)
     def value_subquery(self, node: e.ValueSubquery) -> str:
         self.require(self.caps.value_subquery, "VALUE subquery", node)
-        return "VALUE " + self.block(node.query, self.scope)
+        return "VALUE " + self.block(node.query, self.scope, expression=True)
 
     # =========================================================================================
     # types

@@ -50,8 +50,15 @@ def _cols(cols: tuple[str, ...]) -> str:
     return "(" + ", ".join(_q(c) for c in cols) + ")"
 
 
-def write(schema: SchemaGraph, variant: str | None) -> str:
+def model(schema: SchemaGraph) -> tuple[RelationalSchema, _pgq.PropertyGraph]:
+    """The tables and the property graph that :func:`write` prints (the ZetaSQL checker builds
+    its catalog from the same pair)."""
     rel, mapping = to_relational(schema)
+    return rel, _pgq.from_mapping(schema.name or "graph", schema, mapping)
+
+
+def write(schema: SchemaGraph, variant: str | None) -> str:
+    rel, pg = model(schema)
     out: list[str] = []
     for t in rel.tables:
         lines = []
@@ -78,7 +85,6 @@ def write(schema: SchemaGraph, variant: str | None) -> str:
             out.append(
                 f"CREATE INDEX {_q(f'{t.name}_{"_".join(cols)}_idx')} ON {_q(t.name)} {_cols(cols)}"
             )
-    pg = _pgq.from_mapping(schema.name or "graph", schema, mapping)
     out.append(_pgq.render(pg, _pgq.Style(quote=_q, vertex_keyword="NODE")))
     return "".join(s + ";\n\n" for s in out).rstrip("\n") + "\n"
 
