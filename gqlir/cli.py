@@ -42,6 +42,7 @@ from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
 from .errors import DialectError, GqlirError, ParseError, UnsupportedError
+from .jsonl import dumps, read_line
 
 if TYPE_CHECKING:
     from .dialect import Dialect
@@ -857,7 +858,7 @@ _JSON_KINDS = {
 
 @dataclass
 class _Line:
-    """One non-blank line of a JSONL input: its number, raw size, and the record or the problem."""
+    """One line of a JSONL input: its number, raw size, and the record or the problem."""
 
     number: int
     size: int
@@ -867,7 +868,8 @@ class _Line:
 
 
 def _read_jsonl(stream: IO[Any]) -> Iterator[_Line]:
-    """Records of a JSONL stream; a bad line becomes a :class:`_Line` with a ``problem``.
+    """Records of a JSONL stream, one per line; a bad or blank line becomes a :class:`_Line`
+    with a ``problem`` (its output record is an ``input_error``), so output lines = input lines.
 
     Bytes are split on ``\\n`` only and decoded line by line, so one undecodable or malformed
     line cannot disturb its neighbours (text mode would also split on U+2028 inside strings).
@@ -884,15 +886,9 @@ def _read_jsonl(stream: IO[Any]) -> Iterator[_Line]:
                 continue
         else:
             line = raw.lstrip("\ufeff") if number == 1 else raw
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield _Line(number, size, problem=f"not valid JSON ({exc.msg})", column=exc.colno)
-            continue
-        except RecursionError:
-            yield _Line(number, size, problem="JSON nested too deeply")
+        value, problem, column = read_line(line)
+        if problem is not None:
+            yield _Line(number, size, problem=problem, column=column)
             continue
         if not isinstance(value, dict):
             kind = _JSON_KINDS.get(type(value), "null")
@@ -1306,7 +1302,7 @@ def _process(
     title: str,
     tally: _Tally,
 ) -> None:
-    """The batch loop: one output line per non-blank input line, whatever the line holds."""
+    """The batch loop: one output line per input line, whatever the line holds."""
     try:
         with _Progress(enabled=not args.quiet, total=size, title=title) as progress:
             for line in _read_jsonl(stream):
@@ -1346,11 +1342,7 @@ def _record_line(
 
 
 def _json_line(data: Any) -> str:
-    """One JSONL line. U+2028/U+2029 are escaped because some line readers split on them."""
-    text = json.dumps(data, ensure_ascii=False)
-    if "\u2028" in text or "\u2029" in text:
-        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return text + "\n"
+    return dumps(data) + "\n"
 
 
 def _print_summary(tally: _Tally, title: str, elapsed: float, as_json: bool) -> None:
