@@ -106,9 +106,10 @@ exit codes:
 _BATCH_HELP = """\
 batch mode (--input FILE.jsonl, or - for stdin):
   one JSON object per line with a "query" string; every other field is carried
-  through to the output line, in input order. A malformed line (not JSON, not an
-  object, no "query" string) becomes a record with "status": "input_error" and an
-  "error" naming the line number; the run goes on. A summary goes to stderr
+  through to the output line, in input order. Output lines = input lines: a blank
+  or malformed line (not strict JSON, not an object, no "query" string) becomes a
+  record with "status": "input_error" and an "error" naming the line number; the
+  run goes on. The output is strict JSON. A summary goes to stderr
   (--json: as one JSON object); a progress bar too when stderr is a terminal.
 """
 

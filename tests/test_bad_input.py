@@ -4,13 +4,15 @@ node patterns into SQL)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import gqlir
 from gqlir import ir
 from gqlir.errors import ParseError, UnsupportedError
 
-SOCIAL = "schemas/social"
+SOCIAL = os.path.join(os.path.dirname(__file__), os.pardir, "schemas", "social")
 GRAPH_DIALECTS = ["neo4j", "opencypher9", "tugraph-cypher", "iso-gql", "spanner", "tugraph-gql"]
 
 
