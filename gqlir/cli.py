@@ -422,6 +422,22 @@ def _add_evaluator_commands(sub: Any) -> None:
     p.set_defaults(handler=_cmd_tck)
 
 
+def _params(items: list[str]) -> dict[str, Any]:
+    """``--param NAME=JSON`` values; a bare word is a string."""
+    params: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param needs NAME=JSON, not {item!r}")
+        try:
+            params[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            params[name] = raw
+        except ValueError:  # an integer beyond Python's conversion limit
+            raise UsageError(f"--param {name}: an integer in the value is too long") from None
+    return params
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from .eval import Graph, run
     from .eval.result import json_value
@@ -429,15 +445,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if _needs_engines(args):
         return _cmd_run_engine(args)
     args.dialect = args.dialect or "neo4j"
-    params: dict[str, Any] = {}
-    for item in args.param:
-        name, sep, raw = item.partition("=")
-        if not sep or not name:
-            raise UsageError(f"--param needs NAME=JSON, not {item!r}")
-        try:
-            params[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            params[name] = raw  # a bare word is a string
+    params = _params(args.param)
     try:
         graph = Graph.load(args.graph) if args.graph else Graph()
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -664,15 +672,7 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
         raise UsageError("--save works with the reference engine's JSON graphs only")
     if args.graph and name not in EMBEDDED:
         raise UsageError(f"{name} is a server: load the graph with 'gqlir load' first")
-    params: dict[str, Any] = {}
-    for item in args.param:
-        key, sep, raw = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--param needs NAME=JSON, not {item!r}")
-        try:
-            params[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            params[key] = raw
+    params = _params(args.param)
     text = _single_query(args.query)
     try:
         engine = _open_engine(args, name)

@@ -100,3 +100,21 @@ def test_adjacent_node_patterns_into_sql_are_refused_by_name() -> None:
         gqlir.transpile(
             "MATCH (a IS Person) (a IS Person) RETURN a", "iso-gql", "sql:sqlite", schema=SOCIAL
         )
+
+
+def test_a_parameter_too_long_to_read_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from gqlir.cli import main
+
+    assert main(["run", "--param", "n=" + "1" * 5000, "RETURN $n AS n"]) == 2
+    assert "--param n: an integer in the value is too long" in capsys.readouterr().err
+
+
+def test_graph_data_with_an_unreadable_number_is_a_schema_error(tmp_path) -> None:
+    from gqlir.errors import SchemaError
+    from gqlir.schema.graphdata import iter_nodes
+
+    (tmp_path / "nodes.jsonl").write_text(
+        '{"id": 1, "labels": ["A"], "properties": {"x": ' + "1" * 5000 + "}}\n", encoding="utf-8"
+    )
+    with pytest.raises(SchemaError, match="nodes.jsonl:1"):
+        list(iter_nodes(str(tmp_path)))
