@@ -116,5 +116,5 @@ def test_graph_data_with_an_unreadable_number_is_a_schema_error(tmp_path) -> Non
     (tmp_path / "nodes.jsonl").write_text(
         '{"id": 1, "labels": ["A"], "properties": {"x": ' + "1" * 5000 + "}}\n", encoding="utf-8"
     )
-    with pytest.raises(SchemaError, match="nodes.jsonl:1"):
+    with pytest.raises(SchemaError, match=r"nodes\.jsonl:1"):
         list(iter_nodes(str(tmp_path)))
