@@ -42,6 +42,7 @@ from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
 from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
+from .jsonl import dumps, read_line
 
 if TYPE_CHECKING:
     from .dialect import Dialect
@@ -105,9 +106,10 @@ exit codes:
 _BATCH_HELP = """\
 batch mode (--input FILE.jsonl, or - for stdin):
   one JSON object per line with a "query" string; every other field is carried
-  through to the output line, in input order. A malformed line (not JSON, not an
-  object, no "query" string) becomes a record with "status": "input_error" and an
-  "error" naming the line number; the run goes on. A summary goes to stderr
+  through to the output line, in input order. Output lines = input lines: a blank
+  or malformed line (not strict JSON, not an object, no "query" string) becomes a
+  record with "status": "input_error" and an "error" naming the line number; the
+  run goes on. The output is strict JSON. A summary goes to stderr
   (--json: as one JSON object); a progress bar too when stderr is a terminal.
 """
 
@@ -433,6 +435,22 @@ def _add_evaluator_commands(sub: Any) -> None:
     p.set_defaults(handler=_cmd_tck)
 
 
+def _params(items: list[str]) -> dict[str, Any]:
+    """``--param NAME=JSON`` values; a bare word is a string."""
+    params: dict[str, Any] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param needs NAME=JSON, not {item!r}")
+        try:
+            params[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            params[name] = raw
+        except ValueError:  # an integer beyond Python's conversion limit
+            raise UsageError(f"--param {name}: an integer in the value is too long") from None
+    return params
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from .eval import Graph, run
     from .eval.result import json_value
@@ -440,15 +458,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if _needs_engines(args):
         return _cmd_run_engine(args)
     args.dialect = args.dialect or "neo4j"
-    params: dict[str, Any] = {}
-    for item in args.param:
-        name, sep, raw = item.partition("=")
-        if not sep or not name:
-            raise UsageError(f"--param needs NAME=JSON, not {item!r}")
-        try:
-            params[name] = json.loads(raw)
-        except json.JSONDecodeError:
-            params[name] = raw  # a bare word is a string
+    params = _params(args.param)
     try:
         graph = Graph.load(args.graph) if args.graph else Graph()
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -675,15 +685,7 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
         raise UsageError("--save works with the reference engine's JSON graphs only")
     if args.graph and name not in EMBEDDED:
         raise UsageError(f"{name} is a server: load the graph with 'gqlir load' first")
-    params: dict[str, Any] = {}
-    for item in args.param:
-        key, sep, raw = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"--param needs NAME=JSON, not {item!r}")
-        try:
-            params[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            params[key] = raw
+    params = _params(args.param)
     text = _single_query(args.query)
     try:
         engine = _open_engine(args, name)
@@ -870,7 +872,7 @@ _JSON_KINDS = {
 
 @dataclass
 class _Line:
-    """One non-blank line of a JSONL input: its number, raw size, and the record or the problem."""
+    """One line of a JSONL input: its number, raw size, and the record or the problem."""
 
     number: int
     size: int
@@ -880,7 +882,8 @@ class _Line:
 
 
 def _read_jsonl(stream: IO[Any]) -> Iterator[_Line]:
-    """Records of a JSONL stream; a bad line becomes a :class:`_Line` with a ``problem``.
+    """Records of a JSONL stream, one per line; a bad or blank line becomes a :class:`_Line`
+    with a ``problem`` (its output record is an ``input_error``), so output lines = input lines.
 
     Bytes are split on ``\\n`` only and decoded line by line, so one undecodable or malformed
     line cannot disturb its neighbours (text mode would also split on U+2028 inside strings).
@@ -897,15 +900,9 @@ def _read_jsonl(stream: IO[Any]) -> Iterator[_Line]:
                 continue
         else:
             line = raw.lstrip("\ufeff") if number == 1 else raw
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield _Line(number, size, problem=f"not valid JSON ({exc.msg})", column=exc.colno)
-            continue
-        except RecursionError:
-            yield _Line(number, size, problem="JSON nested too deeply")
+        value, problem, column = read_line(line)
+        if problem is not None:
+            yield _Line(number, size, problem=problem, column=column)
             continue
         if not isinstance(value, dict):
             kind = _JSON_KINDS.get(type(value), "null")
@@ -1365,7 +1362,7 @@ def _process(
     title: str,
     tally: _Tally,
 ) -> None:
-    """The batch loop: one output line per non-blank input line, whatever the line holds."""
+    """The batch loop: one output line per input line, whatever the line holds."""
     try:
         with _Progress(enabled=not args.quiet, total=size, title=title) as progress:
             for line in _read_jsonl(stream):
@@ -1405,11 +1402,7 @@ def _record_line(
 
 
 def _json_line(data: Any) -> str:
-    """One JSONL line. U+2028/U+2029 are escaped because some line readers split on them."""
-    text = json.dumps(data, ensure_ascii=False)
-    if "\u2028" in text or "\u2029" in text:
-        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return text + "\n"
+    return dumps(data) + "\n"
 
 
 def _print_summary(tally: _Tally, title: str, elapsed: float, as_json: bool) -> None:

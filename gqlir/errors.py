@@ -7,6 +7,7 @@ as data. Nothing outside this hierarchy should escape the public API.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,12 +28,16 @@ class Position:
         return Position(offset, line, offset - line_start + 1)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def caret_snippet(text: str, offset: int) -> str:
     """The source line containing ``offset`` with a caret under the offending character."""
     pos = Position.at(text, offset)
     start = text.rfind("\n", 0, pos.offset) + 1
     end = text.find("\n", pos.offset)
-    line = text[start : end if end >= 0 else len(text)]
+    # A lone surrogate cannot be printed or written as UTF-8: it is shown as U+FFFD.
+    line = _SURROGATE.sub("\ufffd", text[start : end if end >= 0 else len(text)])
     pad = "".join("\t" if ch == "\t" else " " for ch in line[: pos.column - 1])
     return f"{line}\n{pad}^"
 

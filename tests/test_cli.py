@@ -382,7 +382,7 @@ def mixed_input(tmp_path: Path) -> Path:
             {"id": 1, "query": VARLENGTH, "meta": {"source": "tck", "tags": ["a", "b"]}},  # line 1
             {"id": 2, "query": BROKEN},  # line 2
             '{"id": 3, "query": ',  # line 3: truncated JSON
-            "",  # line 4: blank, skipped
+            "",  # line 4: blank: an input_error, so output lines = input lines
             {"id": 5, "text": "no query field"},  # line 5
             "[1, 2, 3]",  # line 6: not an object
             {"id": 7, "query": 42},  # line 7: query not a string
@@ -409,9 +409,9 @@ def test_translate_batch_mixed(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout == ""
     records = read_jsonl(out)
-    assert len(records) == 8  # one per non-blank line, in order
+    assert len(records) == 9  # one per line, in order
 
-    r1, r2, r3, r5, r6, r7, r8, r9 = records
+    r1, r2, r3, r4, r5, r6, r7, r8, r9 = records
     assert r1["id"] == 1 and r1["meta"] == {"source": "tck", "tags": ["a", "b"]}
     assert r1["query"] == VARLENGTH
     assert r1["status"] == "ok" and isinstance(r1["translation"], str) and "error" not in r1
@@ -422,6 +422,8 @@ def test_translate_batch_mixed(tmp_path: Path) -> None:
     assert r3["status"] == "input_error"
     assert r3["error"]["code"] == "INPUT" and r3["error"]["line"] == 3
     assert "line 3" in r3["error"]["message"]
+    assert r4["status"] == "input_error" and r4["error"]["line"] == 4
+    assert "blank line" in r4["error"]["message"]
 
     assert r5["status"] == "input_error" and r5["id"] == 5 and r5["text"] == "no query field"
     assert r5["error"]["line"] == 5 and "query" in r5["error"]["message"]
@@ -436,11 +438,11 @@ def test_translate_batch_mixed(tmp_path: Path) -> None:
     assert r9["status"] == "ok" and "error" not in r9  # stale result keys are replaced
 
     summary = proc.stderr
-    assert "8 queries" in summary
+    assert "9 queries" in summary
     assert "ok" in summary and "unsupported" in summary and "parse_error" in summary
     assert "input_error" in summary
     assert construct in summary
-    for n in (3, 5, 6, 7):
+    for n in (3, 4, 5, 6, 7):
         assert f"line {n}:" in summary
     assert "\x1b[" not in summary  # no progress bar or colours when stderr is not a terminal
 
@@ -451,13 +453,13 @@ def test_validate_batch_mixed(tmp_path: Path) -> None:
     proc = run_cli("validate", "--dialect", "neo4j", "--input", str(src), "--output", str(out))
     assert proc.returncode == 1, proc.stderr
     records = read_jsonl(out)
-    assert [r.get("id") for r in records] == [1, 2, None, 5, None, 7, 8, 9]
+    assert [r.get("id") for r in records] == [1, 2, None, None, 5, None, 7, 8, 9]
     valid = [r["valid"] for r in records]
-    assert valid == [True, False, False, False, False, False, True, True]
+    assert valid == [True, False, False, False, False, False, False, True, True]
     assert "error" not in records[0]
     assert records[1]["error"]["line"] == 1
     statuses = [r.get("status") for r in records]
-    assert statuses == [None, None] + ["input_error"] * 4 + [None, None]  # stale "status" replaced
+    assert statuses == [None, None] + ["input_error"] * 5 + [None, None]  # stale "status" replaced
     assert "valid" in proc.stderr and "invalid" in proc.stderr
 
 
@@ -498,11 +500,11 @@ def test_batch_json_summary(tmp_path: Path) -> None:
     )
     assert proc.returncode == 1
     summary = json.loads(proc.stderr)
-    assert summary["total"] == 8
-    assert summary["statuses"] == {"ok": 2, "unsupported": 1, "parse_error": 1, "input_error": 4}
+    assert summary["total"] == 9
+    assert summary["statuses"] == {"ok": 2, "unsupported": 1, "parse_error": 1, "input_error": 5}
     assert sum(summary["unsupported_constructs"].values()) == 1
-    assert len(summary["input_errors"]) == 4
-    assert len(proc.stdout.splitlines()) == 8
+    assert len(summary["input_errors"]) == 5
+    assert len(proc.stdout.splitlines()) == 9
 
 
 def test_batch_quiet(tmp_path: Path) -> None:
@@ -538,6 +540,35 @@ def test_batch_line_separators_stay_inside_records(tmp_path: Path) -> None:
     assert records[0]["query"] == query
 
 
+def test_batch_keeps_every_line_and_writes_strict_json(tmp_path: Path) -> None:
+    """A lone surrogate in any field, lines that str.strip() calls whitespace, non-finite and
+    huge numbers: every line has its output line, the output is strict UTF-8 JSON, no exit 3."""
+    lines = [json.dumps({"query": VALID, "i": i}) for i in range(20)]
+    lines[3] = '{"query": "MATCH (n) RETURN n", "note": "\\udc00\u0085", "i": 3}'
+    lines[5] = "\u3000"
+    lines[6] = "\x1c"
+    lines[8] = '{"query": "MATCH (n) RETURN n", "x": NaN}'
+    lines[9] = '{"query": "MATCH (n) RETURN n", "x": 1e999}'
+    lines[10] = '{"query": "MATCH (n) RETURN n", "x": -Infinity}'
+    lines[11] = '{"query": "RETURN \'\\ud800\' AS s", "i": 11}'
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for command in (
+        ["validate", "--dialect", "neo4j"],
+        ["translate", "--from", "neo4j", "--to", "iso-gql"],
+    ):
+        proc = run_cli(*command, "--input", str(src), "--quiet")
+        assert proc.returncode == 1, proc.stderr
+        out = proc.stdout.split("\n")
+        assert out.pop() == "" and len(out) == len(lines)
+        records = [json.loads(line, parse_constant=pytest.fail) for line in out]
+        assert records[3]["note"] == "\udc00\u0085" and records[3]["i"] == 3
+        for n in (5, 6, 8, 9, 10):
+            assert records[n]["status"] == "input_error" and records[n]["error"]["line"] == n + 1
+        assert records[11]["error"]["code"] == "PARSE_SURROGATE" and records[11]["i"] == 11
+        assert records[19]["i"] == 19
+
+
 def test_batch_with_bom_and_crlf(tmp_path: Path) -> None:
     src = tmp_path / "in.jsonl"
     src.write_bytes(b"\xef\xbb\xbf" + json.dumps({"query": VALID}).encode() + b"\r\n")
@@ -548,11 +579,22 @@ def test_batch_with_bom_and_crlf(tmp_path: Path) -> None:
 
 def test_batch_empty_input(tmp_path: Path) -> None:
     src = tmp_path / "in.jsonl"
-    src.write_text("\n\n", encoding="utf-8")
+    src.write_text("", encoding="utf-8")
     proc = run_cli("validate", "--dialect", "neo4j", "--input", str(src))
     assert proc.returncode == 0
     assert proc.stdout == ""
     assert "0 queries" in proc.stderr
+
+
+def test_batch_blank_lines_are_input_errors(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n \t\n", encoding="utf-8")
+    proc = run_cli("validate", "--dialect", "neo4j", "--input", str(src))
+    assert proc.returncode == 1
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(r["status"], r["error"]["line"]) for r in records] == [
+        ("input_error", n) for n in (1, 2)
+    ]
 
 
 def test_unreadable_input_exits_2(tmp_path: Path) -> None:

@@ -4,8 +4,10 @@ change a query's structure. ``GQLIR_FUZZ_EXAMPLES`` raises the example counts (`
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +15,9 @@ from hypothesis import strategies as st
 
 import gqlir
 from gqlir import ir
+from gqlir.cli import main
 from gqlir.conformance import tck
+from gqlir.dialect import all_dialects
 
 EXAMPLES = int(os.environ.get("GQLIR_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(
@@ -108,3 +112,86 @@ def test_any_identifier_and_string_round_trip(name: str, value: str, dialect: st
     query = _query(name, value)
     text = gqlir.emit(query, dialect)
     assert gqlir.parse(text, dialect) == query, text
+
+
+# -- adversarial text through every dialect, and JSON lines through batch mode -------------------
+
+#: Slower properties (every dialect, a CLI run per example) draw a sixth of the examples.
+FUZZ_SLOW = settings(FUZZ, max_examples=max(EXAMPLES // 6, 20))
+ALL_DIALECTS = [d.name for d in all_dialects()] + ["sql:sqlite", "sql:duckdb", "sql:postgres"]
+SOCIAL = os.path.join(os.path.dirname(__file__), os.pardir, "schemas", "social")
+
+_any_char = st.characters(exclude_categories=())  # surrogates included
+_ADVERSARIAL = [
+    "'\\ud800'", "'\\uDC00'", "'\\uD83D\\uDE00'", "`\\ud800`", '"\\uD800"', "\ud800", "\udfff",
+    "1" * 4400, "-" + "9" * 4400, "0." + "1" * 4400, "1e99999", "0x" + "f" * 300,
+    "(" * 200, "[" * 200, "{k: 1, : 1}", "GRAPH g", "SELECT", "FROM Person", "GRAPH_TABLE (",
+    "IS", "COLUMNS (", "(a IS Person) (a IS Person)",
+]  # fmt: skip
+_adversarial_text = st.lists(
+    st.sampled_from(_TOKENS + _ADVERSARIAL) | st.text(_any_char, max_size=8), max_size=30
+).map(" ".join)
+
+
+@FUZZ_SLOW
+@given(_adversarial_text, st.sampled_from(ALL_DIALECTS), st.sampled_from(ALL_DIALECTS))
+def test_adversarial_text_in_every_dialect_only_raises_gqlir_errors(
+    text: str, source: str, target: str
+) -> None:
+    """parse, validate and translate, for every reader and writer: a GqlirError or a result."""
+    gqlir.validate(text, source, schema=SOCIAL)
+    with contextlib.suppress(gqlir.GqlirError):
+        gqlir.transpile(text, source, target, schema=SOCIAL)
+
+
+_line_value = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(_any_char, max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_record = st.fixed_dictionaries(
+    {},
+    optional={"query": _adversarial_text | st.integers(), "note": _line_value, "id": _line_value},
+)
+_SPECIAL_LINES = [
+    "", " ", "\t", "\r", "\u3000", "\x1c", "\x85", "\u2028", "\ufeff", "NaN", "Infinity", "1e999",
+    "1" * 5000, '{"query": "RETURN 1 AS x", "n": NaN}', '{"query": "RETURN 1 AS x", "n": 1e999}',
+    '{"query": "RETURN 1 AS x", "n": -Infinity}', '{"query": "RETURN 1 AS x", "note": "\\udc00"}',
+    '{"query": "RETURN \'\\\\ud800\' AS x"}', "[" * 5000, '{"query": "x"', "[]", "null", '"s"',
+]  # fmt: skip
+_jsonl_line = (
+    _record.map(json.dumps)  # non-finite floats become NaN / Infinity, as a careless writer does
+    | st.sampled_from(_SPECIAL_LINES)
+    | st.text(_any_char, max_size=40)
+).map(lambda line: line.replace("\n", " "))
+
+
+@FUZZ_SLOW
+@given(st.lists(_jsonl_line, max_size=12), st.booleans())
+def test_batch_mode_writes_one_strict_json_line_per_input_line(
+    lines: list[str], translate: bool
+) -> None:
+    """Whatever the lines hold, batch mode writes as many lines as it reads, each strict JSON
+    in UTF-8, and never exits as a crash (3)."""
+    command = ["translate", "-f", "neo4j", "-t", "sql:sqlite", "-s", SOCIAL] if translate else [
+        "validate", "-d", "iso-gql"
+    ]  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = os.path.join(tmp, "in.jsonl"), os.path.join(tmp, "out.jsonl")
+        with open(src, "wb") as fh:
+            fh.write("".join(line + "\n" for line in lines).encode("utf-8", "surrogatepass"))
+        code = main([*command, "--input", src, "--output", out, "--quiet"])
+        with open(out, "rb") as fh:
+            written = fh.read().decode("utf-8")
+    assert code in (0, 1)
+    assert written.endswith("\n") or not lines
+    records = written.split("\n")[:-1]
+    assert len(records) == len(lines)
+    for record in records:
+        assert isinstance(json.loads(record, parse_constant=_not_json), dict)
+
+
+def _not_json(name: str) -> None:
+    raise AssertionError(f"{name} written")

@@ -160,3 +160,29 @@ def test_parallel_workers_give_the_same_scores(tmp_path, full_run):
     assert code == 0
     expected = {r["id"]: r["metrics"] for r in _records(full_run) if r["id"] != "g08"}
     assert {r["id"]: r["metrics"] for r in _records(out)} == expected
+
+
+def test_surrogates_in_records_are_kept_and_non_json_numbers_refused(tmp_path, capsys):
+    """Lone surrogates in the gold and predicted records do not abort the run (a prediction's is
+    written back as a JSON escape); NaN in a gold line is refused with its line number."""
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold.write_text(
+        '{"id": "s1", "query": "MATCH (m:Movie) RETURN m.title", "note": "\\udc00"}\n',
+        encoding="utf-8",
+    )
+    pred.write_text('{"id": "s1", "query": "RETURN \'\\ud800\' AS t"}\n', encoding="utf-8")
+    out = tmp_path / "run"
+    code = main(["eval", "--gold", str(gold), "--pred", str(pred), "--engine", "reference",
+                 "--graph", str(GRAPH), "--out", str(out), "--quiet"])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    (record,) = _records(out)
+    assert (
+        record["pred"] == "RETURN '\ud800' AS t" and record["status"]["pred"] == "PARSE_SURROGATE"
+    )
+    assert "\\ud800" in (out / "report.html").read_text(encoding="utf-8")
+
+    gold.write_text('{"id": "s1", "query": "RETURN 1 AS x", "x": NaN}\n', encoding="utf-8")
+    code = main(["eval", "--gold", str(gold), "--pred", str(pred), "--out",
+                 str(tmp_path / "run2"), "--quiet"])  # fmt: skip
+    assert code == 1
+    assert "line 1: not strict JSON (NaN is not JSON)" in capsys.readouterr().err

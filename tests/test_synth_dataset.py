@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import random
 from collections import Counter
 from typing import Any
 
@@ -193,6 +194,62 @@ def test_same_seed_same_bytes_and_resume(tmp_path) -> None:
     other = SynthConfig(["schemas/bookstore"], n=12, seed=12, timeout=0.5)
     items_other, _ = synthesize(other, str(tmp_path / "other"), rewriters=[])
     assert [i["queries"] for i in items_other] != [i["queries"] for i in items]
+
+
+class _Shuffling:
+    """An executor that returns the rows of unordered answers in a random order, as engines
+    with parallel or hashed execution do (the row order is no part of such an answer)."""
+
+    def __init__(self, inner: Any, rng: random.Random) -> None:
+        self.inner, self.rng = inner, rng
+
+    def run(self, query: Any, timeout: float, row_cap: int) -> Any:
+        table = self.inner.run(query, timeout, row_cap)
+        if not table.ordered:
+            self.rng.shuffle(table.rows)
+        return table
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_engine_row_order_does_not_change_the_bytes(tmp_path, monkeypatch) -> None:
+    """Unordered answers are stored in a canonical order, and the card's tied rows are sorted,
+    so runs (and a killed-and-resumed run) of one seed agree byte for byte."""
+    from gqlir.synth import run
+
+    opened = run.open_executor
+    rng = random.Random(0)
+    monkeypatch.setattr(run, "open_executor", lambda *a: _Shuffling(opened(*a), rng))
+    config = SynthConfig(["schemas/bookstore"], **SMALL)
+    first, second, resumed = (str(tmp_path / x) for x in ("first", "second", "resumed"))
+    items, _ = synthesize(config, first, rewriters=[])
+    assert any(not i["result"]["ordered"] and len(i["result"]["rows"]) > 2 for i in items)
+    synthesize(config, second, rewriters=[])
+    assert _files(first) == _files(second)
+
+    def stop(schema: str, state: Any, n: int) -> None:
+        if state.accepted >= 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        synthesize(config, resumed, progress=stop, rewriters=[])
+    synthesize(config, resumed, rewriters=[])
+    assert _files(first) == _files(resumed)
+
+
+def test_canonical_rows_are_a_total_order_over_typed_values() -> None:
+    from gqlir.engines.base import ResultTable
+    from gqlir.synth.pipeline import canonical_result
+
+    rows = [("b",), (None,), (1.0,), (1,), (-0.0,), (0.0,), ([1, "a"],), ({"k": 2},), (True,)]
+    orders = {
+        json.dumps(canonical_result(ResultTable(["x"], random.sample(rows, len(rows)))))
+        for _ in range(20)
+    }
+    assert len(orders) == 1
+    stored = [r[0] for r in json.loads(orders.pop())["rows"]]
+    assert stored[:2] == [None, True] and stored[-2:] == [[1, "a"], {"k": 2}]
 
 
 def test_the_command_line(tmp_path, capsys) -> None:

@@ -29,6 +29,7 @@ F = TypeVar("F", bound=Callable[..., str])
 #: be valid Python identifiers, which rules out the combining marks ``\w`` does not cover.
 _PLAIN = re.compile(r"[^\W\d]\w*")
 _DIGITS = re.compile(r"[0-9]+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _SIMPLE_ESCAPES = {
     "\\": "\\\\",
@@ -41,8 +42,8 @@ _SIMPLE_ESCAPES = {
 
 # Characters that are escaped as \uXXXX: C0 and C1 controls, DEL, the unicode line and paragraph
 # separators (line breaks to many tools), spaces other than U+0020 and invisible format
-# characters (a reader would take them for a plain space or for nothing), and lone surrogates
-# (not encodable as UTF-8).
+# characters (a reader would take them for a plain space or for nothing), and lone surrogates in
+# names (not encodable as UTF-8; string values holding one are refused).
 _UNICODE_ESCAPE = (
     "\x00-\x1f\x7f-\xa0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff\ud800-\udfff"
 )
@@ -208,8 +209,21 @@ class Generator:
         """
         return ".".join(self.schema_name(part) for part in name.split("."))
 
-    def string(self, value: str) -> str:
+    def string(self, value: str, node: Node | None = None) -> str:
+        self.refuse_surrogates(value, node)
         return quote_string(value, self.caps.string_quote)
+
+    def refuse_surrogates(self, value: str, node: Node | None) -> None:
+        """A string holding a lone surrogate is refused, as the readers refuse one: it is no
+        character, and no target stores it (a UTF-8 engine cannot; Bolt sends UTF-8)."""
+        found = _SURROGATE.search(value)
+        if found is not None:
+            raise self.unsupported(
+                "lone surrogate in a string",
+                node,
+                message=f"the string holds U+{ord(found.group()):04X}, a lone surrogate, "
+                "which is not a character",
+            )
 
     def parameter(self, name: str) -> str:
         """The dialect's sigil and the parameter's name (a plain name or a decimal position)."""

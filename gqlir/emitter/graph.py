@@ -61,7 +61,7 @@ class GraphTextGenerator(Generator):
 
     @emits(e.String)
     def string_literal(self, node: e.String) -> str:
-        return self.string(node.value)
+        return self.string(node.value, node)
 
     @emits(e.Parameter)
     def parameter_ref(self, node: e.Parameter) -> str:

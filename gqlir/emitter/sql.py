@@ -431,6 +431,10 @@ class SqlGenerator(Generator):
         elements = list(chain.elements)
         if any(isinstance(x, p.ParenPath) for x in elements):
             raise self.unsupported("quantified path pattern", chain)
+        if any(isinstance(x, p.NodePattern) != (i % 2 == 0) for i, x in enumerate(elements)):
+            # GQL's (a)(b) is one node matched by both patterns; the joins below pair each
+            # edge with the nodes on either side of it.
+            raise self.unsupported("adjacent node patterns", chain)
         labels = self._infer_labels(elements)
         nodes: list[_NodeB] = []
         for i in range(0, len(elements), 2):
@@ -1047,6 +1051,7 @@ class SqlGenerator(Generator):
     def string_(self, node: e.String) -> Any:
         from sqlglot import exp
 
+        self.refuse_surrogates(node.value, node)
         return exp.Literal.string(node.value)
 
     @emits(e.TemporalLiteral)

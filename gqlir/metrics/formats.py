@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..jsonl import dumps, read_line
 from .errors import MetricsError
 
 __all__ = [
@@ -86,10 +87,9 @@ def read_records(path: str) -> list[dict[str, Any]]:
         raise _bad(path, f"cannot read: {exc.strerror or exc}") from None
     stripped = text.lstrip()
     if stripped.startswith("[") or (path.endswith(".json") and stripped.startswith("{")):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _bad(path, f"not JSON: {exc}") from None
+        data, problem, _ = read_line(text)
+        if problem is not None:
+            raise _bad(path, problem)
         if isinstance(data, dict):
             lists = [v for v in data.values() if isinstance(v, list)]
             if len(lists) != 1:
@@ -98,13 +98,13 @@ def read_records(path: str) -> list[dict[str, Any]]:
         records = data
     else:
         records = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise _bad(path, f"line {number}: not JSON: {exc.msg}") from None
+        for number, line in enumerate(text.split("\n"), 1):
+            value, problem, _ = read_line(line)
+            if problem == "blank line":
+                continue  # not a record: items, not lines, are what a run scores
+            if problem is not None:
+                raise _bad(path, f"line {number}: {problem}")
+            records.append(value)
     if not all(isinstance(r, dict) for r in records):
         raise _bad(path, "every record must be a JSON object")
     return records
@@ -296,7 +296,7 @@ def export_results(results: list[dict[str, Any]], fmt: str, path: str) -> None:
     with open(tmp, "w", encoding="utf-8") as fh:
         if data is None:
             for r in results:
-                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+                fh.write(dumps(r) + "\n")
         else:
             json.dump(data, fh, ensure_ascii=False, indent=1)
     os.replace(tmp, path)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..jsonl import dumps, loads
 from .errors import MetricsError
 from .execution import get_policy
 from .formats import GoldItem, Prediction, export_results, read_gold, read_predictions
@@ -109,8 +110,8 @@ def _read_jsonl_tolerant(path: str) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
+            records.append(loads(line))
+        except ValueError:
             if number < len(lines) - 1 and any(x.strip() for x in lines[number + 1 :]):
                 raise MetricsError(
                     f"{path}: line {number + 1} is damaged (not the last line)",
@@ -120,7 +121,7 @@ def _read_jsonl_tolerant(path: str) -> list[dict[str, Any]]:
     if not clean or (lines and lines[-1] != ""):
         tmp = path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+            fh.writelines(dumps(r) + "\n" for r in records)
         os.replace(tmp, path)
     return records
 
@@ -171,7 +172,7 @@ class _Appender:
         self.fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
 
     def write(self, record: dict[str, Any]) -> None:
-        self.fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self.fh.write(dumps(record) + "\n")
         self.fh.flush()
         os.fsync(self.fh.fileno())
 

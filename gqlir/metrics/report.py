@@ -249,11 +249,19 @@ def write_reports(records: list[dict[str, Any]], config: Any, *, complete: bool)
     summary["complete"] = complete
     summary["settings"] = config.fingerprint()
     out = config.out
-    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as fh:
+    # A lone surrogate in an item's text (no character, not UTF-8) is written as its \u escape
+    # (in summary.json inside a string, where that is its JSON escape).
+    with open(
+        os.path.join(out, "summary.json"), "w", encoding="utf-8", errors="backslashreplace"
+    ) as fh:
         json.dump(summary, fh, ensure_ascii=False, indent=1)
-    with open(os.path.join(out, "summary.md"), "w", encoding="utf-8") as fh:
+    with open(
+        os.path.join(out, "summary.md"), "w", encoding="utf-8", errors="backslashreplace"
+    ) as fh:
         fh.write(format_table(summary))
     title = f"gqlir eval: {os.path.basename(config.pred)} vs {os.path.basename(config.gold)}"
-    with open(os.path.join(out, "report.html"), "w", encoding="utf-8") as fh:
+    with open(
+        os.path.join(out, "report.html"), "w", encoding="utf-8", errors="backslashreplace"
+    ) as fh:
         fh.write(render_html(summary, records, title))
     return summary

@@ -8,6 +8,7 @@ families do not need.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -16,6 +17,21 @@ from ..dialect import Dialect, get_dialect
 from ..errors import GqlirError, ParseError, UnsupportedError
 from .driver import Parser
 from .tables import load_tables
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_surrogates(text: str) -> None:
+    """A surrogate code point in the text (from a JSON ``\\ud800`` escape, or bytes decoded
+    with ``surrogateescape``) is no character: no dialect can read it or write it back."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise ParseError(
+            f"the text holds U+{ord(found.group()):04X}, a lone surrogate, not a character",
+            text=text,
+            offset=found.start(),
+            code="PARSE_SURROGATE",
+        )
 
 
 @cache
@@ -44,6 +60,7 @@ def parse(text: str, dialect: str | Dialect = "neo4j", *, schema: Any = None) ->
     d = get_dialect(dialect)
     if not isinstance(text, str):
         raise ParseError(f"query must be a string, not {type(text).__name__}")
+    _refuse_surrogates(text)
     try:
         if d.family == "sql":
             from .sql import parse_sql

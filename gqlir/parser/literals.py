@@ -8,7 +8,13 @@ from ..errors import ParseError
 
 INT64_MAX = 2**63 - 1
 
-_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
+#: More digits than any dialect's integer type holds (int64 has 19). Longer decimal literals are
+#: refused before conversion, which Python refuses beyond 4,300 digits and does in quadratic time.
+MAX_DIGITS = 1000
+
+#: A surrogate pair written as two ``\\u`` escapes (one astral character), tried first.
+_PAIR = r"u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+_ESCAPE = re.compile(r"\\(" + _PAIR + r"|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
 _SIMPLE_ESCAPES = {
     "\\": "\\",
     "'": "'",
@@ -30,7 +36,7 @@ def decode_string(token: str, offset: int) -> str:
 
 
 #: In a GQL accent-quoted name a doubled grave accent is one, as is a backslash-escaped one.
-_ACCENT_ESCAPE = re.compile(r"``|\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
+_ACCENT_ESCAPE = re.compile(r"``|\\(" + _PAIR + r"|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.S)
 _ACCENT_SIMPLE = {**_SIMPLE_ESCAPES, "`": "`"}
 
 
@@ -49,32 +55,40 @@ def _unescape(body: str, offset: int, pattern: re.Pattern[str], simple: dict[str
         if m.group(1) is None:
             return "`"  # a doubled grave accent
         esc = m.group(1)
+        at = offset + 1 + m.start()
+        if len(esc) == 11:  # a surrogate pair
+            high, low = int(esc[1:5], 16), int(esc[7:], 16)
+            return chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
         if esc[0] in "uU" and len(esc) > 1:
-            code = int(esc[1:], 16)
-            if code > 0x10FFFF or (0xD800 <= code <= 0xDFFF and esc[0] == "U"):
-                raise ParseError(
-                    f"invalid unicode escape \\{esc}",
-                    offset=offset + 1 + m.start(),
-                    code="PARSE_UNICODE",
-                )
-            return chr(code)
+            return _code_point(esc, at)
         if esc in ("u", "U"):
             raise ParseError(
                 "invalid unicode escape: \\u needs 4 hex digits, \\U needs 8",
-                offset=offset + 1 + m.start(),
+                offset=at,
                 code="PARSE_UNICODE",
             )
         if esc in simple:
             return simple[esc]
-        raise ParseError(
-            f"invalid escape sequence \\{esc}",
-            offset=offset + 1 + m.start(),
-            code="PARSE_ESCAPE",
-        )
+        raise ParseError(f"invalid escape sequence \\{esc}", offset=at, code="PARSE_ESCAPE")
 
-    value = pattern.sub(replace, body)
-    # Surrogate pairs written as two \u escapes make one character.
-    return value.encode("utf-16", "surrogatepass").decode("utf-16")
+    return pattern.sub(replace, body)
+
+
+def _code_point(esc: str, offset: int) -> str:
+    """The character of a ``\\uXXXX`` or ``\\UXXXXXXXX`` escape. A lone surrogate is refused:
+    it is no character, no engine stores it (UTF-8 cannot encode it; Neo4j's Bolt sends strings
+    as UTF-8), so it could not mean the same thing in any target."""
+    code = int(esc[1:], 16)
+    if code > 0x10FFFF:
+        raise ParseError(f"invalid unicode escape \\{esc}", offset=offset, code="PARSE_UNICODE")
+    if 0xD800 <= code <= 0xDFFF:
+        raise ParseError(
+            f"\\{esc} is a lone surrogate, not a character (a \\u escape of a high surrogate "
+            "followed by one of a low surrogate makes one character)",
+            offset=offset,
+            code="PARSE_SURROGATE",
+        )
+    return chr(code)
 
 
 def decode_integer(token: str, offset: int) -> int:
@@ -88,7 +102,7 @@ def decode_integer(token: str, offset: int) -> int:
                 offset=offset,
                 code="PARSE_NUMBER",
             )
-        return int(token)
+        return decimal(token, offset)
     text = token.replace("_", "")
     if token.endswith("_") or "__" in token:
         raise ParseError(f"invalid number literal {token!r}", offset=offset, code="PARSE_NUMBER")
@@ -97,11 +111,22 @@ def decode_integer(token: str, offset: int) -> int:
             return int(text[2:], 16)
         if text[:2] in ("0o", "0O"):
             return int(text[2:], 8)
-        return int(text, 10)
+        return decimal(text, offset)
     except ValueError:
         raise ParseError(
             f"invalid number literal {token!r}", offset=offset, code="PARSE_NUMBER"
         ) from None
+
+
+def decimal(digits: str, offset: int | None) -> int:
+    """The value of a run of decimal digits, refused when no integer type could hold it."""
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise ParseError(
+            f"integer literal of {len(digits):,} digits is too large",
+            offset=offset,
+            code="PARSE_INTEGER_OVERFLOW",
+        )
+    return int(digits, 10)
 
 
 def decode_float(token: str, offset: int) -> float:

@@ -65,6 +65,7 @@ from ..schema.types import TypeKind, value_kind
 from ..sqlflavours import COLLATED_STRINGS, LIKE_FOLDS_ASCII, MOD_BY_ZERO_IS_NULL, TEXT_TEMPORALS
 from ..sqlmapping import SqlMapping
 from .aggregates import null_below
+from .literals import decimal, decode_float
 
 __all__ = ["SqlReader", "parse_sql"]
 
@@ -282,16 +283,12 @@ class SqlReader:
     # -- entry ---------------------------------------------------------------------------------
 
     def read(self, text: str) -> ir.Query:
-        import sqlglot
         from sqlglot import exp
-        from sqlglot.errors import ParseError as SqlglotParseError
-        from sqlglot.errors import TokenError
+
+        from .sqlglot_io import parse
 
         self.text = text
-        try:
-            statements = [s for s in sqlglot.parse(text, read=self.flavour or None) if s]
-        except (SqlglotParseError, TokenError) as exc:
-            raise self._parse_error(exc) from None
+        statements = parse(text, self.flavour or None)
         if len(statements) != 1:
             raise ParseError(
                 f"expected one SQL statement, got {len(statements)}",
@@ -316,17 +313,6 @@ class SqlReader:
 
             query = fold_columns(query, self.graph_columns)
         return query
-
-    def _parse_error(self, exc: Exception) -> ParseError:
-        errors = getattr(exc, "errors", None) or [{}]
-        first = errors[0]
-        line, col = first.get("line"), first.get("col")
-        offset = 0
-        if line:
-            lines = self.text.split("\n")
-            offset = sum(len(x) + 1 for x in lines[: line - 1]) + max(0, (col or 1) - 1)
-        message = first.get("description") or str(exc).split("\n")[0]
-        return ParseError(f"SQL: {message}", text=self.text, offset=offset, code="PARSE_SQL")
 
     # -- errors --------------------------------------------------------------------------------
 
@@ -461,7 +447,7 @@ class SqlReader:
         for o in node.args.get("order").expressions if node.args.get("order") else []:
             key = o.this
             if isinstance(key, exp.Literal) and key.is_int:
-                k = int(key.name)
+                k = decimal(key.name, _offset(key))
                 if not 1 <= k <= len(names):
                     raise self.semantic(f"ORDER BY position {k} is out of range", o)
                 name = names[k - 1]
@@ -1176,9 +1162,9 @@ class SqlReader:
             return ir.String(node.this)
         text = node.this
         if re.fullmatch(r"[0-9]+", text):
-            return ir.Integer(int(text))
+            return ir.Integer(decimal(text, _offset(node)))
         try:
-            return ir.Float(float(text))
+            return ir.Float(decode_float(text, _offset(node)))
         except ValueError:
             raise self.unsupported(f"numeric literal {text}", node) from None
 
@@ -1992,7 +1978,7 @@ class SqlReader:
         from sqlglot import exp
 
         if isinstance(key, exp.Literal) and key.is_int:
-            k = int(key.name)
+            k = decimal(key.name, _offset(key))
             if not 1 <= k <= len(columns):
                 raise self.semantic(f"GROUP BY position {k} is out of range", key)
             return columns[k - 1].expr
@@ -2139,7 +2125,7 @@ class SqlReader:
         expr: ir.Expr | None = None
         by_alias = {c.name.lower(): c for c in columns}
         if isinstance(key, exp.Literal) and key.is_int:
-            k = int(key.name)
+            k = decimal(key.name, _offset(key))
             if not 1 <= k <= len(columns):
                 raise self.semantic(f"ORDER BY position {k} is out of range", o)
             expr = ir.Variable(columns[k - 1].name)
@@ -2193,7 +2179,7 @@ class SqlReader:
                 return None
             value = arg.args.get("expression") if isinstance(arg, (exp.Limit, exp.Offset)) else arg
             if isinstance(value, exp.Literal) and value.is_int:
-                return ir.Integer(int(value.name))
+                return ir.Integer(decimal(value.name, _offset(value)))
             raise self.unsupported(f"{what} that is not an integer literal", arg)
 
         limit = node.args.get("limit")

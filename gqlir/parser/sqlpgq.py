@@ -105,15 +105,11 @@ def _parser(dialect: Dialect) -> Any:
 def split_graph_tables(text: str, dialect: Dialect) -> tuple[str, dict[str, GraphTable]]:
     """The SQL with every ``GRAPH_TABLE ( … )`` replaced by a placeholder table name, and what
     each placeholder stands for."""
-    from sqlglot.errors import TokenError
     from sqlglot.tokens import TokenType
 
-    try:
-        from sqlglot.dialects.dialect import Dialect as SqlglotDialect
+    from .sqlglot_io import tokenize
 
-        tokens = SqlglotDialect.get_or_raise(dialect.sql_dialect or None).tokenize(text)
-    except TokenError as exc:
-        raise ParseError(f"SQL: {exc}", text=text, offset=0, code="PARSE_SQL") from None
+    tokens = tokenize(text, dialect.sql_dialect or None)
     pieces: list[str] = []
     tables: dict[str, GraphTable] = {}
     cursor = 0

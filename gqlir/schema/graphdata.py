@@ -168,6 +168,10 @@ def _jsonl_records(path: str) -> Iterator[tuple[Location, dict[str, Any]]]:
                 raise SchemaError(
                     f"{name}:{n}: not valid JSON ({exc.msg})", code="GRAPH_JSON"
                 ) from None
+            except (ValueError, RecursionError):  # an integer too long to read, or deep nesting
+                raise SchemaError(
+                    f"{name}:{n}: a value cannot be read", code="GRAPH_JSON"
+                ) from None
             if not isinstance(rec, dict):
                 raise SchemaError(f"{name}:{n}: expected a JSON object", code="GRAPH_JSON")
             yield Location(name, n), rec
@@ -227,7 +231,8 @@ def _cell(text: str, t: PropertyType | None) -> Any:
 
 
 def _id_cell(text: str) -> str | int:
-    return int(text) if re.fullmatch(r"-?\d+", text) else text
+    # Longer digit strings than any integer type holds stay text (and Python reads them slowly).
+    return int(text) if re.fullmatch(r"-?\d{1,1000}", text) else text
 
 
 def _csv_rows(

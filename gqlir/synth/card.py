@@ -65,6 +65,12 @@ def plots(items: list[dict[str, Any]], dialects: list[str]) -> dict[str, str]:
     }
 
 
+def _most_common(counter: Counter, n: int) -> list[tuple[Any, int]]:
+    """The ``n`` largest counts, ties by key: ``Counter.most_common`` breaks ties by insertion
+    order, which a resumed run does not repeat."""
+    return sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+
 def _table(rows: list[tuple[Any, ...]], head: tuple[str, ...]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -120,7 +126,7 @@ def card(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]
         "Most frequent refusals:",
         "",
         _table(
-            [(d, why, k) for (d, why), k in stats["refusals"].most_common(15)],
+            [(d, why, k) for (d, why), k in _most_common(stats["refusals"], 15)],
             ("dialect", "construct", "items"),
         ),
         "",

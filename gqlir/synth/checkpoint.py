@@ -9,6 +9,7 @@ import os
 import shutil
 from typing import Any
 
+from ..jsonl import dumps, loads
 from .errors import SynthError
 from .pipeline import SchemaState
 
@@ -47,17 +48,17 @@ class Checkpoint:
         if not os.path.exists(path):
             return []
         with open(path, encoding="utf-8") as fh:
-            lines = [line for line in fh.read().splitlines() if line.strip()]
+            lines = [line for line in fh.read().split("\n") if line.strip()]
         keep = self.state(schema).accepted
         if len(lines) > keep:
             lines = lines[:keep]
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write("".join(line + "\n" for line in lines))
-        return [json.loads(line) for line in lines]
+        return [loads(line) for line in lines]
 
     def append(self, schema: str, item: dict[str, Any]) -> None:
         with open(self.items_path(schema), "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(item, ensure_ascii=False, sort_keys=True) + "\n")
+            fh.write(dumps(item, sort_keys=True) + "\n")
 
     def save(self) -> None:
         data = {

@@ -9,6 +9,7 @@ import os
 from collections import Counter
 from typing import Any
 
+from ..jsonl import dumps
 from . import card, exports
 
 
@@ -21,7 +22,7 @@ def _write(path: str, text: str) -> None:
 
 
 def _jsonl(records: list[dict[str, Any]]) -> str:
-    return "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
+    return "".join(dumps(r, sort_keys=True) + "\n" for r in records)
 
 
 def _json(data: Any) -> str:

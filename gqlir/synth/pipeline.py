@@ -183,7 +183,7 @@ class SchemaRun:
                 refused[dialect] = why
         if not texts:
             return None, "no dialect"
-        result = table.to_data()
+        result = canonical_result(table)
         item: dict[str, Any] = {
             "id": "",
             "schema": self.name,
@@ -206,7 +206,7 @@ class SchemaRun:
             anti_texts, anti_refused = emit_all(c.anti, self.config.dialects, self.schema)
             item["anti_queries"] = anti_texts
             item["anti_unsupported"] = anti_refused
-            item["anti_result"] = anti_table.to_data()
+            item["anti_result"] = canonical_result(anti_table)
         item["_result_key"] = f"{c.template.id}|{json.dumps(result['rows'], sort_keys=True)}"
         return item, ""
 
@@ -238,3 +238,30 @@ class SchemaRun:
         checkpoint()
         if progress is not None:
             progress(state)
+
+
+def canonical_result(table: Any) -> dict[str, Any]:
+    """The table as JSON data; the rows of an unordered answer in a canonical order, so that
+    the stored answer does not depend on the order an engine happened to produce."""
+    data = table.to_data()
+    if not data["ordered"]:
+        data["rows"].sort(key=lambda row: tuple(_order_key(v) for v in row))
+    return data
+
+
+def _order_key(v: Any) -> tuple[Any, ...]:
+    """A total order over JSON values: null < booleans < numbers < strings < lists < objects;
+    1 before 1.0, and -0.0 and 0.0 apart (by their text), so equal keys mean equal values."""
+    if v is None:
+        return (0,)
+    if isinstance(v, bool):
+        return (1, v)
+    if isinstance(v, int):
+        return (2, v, 0, "")
+    if isinstance(v, float):
+        return (2, v, 1, repr(v))
+    if isinstance(v, str):
+        return (3, v)
+    if isinstance(v, list):
+        return (4, tuple(_order_key(x) for x in v))
+    return (5, tuple((str(k), _order_key(x)) for k, x in sorted(v.items())))
