@@ -880,9 +880,7 @@ class CypherGenerator(GraphTextGenerator):
         relationship of ``pattern`` (Kuzu's ``-[* SHORTEST 1..5]->``), or nothing where the
         dialect writes them elsewhere or the pattern is not one such relationship."""
         caps, search, mode = self.caps, pattern.search, pattern.mode
-        by_search = (
-            search is not None and caps.shortest_in_quantifier and not caps.shortest_prefix
-        )
+        by_search = search is not None and caps.shortest_in_quantifier and not caps.shortest_prefix
         by_mode = (
             mode is not None
             and mode.value not in caps.path_modes

@@ -84,13 +84,11 @@ class _Lowering:
         item, container = node.item, node.container
         if isinstance(container, e.Null):
             return e.Null()
-        if isinstance(container, e.ListLiteral) and container.items:
-            if all(isinstance(x, _SCALAR_LITERALS) for x in container.items):
-                return node
+        literals = isinstance(container, e.ListLiteral) and container.items
+        if literals and all(isinstance(x, _SCALAR_LITERALS) for x in container.items):
+            return node
         y = self.fresh("_v")
-        holds_null = e.ListPredicate(
-            e.ListQuantifier.ANY, y, container, e.IsNull(e.Variable(y))
-        )
+        holds_null = e.ListPredicate(e.ListQuantifier.ANY, y, container, e.IsNull(e.Variable(y)))
         unknown = e.Or(e.IsNull(item), holds_null)
         size = e.FunctionCall("size", (container,))
         return e.Case(
