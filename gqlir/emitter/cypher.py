@@ -398,10 +398,10 @@ class CypherGenerator(GraphTextGenerator):
         )
 
     def _distinct_edges_as_where(self, step: q.Match) -> q.Match:
-        """Relationship uniqueness as ``WHERE id(r1) <> id(r2) …`` for a dialect whose MATCH
-        lets edges repeat and that cannot say otherwise (Kuzu): possible when every
-        relationship of the MATCH is one edge. Anonymous relationships get fresh names, so
-        not where a ``*`` projection would return them."""
+        """Relationship uniqueness as ``WHERE is_trail(p)`` or ``WHERE id(r1) <> id(r2) …`` for
+        a dialect whose MATCH lets edges repeat and that cannot say otherwise (Kuzu): possible
+        when every relationship of the MATCH is one edge. Anonymous paths and relationships
+        get fresh names, so not where a ``*`` projection would return them."""
         caps = self.caps
         if (
             step.mode is not p.MatchMode.DIFFERENT_EDGES
@@ -416,26 +416,7 @@ class CypherGenerator(GraphTextGenerator):
         root = getattr(self, "_root", step)
         if any(isinstance(x, q.Projection) and x.star for x in root.walk()):
             return step
-        taken = names_in(root)
-        names: list[str] = []
-
-        def name_edge(node: Node) -> Node:
-            if not isinstance(node, p.RelPattern):
-                return node
-            if node.variable is None:
-                fresh = next(f"_r{i}" for i in range(1, 10_000) if f"_r{i}" not in taken)
-                taken.add(fresh)
-                node = replace(node, variable=fresh)
-            names.append(node.variable)
-            return node
-
-        patterns = tuple(pattern.transform(name_edge) for pattern in step.patterns)
-        ids = [e.FunctionCall("elementid", (e.Variable(n),)) for n in names]
-        test: e.Expr | None = None
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                differ = e.Comparison(e.CompOp.NE, a, b)
-                test = differ if test is None else e.And(test, differ)
+        patterns, test = self._edges_differ(step.patterns, names_in(root))
         if step.where is not None and test is not None:
             elements = {
                 x.variable
@@ -450,6 +431,39 @@ class CypherGenerator(GraphTextGenerator):
                 # them: CASE, unlike AND, evaluates its result only where the test holds.
                 test = e.Case(None, (e.CaseWhen(test, step.where),), e.Boolean(False))
         return replace(step, patterns=patterns, where=test, mode=p.MatchMode.REPEATABLE_ELEMENTS)
+
+    def _edges_differ(
+        self, patterns: tuple[p.PathPattern, ...], taken: set[str]
+    ) -> tuple[tuple[p.PathPattern, ...], e.Expr | None]:
+        """The patterns, named where needed, and a test that their edges differ: the
+        dialect's trail function on the one path (linear in its length), else ``id(r1) <>
+        id(r2)`` for every pair of relationships."""
+        fresh = (f"_r{i}" for i in itertools.count(1) if f"_r{i}" not in taken)
+        trail = self.caps.trail_function
+        if trail and len(patterns) == 1:
+            (pattern,) = patterns
+            if pattern.variable is None:
+                path = next(f"_p{i}" for i in itertools.count(1) if f"_p{i}" not in taken)
+                pattern = replace(pattern, variable=path)
+            return (pattern,), e.FunctionCall(trail, (e.Variable(pattern.variable),))  # type: ignore[arg-type]
+        names: list[str] = []
+
+        def name_edge(node: Node) -> Node:
+            if not isinstance(node, p.RelPattern):
+                return node
+            if node.variable is None:
+                node = replace(node, variable=next(fresh))
+            names.append(node.variable)  # type: ignore[arg-type]
+            return node
+
+        named = tuple(pattern.transform(name_edge) for pattern in patterns)
+        ids = [e.FunctionCall("elementid", (e.Variable(n),)) for n in names]
+        test: e.Expr | None = None
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                differ = e.Comparison(e.CompOp.NE, a, b)
+                test = differ if test is None else e.And(test, differ)
+        return named, test  # type: ignore[return-value]
 
     def _uniqueness_in_quantifier(self, step: q.Match) -> q.Match:
         """Relationship uniqueness over a MATCH whose one relationship is variable-length, for

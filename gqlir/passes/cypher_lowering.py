@@ -80,13 +80,15 @@ class _Lowering:
     # -- x IN list --------------------------------------------------------------------------
     def membership(self, node: e.In) -> e.Expr:
         """Cypher's IN: true on a match; else null where the item or an element is null; false
-        on an empty list. A list of non-null scalar literals needs no rewrite."""
+        on an empty list. A list of non-null scalar literals needs no rewrite; any other list
+        literal is a disjunction of equalities."""
         item, container = node.item, node.container
         if isinstance(container, e.Null):
             return e.Null()
-        literals = isinstance(container, e.ListLiteral) and container.items
-        if literals and all(isinstance(x, _SCALAR_LITERALS) for x in container.items):
-            return node
+        if isinstance(container, e.ListLiteral) and container.items:
+            if all(isinstance(x, _SCALAR_LITERALS) for x in container.items):
+                return node
+            return self.any_equal(item, container.items)
         y = self.fresh("_v")
         holds_null = e.ListPredicate(e.ListQuantifier.ANY, y, container, e.IsNull(e.Variable(y)))
         unknown = e.Or(e.IsNull(item), holds_null)
@@ -101,6 +103,16 @@ class _Lowering:
             ),
             e.Boolean(False),
         )
+
+    def any_equal(self, item: e.Expr, elements: tuple[e.Expr, ...]) -> e.Expr:
+        """``x IN [a, b]`` is Cypher's three-valued ``x = a OR x = b``; each ``=`` is lowered
+        like any other (a list element compared element by element)."""
+        test: e.Expr | None = None
+        for element in elements:
+            equal = self.list_equality(e.Comparison(e.CompOp.EQ, item, element))
+            test = equal if test is None else e.Or(test, equal)
+        assert test is not None
+        return test
 
     # -- list = list ------------------------------------------------------------------------
     def list_equality(self, node: e.Comparison) -> e.Expr:
