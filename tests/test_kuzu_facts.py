@@ -173,6 +173,7 @@ AGREE = [
     "MATCH (a)-->(b) RETURN count(*) AS c",
     "MATCH (a)-[:R]->(b)-[:R]->(c) RETURN count(*) AS c",
     "MATCH (a)-[r:R]->(b), (b)-[s:R]->(c) RETURN count(*) AS c",
+    "MATCH (a)-[:R]->(b)-[:R]->(c) MATCH (c)-[:R]->(d)-[:R]->(e) RETURN count(*) AS n",
     "WITH 1 AS trail, 2 AS single RETURN trail + single AS any",
     "MATCH (a:A) RETURN CASE WHEN a.x = 1 THEN 'one' ELSE 'other' END AS v",
 ]

@@ -103,6 +103,8 @@ class CypherGenerator(GraphTextGenerator):
         #: Words written after the ``*`` of the quantified relationship being written
         #: (``TRAIL``, ``SHORTEST``), for dialects that put path modes and searches there.
         self.star_words = ""
+        #: Fresh names this rendering gave to paths and relationships (never given twice).
+        self.introduced: set[str] = set()
 
     def generate(self, node: Node) -> str:
         """Render a query, a single step (as a one-step query), or any expression or pattern,
@@ -416,7 +418,7 @@ class CypherGenerator(GraphTextGenerator):
         root = getattr(self, "_root", step)
         if any(isinstance(x, q.Projection) and x.star for x in root.walk()):
             return step
-        patterns, test = self._edges_differ(step.patterns, names_in(root))
+        patterns, test = self._edges_differ(step.patterns, names_in(root) | self.introduced)
         if step.where is not None and test is not None:
             elements = {
                 x.variable
@@ -444,6 +446,7 @@ class CypherGenerator(GraphTextGenerator):
             (pattern,) = patterns
             if pattern.variable is None:
                 path = next(f"_p{i}" for i in itertools.count(1) if f"_p{i}" not in taken)
+                self.introduced.add(path)
                 pattern = replace(pattern, variable=path)
             return (pattern,), e.FunctionCall(trail, (e.Variable(pattern.variable),))  # type: ignore[arg-type]
         names: list[str] = []
@@ -453,6 +456,7 @@ class CypherGenerator(GraphTextGenerator):
                 return node
             if node.variable is None:
                 node = replace(node, variable=next(fresh))
+                self.introduced.add(node.variable)  # type: ignore[arg-type]
             names.append(node.variable)  # type: ignore[arg-type]
             return node
 
