@@ -37,7 +37,14 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import aggregates, cannot_fail, column_name, names_in, reads_only
+from ..ir.analysis import (
+    BOOLEAN_VALUED,
+    aggregates,
+    cannot_fail,
+    column_name,
+    names_in,
+    reads_only,
+)
 from ..ir.node import Node
 from ..passes.cypher_lowering import lower
 from ..passes.setops import set_operation_by_counting
@@ -1752,26 +1759,7 @@ _KIND_OF_NODE: dict[type, str] = {
     e.Boolean: "BOOLEAN",
     e.MapLiteral: "MAP",
     e.CountStar: "INTEGER",
-    **dict.fromkeys(
-        (
-            e.Comparison,
-            e.And,
-            e.Or,
-            e.Xor,
-            e.Not,
-            e.IsNull,
-            e.IsTruth,
-            e.StringMatch,
-            e.RegexMatch,
-            e.Like,
-            e.In,
-            e.HasLabels,
-            e.TypeTest,
-            e.ListPredicate,
-            e.Exists,
-        ),
-        "BOOLEAN",
-    ),
+    **dict.fromkeys(BOOLEAN_VALUED, "BOOLEAN"),
 }
 _KIND_OF_FUNCTION = {
     **dict.fromkeys(("tostring", "upper", "lower", "trim", "ltrim", "rtrim", "left"), "STRING"),
