@@ -51,7 +51,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             shortest_function shortest_in_quantifier label_expressions colon_labels
             max_node_labels inline_where match_modes default_match_mode match_mode_implicit path_modes
             quantifier_path_modes undirected_edges path_union anonymous_edge_shorthand
-            search_prefixes search_with_mode edge_cost""",
+            search_prefixes search_with_mode edge_cost undirected_self_loop_once
+            shortest_same_endpoints trail_function""",
         ),
         (
             "Expressions",
@@ -61,7 +62,9 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             subscript slicing slice_syntax dynamic_property concat_operator plus_concatenates
             integer_division cast temporal_literals return_graph_elements xor_operator
             map_literals typed_lists collect_keeps_nulls collect_empty_null sum_empty_null null_length_is_null element_json_function
-            type_names element_predicates""",
+            type_names element_predicates membership_null_unknown list_equality_null_unknown
+            simple_case_null_matches string_plus_null_empty contains_empty_true
+            index_out_of_range_null case_unifies_result_types order_by_reads_shadowed""",
         ),
         (
             "Ordering and lexical",

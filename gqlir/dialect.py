@@ -136,6 +136,19 @@ class Capabilities:
     collect_empty_null: bool = False  # the list aggregate of no rows is null, not []
     sum_empty_null: bool = False  # sum() of no values is null, not 0
     null_length_is_null: bool = False  # left/right/substring of a null length: null, not an error
+    # Null semantics and evaluation rules that differ from Cypher's (defaults: Cypher's); the
+    # Cypher emitter's lowering (gqlir.passes.cypher_lowering) rewrites or refuses what differs
+    membership_null_unknown: bool = True  # x IN l is null if nothing matches and l holds null
+    list_equality_null_unknown: bool = True  # [1, null] = [1, null] is null, not true
+    simple_case_null_matches: bool = False  # CASE x WHEN null THEN … matches every x
+    string_plus_null_empty: bool = False  # 'a' + null is 'a' (null read as ''), not null
+    contains_empty_true: bool = True  # 'abc' CONTAINS '' is true
+    index_out_of_range_null: bool = True  # [1, 2][5] is null, not an error
+    order_by_reads_shadowed: bool = False  # RETURN -x AS x ORDER BY x sorts by the old x
+    undirected_self_loop_once: bool = True  # (a)-[r]-(b) matches a self-loop once, not twice
+    trail_function: str = ""  # a function true of a path whose edges differ (Kuzu is_trail)
+    case_unifies_result_types: bool = False  # CASE casts its results to one type (0 to '0')
+    shortest_same_endpoints: bool = True  # a shortest search keeps paths from a node to itself
     element_json_function: str = ""  # makes a graph element returnable (SAFE_TO_JSON)
     type_names: tuple[str, ...] = ()  # "CANONICAL=SURFACE" value type names; "-": none
     # GQL element predicates: "IS DIRECTED", "IS SOURCE OF" (and DESTINATION), "SAME",
@@ -149,7 +162,9 @@ class Capabilities:
     list_index_base: int = 0
     string_quote: str = "'"
     identifier_quote: str = "`"
-    identifier_escape: str = "double"  # "double": `a``b`; "backslash": the string escapes
+    # "double": `a``b`; "backslash": the string escapes; "none": a name holding the quote
+    # character cannot be written
+    identifier_escape: str = "double"
     quoted_variables: bool = True  # a variable may be a delimited identifier
     float_literal_exponent: bool = False  # 1.5 is exact in ISO GQL: floats need 1.5E0
     keyword_case: str = "upper"

@@ -243,23 +243,7 @@ QUIRKS: dict[str, Known] = {
 
 # gqlir translations whose meaning differs on the engine (the emitter is not this test's to
 # change; reported with these minimal queries).
-TRANSLATION_BUGS: dict[str, Known] = {
-    "kuzu-undirected-self-loop": Known(
-        KUZU,
-        r"\)-(\[[^\]]*\])?-\(",
-        "MATCH (a)-[r]-(b) RETURN count(*) AS c",
-        "the Kuzu translation keeps an undirected relationship pattern, which matches a "
-        "self-loop twice in Kuzu (Cypher: once)",
-        graph=SELF_LOOP,
-    ),
-    "kuzu-case-coercion": Known(
-        KUZU,
-        r"\bCASE\b",
-        "MATCH (a:A) RETURN CASE WHEN a.x = 1 THEN a.s ELSE 0 END AS c",
-        "the Kuzu translation keeps a CASE whose branches mix a string and a number: Kuzu "
-        "casts the number to a string ('0'; Cypher: 0)",
-    ),
-}
+TRANSLATION_BUGS: dict[str, Known] = {}
 
 
 def _known(route: tuple[str, str], query: str, want: Any, got: Any) -> str | None:

@@ -37,8 +37,16 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import aggregates, cannot_fail, column_name, names_in, reads_only
+from ..ir.analysis import (
+    BOOLEAN_VALUED,
+    aggregates,
+    cannot_fail,
+    column_name,
+    names_in,
+    reads_only,
+)
 from ..ir.node import Node
+from ..passes.cypher_lowering import lower
 from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
 from .base import emits, quote_identifier
@@ -99,13 +107,43 @@ class CypherGenerator(GraphTextGenerator):
         #: The quantifier syntax chosen for the graph pattern being written (None: the
         #: dialect's own).
         self.edge_syntax: str | None = None
+        #: Words written after the ``*`` of the quantified relationship being written
+        #: (``TRAIL``, ``SHORTEST``), for dialects that put path modes and searches there.
+        self.star_words = ""
+        #: Fresh names this rendering gave to paths and relationships (never given twice).
+        self.introduced: set[str] = set()
 
     def generate(self, node: Node) -> str:
-        """Render a query, a single step (as a one-step query), or any expression or pattern."""
+        """Render a query, a single step (as a one-step query), or any expression or pattern,
+        lowered first to what the dialect's expressions mean (see
+        :mod:`gqlir.passes.cypher_lowering`)."""
+        node = lower(node, self.dialect)
         self._root = node
         if isinstance(node, q.Step):
             return self.join_clauses(self.clauses((node,), node))
         return self.gen(node)
+
+    def identifier(self, name: str) -> str:
+        return super().identifier(self._writable(name))
+
+    def schema_name(self, name: str) -> str:
+        return super().schema_name(self._writable(name))
+
+    def parameter(self, name: str) -> str:
+        return super().parameter(self._writable(name))
+
+    def _writable(self, name: str) -> str:
+        """``name``, refused where the dialect cannot escape its quote character in a name
+        (Kuzu keeps a doubled backtick as two)."""
+        quote = self.caps.identifier_quote
+        if self.caps.identifier_escape == "none" and quote in name:
+            raise self.unsupported(
+                "name with a quote character",
+                None,
+                message=f"{self.dialect.name} cannot write {quote} inside a name: {name!r}",
+                rewrite="rename it",
+            )
+        return name
 
     # =========================================================================================
     # queries
@@ -341,6 +379,8 @@ class CypherGenerator(GraphTextGenerator):
             raise self.unsupported("empty MATCH", step)
         step = self._trail_as_match_mode(step)
         step = self._distinct_edges_as_where(step)
+        step = self._uniqueness_in_quantifier(step)
+        self._check_self_loops(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self.match_mode(step)
         if mode:
@@ -367,10 +407,10 @@ class CypherGenerator(GraphTextGenerator):
         )
 
     def _distinct_edges_as_where(self, step: q.Match) -> q.Match:
-        """Relationship uniqueness as ``WHERE id(r1) <> id(r2) …`` for a dialect whose MATCH
-        lets edges repeat and that cannot say otherwise (Kuzu): possible when every
-        relationship of the MATCH is one edge. Anonymous relationships get fresh names, so
-        not where a ``*`` projection would return them."""
+        """Relationship uniqueness as ``WHERE is_trail(p)`` or ``WHERE id(r1) <> id(r2) …`` for
+        a dialect whose MATCH lets edges repeat and that cannot say otherwise (Kuzu): possible
+        when every relationship of the MATCH is one edge. Anonymous paths and relationships
+        get fresh names, so not where a ``*`` projection would return them."""
         caps = self.caps
         if (
             step.mode is not p.MatchMode.DIFFERENT_EDGES
@@ -385,26 +425,7 @@ class CypherGenerator(GraphTextGenerator):
         root = getattr(self, "_root", step)
         if any(isinstance(x, q.Projection) and x.star for x in root.walk()):
             return step
-        taken = names_in(root)
-        names: list[str] = []
-
-        def name_edge(node: Node) -> Node:
-            if not isinstance(node, p.RelPattern):
-                return node
-            if node.variable is None:
-                fresh = next(f"_r{i}" for i in range(1, 10_000) if f"_r{i}" not in taken)
-                taken.add(fresh)
-                node = replace(node, variable=fresh)
-            names.append(node.variable)
-            return node
-
-        patterns = tuple(pattern.transform(name_edge) for pattern in step.patterns)
-        ids = [e.FunctionCall("elementid", (e.Variable(n),)) for n in names]
-        test: e.Expr | None = None
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                differ = e.Comparison(e.CompOp.NE, a, b)
-                test = differ if test is None else e.And(test, differ)
+        patterns, test = self._edges_differ(step.patterns, names_in(root) | self.introduced)
         if step.where is not None and test is not None:
             elements = {
                 x.variable
@@ -419,6 +440,99 @@ class CypherGenerator(GraphTextGenerator):
                 # them: CASE, unlike AND, evaluates its result only where the test holds.
                 test = e.Case(None, (e.CaseWhen(test, step.where),), e.Boolean(False))
         return replace(step, patterns=patterns, where=test, mode=p.MatchMode.REPEATABLE_ELEMENTS)
+
+    def _edges_differ(
+        self, patterns: tuple[p.PathPattern, ...], taken: set[str]
+    ) -> tuple[tuple[p.PathPattern, ...], e.Expr | None]:
+        """The patterns, named where needed, and a test that their edges differ: the
+        dialect's trail function on the one path (linear in its length), else ``id(r1) <>
+        id(r2)`` for every pair of relationships."""
+        fresh = (f"_r{i}" for i in itertools.count(1) if f"_r{i}" not in taken)
+        trail = self.caps.trail_function
+        if trail and len(patterns) == 1:
+            (pattern,) = patterns
+            if pattern.variable is None:
+                path = next(f"_p{i}" for i in itertools.count(1) if f"_p{i}" not in taken)
+                self.introduced.add(path)
+                pattern = replace(pattern, variable=path)
+            return (pattern,), e.FunctionCall(trail, (e.Variable(pattern.variable),))  # type: ignore[arg-type]
+        names: list[str] = []
+
+        def name_edge(node: Node) -> Node:
+            if not isinstance(node, p.RelPattern):
+                return node
+            if node.variable is None:
+                node = replace(node, variable=next(fresh))
+                self.introduced.add(node.variable)  # type: ignore[arg-type]
+            names.append(node.variable)  # type: ignore[arg-type]
+            return node
+
+        named = tuple(pattern.transform(name_edge) for pattern in patterns)
+        ids = [e.FunctionCall("elementid", (e.Variable(n),)) for n in names]
+        test: e.Expr | None = None
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                differ = e.Comparison(e.CompOp.NE, a, b)
+                test = differ if test is None else e.And(test, differ)
+        return named, test  # type: ignore[return-value]
+
+    def _uniqueness_in_quantifier(self, step: q.Match) -> q.Match:
+        """Relationship uniqueness over a MATCH whose one relationship is variable-length, for
+        a dialect that says it inside the quantifier (Kuzu's ``-[* TRAIL 1..3]->``): the
+        MATCH's DIFFERENT EDGES is that path's TRAIL. An ANY or ALL SHORTEST search needs no
+        mode: its paths are trails."""
+        caps = self.caps
+        if step.mode is not p.MatchMode.DIFFERENT_EDGES or caps.match_modes:
+            return step
+        rels = [x for pattern in step.patterns for x in pattern.walk()]
+        if any(isinstance(x, p.ParenPath) for x in rels):
+            return step
+        rels = [x for x in rels if isinstance(x, p.RelPattern)]
+        if len(rels) != 1 or rels[0].quantifier is None:
+            return step
+        (pattern,) = [x for x in step.patterns if rels[0] in x.path.walk()]
+        search = pattern.search
+        if search is not None and search.kind in _QUANTIFIER_SEARCHES:
+            return replace(step, mode=p.MatchMode.REPEATABLE_ELEMENTS)
+        if search is not None or "TRAIL" not in caps.quantifier_path_modes:
+            return step
+        patterns = tuple(
+            replace(x, mode=p.PathMode.TRAIL) if x is pattern else x for x in step.patterns
+        )
+        return replace(step, patterns=patterns, mode=p.MatchMode.REPEATABLE_ELEMENTS)
+
+    def _check_self_loops(self, step: q.Match) -> None:
+        """Where an undirected relationship matches a self-loop twice (Kuzu), it is written
+        only between nodes of two different single labels: a schema-first engine's edge
+        between two node tables cannot be a loop."""
+        if self.caps.undirected_self_loop_once:
+            return
+        for pattern in step.patterns:
+            for chain in pattern.walk():
+                if isinstance(chain, p.PathChain):
+                    self._check_chain_loops(chain)
+
+    def _check_chain_loops(self, chain: p.PathChain) -> None:
+        elements = chain.elements
+        for i, rel in enumerate(elements):
+            if not isinstance(rel, p.RelPattern) or rel.direction is not p.Direction.EITHER:
+                continue
+            ends = elements[i - 1 : i + 2 : 2] if 0 < i < len(elements) - 1 else ()
+            labels = [getattr(x, "labels", None) for x in ends]
+            distinct = (
+                rel.quantifier is None
+                and len(labels) == 2
+                and all(isinstance(x, p.Label) for x in labels)
+                and labels[0] != labels[1]
+            )
+            if not distinct:
+                raise self.unsupported(
+                    "undirected relationship",
+                    rel,
+                    message=f"{self.dialect.name} matches a self-loop once in each direction",
+                    rewrite="give the two end nodes different labels, or match each "
+                    "direction in its own query and UNION ALL them, excluding loops from one",
+                )
 
     def match_mode(self, step: q.Match) -> str:
         """Nothing for the dialect's default edge uniqueness, the mode's keywords otherwise.
@@ -769,6 +883,13 @@ class CypherGenerator(GraphTextGenerator):
             function = self.shortest_function(pattern)
             if function is not None:
                 return head + function
+        words = self.quantifier_words(pattern)
+        if words:
+            self.star_words = words
+            try:
+                return head + self.gen(pattern.path)
+            finally:
+                self.star_words = ""
         parts = []
         if pattern.search is not None:
             selector = self.search(pattern.search)
@@ -778,6 +899,61 @@ class CypherGenerator(GraphTextGenerator):
             parts.append(self.path_mode(pattern.mode, pattern))
         parts.append(self.gen(pattern.path))
         return head + " ".join(parts)
+
+    def quantifier_words(self, pattern: p.PathPattern) -> str:
+        """``SHORTEST``, ``ALL SHORTEST`` or a path mode written inside the one quantified
+        relationship of ``pattern`` (Kuzu's ``-[* SHORTEST 1..5]->``), or nothing where the
+        dialect writes them elsewhere or the pattern is not one such relationship."""
+        caps, search, mode = self.caps, pattern.search, pattern.mode
+        by_search = search is not None and caps.shortest_in_quantifier and not caps.shortest_prefix
+        by_mode = (
+            mode is not None
+            and mode.value not in caps.path_modes
+            and mode.value in caps.quantifier_path_modes
+        )
+        if not (by_search or by_mode):
+            return ""
+        rel = _only_relationship(pattern.path)
+        construct = search.kind.value if by_search else f"{mode.value} path mode"  # type: ignore[union-attr]
+        if rel is None or rel.quantifier is None:
+            raise self.unsupported(
+                construct,
+                pattern,
+                message=f"{self.dialect.name} writes it inside the quantifier of a single "
+                "variable-length relationship",
+            )
+        if rel.quantifier.lower < 1 or rel.quantifier.upper is None:
+            raise self.unsupported(
+                construct,
+                rel.quantifier,
+                message=f"{self.dialect.name} needs bounds from 1 to a given maximum here",
+                rewrite="give the quantifier bounds 1..n",
+            )
+        if not by_search:
+            return mode.value  # type: ignore[union-attr]
+        if search.kind not in _QUANTIFIER_SEARCHES or (mode is not None and not by_mode):  # type: ignore[union-attr]
+            raise self.unsupported(construct, search, message="only SHORTEST and ALL SHORTEST")
+        if rel.quantifier.lower != 1 or rel.where is not None:
+            raise self.unsupported(
+                construct, rel, message=f"{self.dialect.name}'s shortest paths start at length 1"
+            )
+        self._check_shortest_ends(pattern)
+        return _QUANTIFIER_SEARCHES[search.kind]  # type: ignore[union-attr]
+
+    def _check_shortest_ends(self, pattern: p.PathPattern) -> None:
+        """Where a shortest search drops the paths from a node to itself, its two ends must be
+        nodes of two different single labels (so no such path exists)."""
+        if self.caps.shortest_same_endpoints:
+            return
+        first, last = pattern.path.elements[0], pattern.path.elements[-1]  # type: ignore[attr-defined]
+        labels = first.labels, last.labels
+        if not (all(isinstance(x, p.Label) for x in labels) and labels[0] != labels[1]):
+            raise self.unsupported(
+                "shortest path between nodes that may be one",
+                pattern,
+                message=f"{self.dialect.name} returns no shortest path from a node to itself",
+                rewrite="give the two end nodes different labels",
+            )
 
     def shortest_function(self, pattern: p.PathPattern) -> str | None:
         """``shortestPath(...)`` / ``allShortestPaths(...)`` where the dialect has them and the
@@ -924,8 +1100,12 @@ class CypherGenerator(GraphTextGenerator):
         return self.gen(props)
 
     def star_quantifier(self, quant: p.Quantifier) -> str:
-        """Cypher 9 variable length: ``*`` (1 or more), ``*n``, ``*m..``, ``*m..n``."""
+        """Cypher 9 variable length: ``*`` (1 or more), ``*n``, ``*m..``, ``*m..n``; with words
+        inside the quantifier (Kuzu), ``* TRAIL m..n`` with both bounds."""
         lower = self.count(quant.lower, quant)
+        if self.star_words:
+            words, self.star_words = self.star_words, ""
+            return f"* {words} {lower}..{self.count(quant.upper, quant)}"
         if quant.upper is None:
             self._check_unbounded(quant)
             return "*" if quant.lower == 1 else f"*{lower}.."
@@ -1289,6 +1469,15 @@ class CypherGenerator(GraphTextGenerator):
     def case(self, node: e.Case) -> str:
         if not node.whens:
             raise self.unsupported("CASE without WHEN", node)
+        if self.caps.case_unifies_result_types and not _results_agree(node):
+            raise self.unsupported(
+                "CASE with results of different types",
+                node,
+                message=f"{self.dialect.name} casts every result of a CASE to one type "
+                "(0 becomes '0', 1.5 becomes 2); here the results are not all known to have "
+                "one type",
+                rewrite="make every result one type, e.g. with toString() or CAST",
+            )
         parts = ["CASE"]
         if node.subject is not None:
             parts.append(self.gen(node.subject))
@@ -1552,9 +1741,66 @@ _LABEL_REWRITE = "test the labels in WHERE, e.g. (n) WHERE n:A AND n:B"
 
 #: Path searches whose results are the same under WALK and TRAIL (a shortest walk never
 #: repeats an edge: dropping the repetition would make it shorter).
+#: Searches a dialect with ``shortest_in_quantifier`` writes after the ``*``.
+_QUANTIFIER_SEARCHES = {
+    p.SearchKind.ANY_SHORTEST: "SHORTEST",
+    p.SearchKind.ALL_SHORTEST: "ALL SHORTEST",
+}
 _TRAIL_FREE_SEARCHES = frozenset(
     {p.SearchKind.ALL, p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST}
 )
+
+
+#: The value kind of expressions whose kind does not depend on their operands.
+_KIND_OF_NODE: dict[type, str] = {
+    e.Integer: "INTEGER",
+    e.Float: "FLOAT",
+    e.String: "STRING",
+    e.Boolean: "BOOLEAN",
+    e.MapLiteral: "MAP",
+    e.CountStar: "INTEGER",
+    **dict.fromkeys(BOOLEAN_VALUED, "BOOLEAN"),
+}
+_KIND_OF_FUNCTION = {
+    **dict.fromkeys(("tostring", "upper", "lower", "trim", "ltrim", "rtrim", "left"), "STRING"),
+    **dict.fromkeys(("size", "length"), "INTEGER"),
+}
+
+
+def _results_agree(node: e.Case) -> bool:
+    """Whether a CASE has at most one result that is not null, or results of one known kind
+    (so no result is cast to another's type)."""
+    results = {w.result for w in node.whens} | {node.default or e.Null()}
+    results.discard(e.Null())
+    kinds = {_result_kind(x) for x in results}
+    return len(results) <= 1 or (len(kinds) == 1 and None not in kinds)
+
+
+def _result_kind(node: e.Expr) -> str | None:
+    """The value kind of ``node`` where its form tells it, else None."""
+    if isinstance(node, e.TemporalLiteral):
+        return node.kind.name
+    if isinstance(node, e.Case):
+        kinds = {_result_kind(x) for x in (*(w.result for w in node.whens), node.default)}
+        kinds.discard("NULL")
+        return kinds.pop() if len(kinds) == 1 else None
+    if isinstance(node, e.FunctionCall):
+        return _KIND_OF_FUNCTION.get(node.name)
+    if isinstance(node, e.Aggregate) and node.name == "count":
+        return "INTEGER"
+    if node is None or isinstance(node, e.Null):
+        return "NULL"
+    return _KIND_OF_NODE.get(type(node))
+
+
+def _only_relationship(path: p.PathExpr) -> p.RelPattern | None:
+    """The relationship of a node-relationship-node chain, or None for any other path."""
+    if not isinstance(path, p.PathChain) or len(path.elements) != 3:
+        return None
+    left, rel, right = path.elements
+    if isinstance(left, p.NodePattern) and isinstance(right, p.NodePattern):
+        return rel if isinstance(rel, p.RelPattern) else None
+    return None
 
 
 def _uniqueness_matters(step: q.Match) -> bool:

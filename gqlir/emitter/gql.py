@@ -69,6 +69,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
+from ..ir.analysis import BOOLEAN_VALUED as _BOOLEAN_VALUED
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.analysis import aggregates, cannot_fail, free_variables, names_in, outer_aggregates
 from ..ir.functions import WHITESPACE
@@ -3328,29 +3329,6 @@ class GqlGenerator(GraphTextGenerator):
         return ANY
 
 
-#: Expressions whose value is a boolean.
-_BOOLEAN_VALUED = (
-    pr.IsDirected,
-    pr.IsEndpoint,
-    pr.Same,
-    pr.AllDifferent,
-    pr.PropertyExists,
-    e.Comparison,
-    e.And,
-    e.Or,
-    e.Xor,
-    e.Not,
-    e.IsTruth,
-    e.IsNull,
-    e.StringMatch,
-    e.RegexMatch,
-    e.Like,
-    e.In,
-    e.HasLabels,
-    e.TypeTest,
-    e.Exists,
-    e.ListPredicate,
-)
 #: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
 _PRIMARIES = (
     e.Variable,

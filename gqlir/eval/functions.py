@@ -163,6 +163,16 @@ def _relationships(rt: Runtime, a: list[Any]) -> Any:
     raise _arg_type_error("relationships", a[0], "TypeError")
 
 
+@_fn("is_trail")
+def _is_trail(rt: Runtime, a: list[Any]) -> Any:
+    """Kuzu's is_trail(p), which the Kuzu translation writes for Cypher's relationship
+    uniqueness: no relationship of the path repeats."""
+    if isinstance(a[0], Path):
+        ids = [r.id for r in a[0].relationships]
+        return len(set(ids)) == len(ids)
+    raise _arg_type_error("is_trail", a[0], "TypeError")
+
+
 @_fn("elements")
 def _elements(rt: Runtime, a: list[Any]) -> Any:
     """GQL's ELEMENTS(p): the path's nodes and edges, alternating, from its first node."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
+from . import expr, predicates
 from .expr import (
     Aggregate,
     CollectSubquery,
@@ -24,6 +25,30 @@ from .node import Node
 
 #: Expressions with a query of their own, which aggregates over its own rows.
 SUBQUERIES = (Exists, CountSubquery, CollectSubquery, ValueSubquery)
+
+#: Expressions whose value is a boolean (or null), whatever their operands.
+BOOLEAN_VALUED = (
+    predicates.IsDirected,
+    predicates.IsEndpoint,
+    predicates.Same,
+    predicates.AllDifferent,
+    predicates.PropertyExists,
+    expr.Comparison,
+    expr.And,
+    expr.Or,
+    expr.Xor,
+    expr.Not,
+    expr.IsTruth,
+    expr.IsNull,
+    expr.StringMatch,
+    expr.RegexMatch,
+    expr.Like,
+    expr.In,
+    expr.HasLabels,
+    expr.TypeTest,
+    expr.Exists,
+    expr.ListPredicate,
+)
 
 #: Expressions that name variables in patterns, scopes or items of their own rather than as
 #: plain Variable reads of the enclosing scope.

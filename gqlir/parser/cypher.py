@@ -44,6 +44,11 @@ class _PathAssign(_Marker):
     """``p =`` before a path pattern."""
 
 
+class _Worded(_Marker):
+    """A quantifier or relationship with Kuzu's word after the ``*`` (a path mode or a
+    shortest search), which belongs to the whole path pattern: ``(thing, word)``."""
+
+
 class _Scope(_Marker):
     """The ``(a, b)`` / ``(*)`` / ``()`` of CALL."""
 
@@ -760,9 +765,17 @@ class CypherBuilder:
     def pattern_part(self, c: list, pos: int) -> ir.PathPattern:
         variable = None
         search = None
+        mode = None
         elements = []
         for x in c:
-            if isinstance(x, _PathAssign):
+            if isinstance(x, _Worded):
+                rel, word = x.value
+                elements.append(rel)
+                if isinstance(word, ir.Search):
+                    search = word
+                else:
+                    mode = word
+            elif isinstance(x, _PathAssign):
                 variable = x.value
             elif isinstance(x, ir.Search):
                 search = x
@@ -773,8 +786,17 @@ class CypherBuilder:
                 elements.append(x)
         if search is not None and search.kind is ir.SearchKind.ALL:
             search = None
+        if (
+            (search is not None or mode is not None)
+            and len(elements) != 3
+            and any(isinstance(x, _Worded) for x in c)
+        ):
+            raise _err("a word after * applies to a path of one relationship", pos)
         path = _chain(elements, pos)
-        return ir.PathPattern(path, variable, search, pos=pos)
+        return ir.PathPattern(path, variable, search, mode, pos=pos)
+
+    def star_trail(self, c: list, pos: int) -> ir.PathMode:
+        return ir.PathMode.TRAIL
 
     def path_assign(self, c: list, pos: int) -> _PathAssign:
         return _PathAssign(c[0], pos)
@@ -851,6 +873,8 @@ class CypherBuilder:
 
     def rel_pattern(self, c: list, pos: int) -> ir.RelPattern:
         rel: ir.RelPattern = c[0]
+        if isinstance(rel, _Worded) and len(c) > 1:
+            raise _err("a relationship cannot have both `*` and a quantifier", pos)
         if len(c) > 1:
             if rel.quantifier is not None:
                 raise _err("a relationship cannot have both `*` and a quantifier", c[1].pos or pos)
@@ -863,7 +887,7 @@ class CypherBuilder:
         detail = next((x for x in c if isinstance(x, dict)), None)
         if detail is None:
             return ir.RelPattern(direction, pos=pos)
-        return ir.RelPattern(
+        rel = ir.RelPattern(
             direction,
             detail.get("variable"),
             detail.get("types"),
@@ -872,6 +896,8 @@ class CypherBuilder:
             detail.get("quantifier"),
             pos=pos,
         )
+        word = detail.get("word")
+        return rel if word is None else _Worded((rel, word), pos)  # type: ignore[return-value]
 
     def rel_out(self, c: list, pos: int) -> ir.RelPattern:
         return self._rel(ir.Direction.OUT, c, pos)
@@ -894,6 +920,8 @@ class CypherBuilder:
                 detail["types"] = x
             elif isinstance(x, ir.Quantifier):
                 detail["quantifier"] = x
+            elif isinstance(x, _Worded):
+                detail["quantifier"], detail["word"] = x.value
             elif isinstance(x, _Where):
                 detail["where"] = x.value
             else:
@@ -903,7 +931,8 @@ class CypherBuilder:
     def var_length_range(self, c: list, pos: int) -> ir.Quantifier:
         lower, upper = 1, None
         seen_dots = False
-        for kind, text, tpos in c:
+        word = c[1] if isinstance(c[1], (ir.Search, ir.PathMode)) else None
+        for kind, text, tpos in (x for x in c if x is not word):
             if kind == "RANGE_DOTS":
                 seen_dots = True
             elif kind == "INTEGER":
@@ -911,13 +940,15 @@ class CypherBuilder:
                     upper = decode_integer(text, tpos)
                 else:
                     lower = decode_integer(text, tpos)
-        return _quantifier(lower, upper, pos)
+        return _with_word(_quantifier(lower, upper, pos), word, pos)
 
     def var_length_fixed(self, c: list, pos: int) -> ir.Quantifier:
-        if len(c) > 1:
-            n = decode_integer(c[1][1], c[1][2])
-            return _quantifier(n, n, pos)
-        return ir.Quantifier(1, None, pos=pos)
+        word = c[1] if len(c) > 1 and isinstance(c[1], (ir.Search, ir.PathMode)) else None
+        count = [x for x in c[1:] if x is not word]
+        if count:
+            n = decode_integer(count[0][1], count[0][2])
+            return _with_word(_quantifier(n, n, pos), word, pos)
+        return _with_word(ir.Quantifier(1, None, pos=pos), word, pos)
 
     def quant_exact(self, c: list, pos: int) -> ir.Quantifier:
         n = decode_integer(c[0][1], c[0][2])
@@ -1472,9 +1503,16 @@ def _quantifier(lower: int, upper: int | None, pos: int) -> ir.Quantifier:
     return ir.Quantifier(lower, upper, pos=pos)
 
 
+def _with_word(quantifier: ir.Quantifier, word: Any, pos: int) -> ir.Quantifier:
+    """The quantifier, carried with the word written after its ``*`` if there is one."""
+    return quantifier if word is None else _Worded((quantifier, word), pos)  # type: ignore[return-value]
+
+
 def _chain(elements: list, pos: int) -> ir.PathChain:
     """Check that element patterns alternate properly: relationships sit between nodes."""
     for i, element in enumerate(elements):
+        if isinstance(element, _Worded):
+            raise _err("a word after * belongs in a MATCH path pattern", pos)
         if isinstance(element, ir.RelPattern):
             before = elements[i - 1] if i > 0 else None
             after = elements[i + 1] if i + 1 < len(elements) else None
