@@ -387,6 +387,9 @@ class BaseEngine(abc.ABC):
     name: ClassVar[str] = "engine"
     dialects: ClassVar[tuple[str, ...]] = ()
     enforces_read_only: ClassVar[bool] = False
+    # the engine stops a query at its timeout itself (an engine that cannot is only run in a
+    # worker process, whose kill is its timeout: gqlir.engines.isolated)
+    stops_queries: ClassVar[bool] = True
 
     closed: bool = False
     schema: Any = None  # the SchemaGraph of the loaded graph: SQL translations map tables by it
@@ -488,10 +491,7 @@ class BaseEngine(abc.ABC):
         from . import safety
 
         self._check_open()
-        if timeout is not None and timeout <= 0:
-            raise EngineError("the timeout must be positive", code="ENGINE_ARGUMENT")
-        if row_cap is not None and row_cap < 0:
-            raise EngineError("the row cap cannot be negative", code="ENGINE_ARGUMENT")
+        check_arguments(timeout, row_cap)
         prepared = self.prepare(query, dialect, read_only=read_only)
         if read_only:
             safety.check_read_only(prepared, self.name, self.enforces_read_only)
@@ -509,6 +509,13 @@ class BaseEngine(abc.ABC):
         read_only: bool,
     ) -> ResultTable:
         """Each engine's own run of a prepared query (``run`` has checked read-only safety)."""
+
+
+def check_arguments(timeout: float | None, row_cap: int | None) -> None:
+    if timeout is not None and timeout <= 0:
+        raise EngineError("the timeout must be positive", code="ENGINE_ARGUMENT")
+    if row_cap is not None and row_cap < 0:
+        raise EngineError("the row cap cannot be negative", code="ENGINE_ARGUMENT")
 
 
 def timeout_error(engine: str, seconds: float, engine_code: str | None = None) -> EngineError:
