@@ -13,7 +13,6 @@ next query runs on a fresh worker with the graph loaded again.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from importlib import import_module
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 from .base import BaseEngine, ResultTable, check_arguments, timeout_error
 from .worker import ProcessHost
 
-__all__ = ["IsolatedEngine", "default_memory_budget", "parse_memory"]
+__all__ = ["IsolatedEngine"]
 
 
 def grace(timeout: float) -> float:
@@ -104,26 +103,3 @@ class IsolatedEngine:
         if not self.closed:
             self.host.close()
         self.closed = True
-
-
-_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
-
-
-def parse_memory(text: str) -> int:
-    """``512M``, ``2G``, ``1.5g`` or a number of bytes, as bytes (ValueError otherwise)."""
-    t = text.strip().lower().removesuffix("ib").removesuffix("b")
-    unit = t[-1:] if t[-1:] in _UNITS and not t[-1:].isdigit() else ""
-    value = float(t[: len(t) - len(unit)])
-    if not value > 0:
-        raise ValueError(f"not a positive size: {text!r}")
-    return int(value * _UNITS[unit])
-
-
-def default_memory_budget(workers: int = 1) -> int | None:
-    """A quarter of the machine's physical memory, shared by ``workers`` engine workers (at
-    least 256 MiB each); None where the machine does not tell its memory."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return None
-    return max(total // 4 // max(workers, 1), 256 * 2**20)

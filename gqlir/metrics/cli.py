@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from ..budget import memory_size
 from ..errors import GqlirError
 from ..progress import end_progress, report_failure
 
@@ -56,7 +57,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--timeout", type=float, default=30.0, metavar="S", help="per query (30)")
     p.add_argument(
         "--max-memory",
-        type=_memory_size,
+        type=memory_size,
         metavar="SIZE",
         help="memory budget of each engine worker, e.g. 2G or 512M (a quarter of the "
         "machine's memory, shared by the jobs)",
@@ -94,15 +95,6 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the run summary as JSON")
     p.add_argument("--debug", action="store_true", help="let internal errors raise")
     p.set_defaults(handler=cmd_eval)
-
-
-def _memory_size(text: str) -> int:
-    from ..engines.isolated import parse_memory
-
-    try:
-        return parse_memory(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 2G, 512M)") from None
 
 
 def _engine_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -223,7 +223,7 @@ def _executor(config: EvalConfig, needs_engine: bool) -> tuple[Callable, Callabl
     from concurrent.futures import ThreadPoolExecutor
     from queue import SimpleQueue
 
-    from ..engines.isolated import default_memory_budget
+    from ..budget import default_memory_budget
     from . import runner
 
     if not needs_engine:
