@@ -27,6 +27,12 @@ GRAPH = ROOT / "schemas" / "movies"
 # each example runs up to three queries that may each take a timeout: a four-hundredth of the
 # fuzz run's count (50 per engine for make fuzz's 20,000) fits its ten minutes
 EXAMPLES = max(8, int(os.environ.get("GQLIR_FUZZ_EXAMPLES", "0")) // 400)
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 CODES = {"READ_ONLY", "TIMEOUT", "MEMORY_EXCEEDED", "ENGINE_CRASHED", "ENGINE"}
 CYPHER_ENGINES = ("reference", "kuzu", "grafeo", "arcadedb")
 SQL_ENGINES = ("sqlite", "duckdb", "postgres")
@@ -153,12 +159,7 @@ def test_adversarial_graph_queries_read_only(bounded: Any, outside: Path, name: 
     engine, before = bounded(name)
     dialect = "kuzu" if name == "kuzu" else "neo4j"
 
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-    )
+    @FUZZ
     @given(st.lists(_cypher(str(outside)), min_size=1, max_size=3))
     def run(queries: list[str]) -> None:
         _check(engine, before, queries, dialect, outside)
@@ -170,12 +171,7 @@ def test_adversarial_graph_queries_read_only(bounded: Any, outside: Path, name: 
 def test_adversarial_sql_read_only(bounded: Any, outside: Path, name: str) -> None:
     engine, before = bounded(name)
 
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-    )
+    @FUZZ
     @given(st.lists(_sql(str(outside)), min_size=1, max_size=3))
     def run(queries: list[str]) -> None:
         _check(engine, before, queries, engine.dialects[0], outside)

@@ -51,20 +51,14 @@ class IsolatedEngine:
         self.closed = False
         self.host = ProcessHost(module, cls_name, kwargs, max_memory=max_memory, label=cls.name)
 
+    __enter__ = BaseEngine.__enter__
+    __exit__ = BaseEngine.__exit__
     native_dialect = BaseEngine.native_dialect
+    load = BaseEngine.load
     _check_open = BaseEngine._check_open
 
-    def __enter__(self) -> IsolatedEngine:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def load(self, schema: Any, directory: str) -> dict[str, int]:
-        self._check_open()
-        counts = self.host.call("load", schema, directory, record=True)
-        self.schema = schema
-        return counts
+    def _load(self, schema: Any, directory: str) -> dict[str, int]:
+        return self.host.call("load", schema, directory, record=True)
 
     def run(
         self,
