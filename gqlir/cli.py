@@ -612,10 +612,11 @@ def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
 def _open_engine(args: argparse.Namespace, name: str) -> Any:
     """The engine; a local one in a worker process when a timeout or memory budget must hold
     whatever the query does (gqlir.engines.isolated)."""
-    from .engines import EMBEDDED, open_engine
+    from .engines import open_engine
+    from .engines.registry import LOCAL
 
     bounded = getattr(args, "timeout", None) is not None or getattr(args, "max_memory", None)
-    isolated = bool(bounded) and name.lower() in EMBEDDED | {"postgres"}
+    isolated = bool(bounded) and name.lower() in LOCAL
     return open_engine(
         name,
         isolated=isolated,

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import EngineError
 
-__all__ = ["EMBEDDED", "default_engine", "engine_names", "open_engine"]
+__all__ = ["EMBEDDED", "LOCAL", "default_engine", "engine_names", "open_engine"]
 
 #: name -> (module, class, fixed options)
 _ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
@@ -31,6 +31,10 @@ _ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
 
 #: engines that run in (or beside) this process and need no server
 EMBEDDED = frozenset({"reference", "grafeo", "arcadedb", "kuzu", "sqlite", "duckdb"})
+
+#: engines whose client does the work on this machine: run in a worker process when a timeout
+#: or memory budget must hold (a server's own settings bound the others)
+LOCAL = EMBEDDED | {"postgres"}
 
 #: the class a worker process hosts where it is not the registered one (which is itself a
 #: worker process)

@@ -212,11 +212,6 @@ def _task(item: GoldItem, pred: Prediction | None, cached: bool, config: EvalCon
     }
 
 
-# engines isolated in worker processes: the ones that run on this machine (a server's own
-# settings bound the others)
-_ISOLATED = frozenset({"reference", "grafeo", "arcadedb", "kuzu", "sqlite", "duckdb", "postgres"})
-
-
 def _executor(config: EvalConfig, needs_engine: bool) -> tuple[Callable, Callable[[], None]]:
     """A function mapping tasks to outcomes (in order), and how to shut it down: one engine
     per job, driven from a thread each."""
@@ -224,11 +219,12 @@ def _executor(config: EvalConfig, needs_engine: bool) -> tuple[Callable, Callabl
     from queue import SimpleQueue
 
     from ..budget import default_memory_budget
+    from ..engines.registry import LOCAL
     from . import runner
 
     if not needs_engine:
         return (lambda tasks: (runner.run_task(None, t) for t in tasks)), (lambda: None)
-    isolated = config.engine.lower() in _ISOLATED
+    isolated = config.engine.lower() in LOCAL
     budget = (config.max_memory or default_memory_budget(config.jobs)) if isolated else None
 
     def open_one(_: int) -> Any:
