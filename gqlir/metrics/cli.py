@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from ..budget import memory_size
 from ..errors import GqlirError
 from ..progress import end_progress, report_failure
 
@@ -54,6 +55,13 @@ def add_commands(sub: Any) -> None:
         "-g", "--graph", metavar="DIR", help="graph folder to load (schema.json, graph/)"
     )
     p.add_argument("--timeout", type=float, default=30.0, metavar="S", help="per query (30)")
+    p.add_argument(
+        "--max-memory",
+        type=memory_size,
+        metavar="SIZE",
+        help="memory budget of each engine worker, e.g. 2G or 512M (a quarter of the "
+        "machine's memory, shared by the jobs)",
+    )
     p.add_argument("--row-cap", type=int, default=100_000, metavar="N", help="rows read per query")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (1)")
     p.add_argument("--policy", default="default", metavar="P", help="EX policy (see below)")
@@ -120,6 +128,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         dialect=args.dialect,
         graph=args.graph,
         timeout=args.timeout,
+        max_memory=args.max_memory,
         row_cap=args.row_cap,
         jobs=args.jobs,
         policy=args.policy,
