@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from ..budget import memory_size
 from ..errors import GqlirError
-from ..progress import end_progress, report_failure
+from ..progress import ProgressLine, report_failure
 
 __all__ = ["add_commands", "cmd_eval"]
 
@@ -105,12 +104,9 @@ def _engine_options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
-def _progress(quiet: bool) -> Any:
-    if quiet:
-        return None
-
+def _progress(line: ProgressLine) -> Any:
     def show(done: int, total: int) -> None:
-        print(f"\rgqlir eval: {done}/{total}", end="", file=sys.stderr, flush=True)
+        line.show(f"gqlir eval: {done}/{total}")
 
     return show
 
@@ -142,11 +138,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         export=args.export,
     )
+    line = ProgressLine(args.quiet)
     try:
-        run = run_evaluation(config, _progress(args.quiet))
+        run = run_evaluation(config, _progress(line))
     except GqlirError as exc:
-        return report_failure("eval", exc, quiet=args.quiet, as_json=args.json)
-    end_progress(args.quiet)
+        line.end()
+        return report_failure("eval", exc, as_json=args.json)
+    line.end()
     if args.json:
         data = run.to_dict()
         print(json.dumps(data, ensure_ascii=False, default=str))
