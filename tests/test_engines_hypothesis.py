@@ -104,7 +104,7 @@ class Known:
     """A difference tolerated on ``routes`` for queries whose Cypher text matches
     ``construct`` and whose outcome is ``outcome``. ``minimal`` on ``graph`` (graph data,
     default one unlabelled-property node) must still differ there; ``engine_code`` narrows an
-    engine error to its own code."""
+    engine error to its own code, ``message`` to its message."""
 
     routes: tuple[tuple[str, str], ...]
     construct: str
