@@ -1,11 +1,13 @@
-"""Fixtures for the engine tests: servers the tests start themselves (ArcadeDB's Bolt server,
-PostgreSQL) on 127.0.0.1 and free ports, stopped and removed at the end, and a small dense
-graph on which unbounded path queries never finish."""
+"""Fixtures for the engine tests: servers the tests start themselves (Neo4j, ArcadeDB's Bolt
+server, PostgreSQL) on 127.0.0.1 and free ports, stopped and removed at the end, and a small
+dense graph on which unbounded path queries never finish."""
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -28,9 +30,10 @@ os.environ["SPANNER_ENABLE_BUILTIN_METRICS"] = "false"
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
 
-# The engines every adapter test runs on; all are real engines started by the tests. "bolt" is
-# the Neo4j flavour of the Bolt adapter and "tugraph" its TuGraph flavour (auto-commit, results
-# read whole, queries translated to tugraph-cypher), both on ArcadeDB's Bolt server.
+# The engines every adapter test runs on; all are real engines started by the tests. "neo4j"
+# is the Bolt adapter on a real Neo4j (scripts/neo4j-local); "bolt" is the same adapter on
+# ArcadeDB's Bolt server and "tugraph" its TuGraph flavour there (auto-commit, results read
+# whole, queries translated to tugraph-cypher).
 ENGINES = (
     "reference",
     "grafeo",
@@ -39,9 +42,37 @@ ENGINES = (
     "sqlite",
     "duckdb",
     "postgres",
+    "neo4j",
     "bolt",
     "tugraph",
 )
+BOLT_ENGINES = ("neo4j", "bolt")  # one database per server, emptied by open_engine
+NEO4J_LOCAL = os.path.join(os.path.dirname(ROOT), "scripts", "neo4j-local", "neo4j-local")
+
+
+@pytest.fixture(scope="session")
+def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Neo4j Community (scripts/neo4j-local), its Bolt URL. Each test session (each
+    xdist worker) starts its own in a folder of its own, so it never reuses a server left
+    running elsewhere, and the workers never share a database."""
+    env = os.environ | {"GQLIR_NEO4J_LOCAL_DIR": str(tmp_path_factory.mktemp("neo4j-local"))}
+
+    def script(command: str) -> str:
+        done = subprocess.run(
+            [sys.executable, NEO4J_LOCAL, command],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        assert done.returncode == 0, f"neo4j-local {command}:\n{done.stdout}{done.stderr}"
+        return done.stdout
+
+    url = script("start").splitlines()[-1]
+    try:
+        yield url
+    finally:
+        script("stop")
 
 
 @pytest.fixture(scope="session")
@@ -69,6 +100,9 @@ def postgres_server() -> Iterator[Any]:
 
 
 _schema_counter = iter(range(1_000_000))
+# How often each Bolt server's one database was emptied: ``loaded`` reloads its graphs there
+# when this changed since it loaded them.
+_emptied = dict.fromkeys(BOLT_ENGINES, 0)
 
 
 @pytest.fixture
@@ -80,9 +114,10 @@ def open_engine(request: pytest.FixtureRequest) -> Iterator[Callable[[str], Any]
     def make(name: str) -> Any:
         from gqlir.engines import open_engine as open_
 
-        if name == "bolt":
-            engine = _open_bolt(request)
+        if name in BOLT_ENGINES:
+            engine = _open_bolt(request, server=name)
             engine.run("MATCH (n) DETACH DELETE n")
+            _emptied[name] += 1
         elif name == "postgres":
             server = request.getfixturevalue("postgres_server")
             schema = f"t{os.getpid()}_{next(_schema_counter)}"
@@ -97,10 +132,13 @@ def open_engine(request: pytest.FixtureRequest) -> Iterator[Callable[[str], Any]
         engine.close()
 
 
-def _open_bolt(request: pytest.FixtureRequest, flavour: str = "neo4j") -> Any:
-    """A Bolt engine of that flavour (neo4j or tugraph) on the session's ArcadeDB server."""
+def _open_bolt(request: pytest.FixtureRequest, flavour: str = "neo4j", server: str = "bolt") -> Any:
+    """A Bolt engine of that flavour (neo4j or tugraph) on the session's Neo4j ("neo4j") or
+    ArcadeDB ("bolt") server."""
     from gqlir.engines import open_engine
 
+    if server == "neo4j":
+        return open_engine(flavour, url=request.getfixturevalue("neo4j_server"))
     server = request.getfixturevalue("bolt_server")
     return open_engine(
         flavour,
@@ -119,21 +157,29 @@ def loaded(request: pytest.FixtureRequest) -> Iterator[Callable[[str, str], Any]
     from gqlir.engines import open_engine as open_
 
     cache: dict[tuple[str, str], Any] = {}
+    generation: dict[tuple[str, str], int] = {}
 
     def get(name: str, graph: str) -> Any:
         key = (name, graph)
-        if key not in cache:
-            if name == "tugraph":
-                # ArcadeDB has no TuGraph schema procedures (db.createVertexLabel…; their text
-                # is checked by tests/golden/schema), so the TuGraph flavour reads the graph
-                # the Neo4j flavour loaded into the same server
-                get("bolt", graph)
+        if name == "tugraph":
+            # ArcadeDB has no TuGraph schema procedures (db.createVertexLabel…; their text is
+            # checked by tests/golden/schema), so the TuGraph flavour reads the graph the Neo4j
+            # flavour loaded into the same server
+            get("bolt", graph)
+            if key not in cache:
                 cache[key] = _open_bolt(request, "tugraph")
-                return cache[key]
-            if name == "bolt":
-                engine = _open_bolt(request)
-                if not any(k[0] == "bolt" for k in cache):
+            return cache[key]
+        if name in BOLT_ENGINES and key in cache and generation[key] != _emptied[name]:
+            # a test emptied the server's database since: load its graphs there again
+            for stale in [k for k in cache if k[0] == name]:
+                cache.pop(stale).close()
+        if key not in cache:
+            if name in BOLT_ENGINES:
+                engine = _open_bolt(request, server=name)
+                if not any(k[0] == name for k in cache):
                     engine.run("MATCH (n) DETACH DELETE n")
+                    _emptied[name] += 1
+                generation[key] = _emptied[name]
                 # the graphs share the server's database: their labels differ
             elif name == "postgres":
                 server = request.getfixturevalue("postgres_server")

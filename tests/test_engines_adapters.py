@@ -1,6 +1,7 @@
 """Every adapter against its real engine: load, typed results, read-only runs, timeouts, row
-caps and engine errors. ArcadeDB's Bolt server stands in for Neo4j/TuGraph; PostgreSQL runs
-from the machine's binaries; the rest run in process (grafeo in its worker process)."""
+caps and engine errors. The Bolt adapter runs on a real Neo4j (scripts/neo4j-local) and on
+ArcadeDB's Bolt server, which also stands in for TuGraph; PostgreSQL runs from the machine's
+binaries; the rest run in process (grafeo in its worker process)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ DELETE = {
 RUNAWAY = {
     "reference": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
     "arcadedb": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
+    "neo4j": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
     "bolt": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
     "tugraph": "MATCH p = (a:V)-[:E*]->(b:V) RETURN count(p) AS c",
     # grafeo refuses an unbounded path search past 256 MiB (GRAFEO-Q006) instead of running
@@ -102,7 +104,7 @@ def test_read_only_refuses_detach_delete_and_keeps_the_graph(loaded: Any, name: 
     assert count_persons(engine, name) == PERSONS
 
 
-ENFORCING = ("reference", "arcadedb", "kuzu", "sqlite", "duckdb", "postgres")
+ENFORCING = ("reference", "arcadedb", "kuzu", "sqlite", "duckdb", "postgres", "neo4j")
 
 
 @pytest.mark.parametrize("name", ENFORCING)

@@ -69,6 +69,7 @@ SQL: dict[str, str] = {
 
 # route: (engine, dialect the engine is given the query in)
 ROUTES = [
+    ("neo4j", "neo4j"),
     ("arcadedb", "neo4j"),
     ("bolt", "neo4j"),
     ("tugraph", "tugraph-cypher"),

@@ -1,14 +1,17 @@
-"""Reading the schema of a live Neo4j-compatible database.
-
-No Neo4j-compatible server is started by this suite yet (ArcadeDB's Bolt server is the planned
-CI target), so the reader is tested against a stand-in driver that answers the procedures with
-rows shaped as Neo4j 5 returns them.
+"""Reading the schema of a live Neo4j-compatible database: on a real Neo4j Community started
+by the tests (scripts/neo4j-local), and against a stand-in driver for what Community cannot
+hold (node keys and property type constraints are Enterprise features), with rows shaped as
+Neo4j 5 returns them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from conftest import example
+
+from gqlir.cli import main
+from gqlir.schema import load_schema
 from gqlir.schema.formats import neo4j
 
 
@@ -180,3 +183,36 @@ def test_read_live_schema() -> None:
     directed = s.edge("DIRECTED")
     assert directed is not None and directed.properties == ()
     assert any(q.startswith("SHOW CONSTRAINTS") for q in driver.session_.asked)
+
+
+def test_schema_convert_reads_a_live_neo4j(
+    open_engine: Any, neo4j_server: str, tmp_path: Any
+) -> None:
+    """``gqlir schema convert --from neo4j bolt://…`` on the movies graph loaded into Neo4j:
+    labels, endpoints and property types come back from the stored data; uniqueness and
+    indexes from Neo4j's constraints (Community has no node keys or type constraints)."""
+    engine = open_engine("neo4j")
+    engine.load(*example("movies"))
+    engine.run(
+        "CREATE CONSTRAINT movie_title IF NOT EXISTS FOR (m:Movie) REQUIRE m.title IS UNIQUE"
+    )
+    engine.run("CREATE INDEX person_born IF NOT EXISTS FOR (p:Person) ON (p.born)")
+    out = tmp_path / "movies.json"
+    try:
+        args = ["schema", "convert", "--from", "neo4j", "--to", "gqlir", neo4j_server]
+        assert main([*args, "--name", "movies", "--output", str(out)]) == 0
+    finally:
+        engine.run("DROP CONSTRAINT movie_title IF EXISTS")
+        engine.run("DROP INDEX person_born IF EXISTS")
+    live = load_schema(str(out))
+    assert {n.label for n in live.node_types} == {"Person", "Movie", "Genre", "User"}
+    assert {e.label for e in live.edge_types} >= {"ACTED_IN", "DIRECTED", "RATED", "FOLLOWS"}
+    person, movie = live.node("Person"), live.node("Movie")
+    assert str(person.prop("name").type) == "STRING"
+    assert str(person.prop("born").type) == "INT64" and person.prop("born").indexed
+    assert str(movie.prop("languages").type) == "LIST<STRING>"
+    assert movie.prop("title").unique and movie.prop("title").required
+    acted = live.edge("ACTED_IN")
+    assert [str(e) for e in acted.endpoints] == ["(Person)->(Movie)"]
+    assert str(acted.prop("roles").type) == "LIST<STRING>"
+    assert str(live.edge("RATED").prop("timestamp").type) == "DATETIME"
