@@ -16,7 +16,7 @@ install: $(STAMP)
 # Neo4j's jars come from Maven on first use (the tests start a local Neo4j): fetched here, so
 # that a slow first download is not a test's.
 test: $(STAMP)
-	$(PY) scripts/neo4j-local/neo4j-local build
+	$(PY) scripts/neo4j-local build
 	$(PY) -m pytest -n 2
 
 # One Cypher query in three dialects, and two refusals that say why and what to write instead.

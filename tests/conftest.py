@@ -47,7 +47,7 @@ ENGINES = (
     "tugraph",
 )
 BOLT_ENGINES = ("neo4j", "bolt")  # one database per server, emptied by open_engine
-NEO4J_LOCAL = os.path.join(os.path.dirname(ROOT), "scripts", "neo4j-local", "neo4j-local")
+NEO4J_LOCAL = os.path.join(os.path.dirname(ROOT), "scripts", "neo4j-local")
 
 
 @pytest.fixture(scope="session")
