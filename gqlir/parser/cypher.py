@@ -1633,6 +1633,8 @@ def _legacy_exists(exprs: list, legacy: bool, pos: int) -> tuple[list, ir.Constr
 def _constraint_properties(
     element: _SchemaElement, exprs: list, kind: ir.ConstraintKind, pos: int
 ) -> tuple[str, ...]:
+    if len(element.value.labels) != 1:
+        raise _err("a constraint is on exactly one label or relationship type", element.pos)
     if kind in (ir.ConstraintKind.NOT_NULL, ir.ConstraintKind.TYPE) and len(exprs) > 1:
         raise _err(f"a {kind.value} constraint is on one property", pos)
     return tuple(_property_of(element.variable, p, pos) for p in exprs)
