@@ -35,11 +35,12 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             """call_subquery call_scope optional_call call_in_transactions exists_subquery
             pattern_predicate
             count_subquery collect_subquery value_subquery subquery_rebinds_elements filter_step let_step
-            conditional_queries schema_commands group_by_ordinals
+            conditional_queries group_by_ordinals
             finish use_graph graph_prefix_required union_distinct union_all except_intersect
             otherwise standalone_order_by procedure_calls implicit_grouping group_by
             braced_query_branches set_op_distinct_keyword for_index catalog_statements""",
         ),
+        ("Schema commands", "schema_commands index_types constraint_kinds legacy_schema_syntax"),
         (
             "Writes",
             """graph_writes create_keyword merge foreach load_csv remove_clause set_map
@@ -64,7 +65,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             map_literals typed_lists collect_keeps_nulls collect_empty_null sum_empty_null null_length_is_null element_json_function
             type_names element_predicates membership_null_unknown list_equality_null_unknown
             simple_case_null_matches string_plus_null_empty contains_empty_true
-            index_out_of_range_null case_unifies_result_types order_by_reads_shadowed""",
+            index_out_of_range_null case_unifies_result_types order_by_reads_shadowed
+            exists_property_function pattern_count_size""",
         ),
         (
             "Ordering and lexical",

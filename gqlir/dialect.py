@@ -38,6 +38,20 @@ class Capabilities:
     let_step: bool = True
     conditional_queries: bool = True  # Cypher 25 WHEN … THEN … ELSE
     schema_commands: bool = True  # Neo4j CREATE/DROP INDEX|CONSTRAINT, SHOW …
+    # index types CREATE … INDEX can make, and "<NODE|RELATIONSHIP> <kind>" constraints
+    index_types: tuple[str, ...] = ("RANGE", "TEXT", "POINT", "LOOKUP", "FULLTEXT", "VECTOR")
+    constraint_kinds: tuple[str, ...] = (
+        "NODE UNIQUE",
+        "NODE NOT NULL",
+        "NODE KEY",
+        "NODE TYPE",
+        "RELATIONSHIP UNIQUE",
+        "RELATIONSHIP NOT NULL",
+        "RELATIONSHIP KEY",
+        "RELATIONSHIP TYPE",
+    )
+    # Neo4j 4 schema syntax: ON … ASSERT, INDEX ON :L(p), DROP … ON, BTREE, BRIEF/VERBOSE
+    legacy_schema_syntax: bool = False
     finish: bool = True
     use_graph: bool = True
     merge: bool = True
@@ -85,6 +99,8 @@ class Capabilities:
     regex_match: bool = True  # =~
     list_membership: bool = True  # IN
     list_comprehension: bool = True
+    exists_property_function: bool = False  # exists(n.p) for n.p IS NOT NULL (Neo4j 4)
+    pattern_count_size: bool = False  # size((a)-->()) counts the pattern's matches (Neo4j 4)
     pattern_comprehension: bool = True
     map_projection: bool = True
     reduce: bool = True

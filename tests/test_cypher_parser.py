@@ -224,7 +224,11 @@ def test_pattern_predicate_is_an_exists_subquery() -> None:
         "MATCH (n) WHERE exists((n)-->()) RETURN n",
         "MATCH (n) WHERE EXISTS { MATCH (n)-->() } RETURN n",
     )
-    _same("MATCH (n) WHERE exists(n.x) RETURN n", "MATCH (n) WHERE n.x IS NOT NULL RETURN n")
+    _same(
+        "MATCH (n) WHERE exists(n.x) RETURN n",
+        "MATCH (n) WHERE n.x IS NOT NULL RETURN n",
+        "neo4j4",
+    )
 
 
 def test_importing_with_is_the_scope_clause() -> None:
@@ -317,7 +321,7 @@ def test_string_escapes() -> None:
 def test_schema_commands() -> None:
     index = gqlir.parse("CREATE INDEX person_name FOR (n:Person) ON (n.name)")
     assert index == ir.CreateIndex(
-        ir.SchemaTarget(ir.ElementKind.NODE, "n", "Person"), ("name",), "person_name"
+        ir.SchemaTarget(ir.ElementKind.NODE, ("Person",)), ("name",), "person_name"
     )
     constraint = gqlir.parse("CREATE CONSTRAINT FOR (n:Person) REQUIRE n.id IS UNIQUE")
     assert constraint.kind is ir.ConstraintKind.UNIQUE and constraint.properties == ("id",)

@@ -1232,11 +1232,19 @@ REVIEWED_FIELDS: dict[type, set[str]] = {
     ir.SessionSetSchema: {"schema"},
     ir.SessionSetTimeZone: {"zone"},
     ir.StartTransaction: {"read_only"},
-    ir.CreateConstraint: {"if_not_exists", "kind", "name", "properties", "property_type", "target"},
-    ir.CreateIndex: {"if_not_exists", "index_type", "name", "properties", "target"},
-    ir.DropConstraint: {"if_exists", "name"},
-    ir.DropIndex: {"if_exists", "name"},
-    ir.Show: {"filter", "kind"},
+    ir.CreateConstraint: {
+        "if_not_exists",
+        "kind",
+        "name",
+        "options",
+        "properties",
+        "property_type",
+        "target",
+    },
+    ir.CreateIndex: {"if_not_exists", "index_type", "name", "options", "properties", "target"},
+    ir.DropConstraint: {"if_exists", "kind", "name", "properties", "target"},
+    ir.DropIndex: {"if_exists", "name", "properties", "target"},
+    ir.Show: {"filter", "kind", "return_", "where", "yield_"},
     ir.Aggregate: {"args", "distinct", "name"},
     ir.And: {"left", "right"},
     ir.Arithmetic: {"left", "op", "right"},
@@ -1429,7 +1437,7 @@ def test_iso_gql_corpus_round_trips() -> None:
 
 
 def test_schema_commands_are_refused() -> None:
-    target = ir.SchemaTarget(ir.ElementKind.NODE, "n", "Person")
+    target = ir.SchemaTarget(ir.ElementKind.NODE, ("Person",))
     for command, construct in (
         (ir.CreateIndex(target, ("name",)), "CREATE INDEX"),
         (ir.DropIndex("i"), "DROP INDEX"),

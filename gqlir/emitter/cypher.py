@@ -763,62 +763,110 @@ class CypherGenerator(GraphTextGenerator):
     # schema commands
     # =========================================================================================
     def schema_target(self, target: d.SchemaTarget) -> str:
-        var = self.identifier(target.variable)
-        label = self.schema_name(target.label)
+        """The pattern of a schema command; its variable is ``n`` or ``r`` (the IR keeps none)."""
+        labels = ":" + "|".join(self.schema_name(x) for x in target.labels) if target.labels else ""
         if target.kind is d.ElementKind.NODE:
-            return f"({var}:{label})"
-        return f"()-[{var}:{label}]-()"
+            return f"(n{labels})"
+        return f"()-[r{labels}]-()"
 
-    def _target_properties(self, node: d.CreateIndex | d.CreateConstraint) -> list[str]:
-        var = self.identifier(node.target.variable)
-        return [f"{var}.{self.schema_name(key)}" for key in node.properties]
+    def _target_properties(self, target: d.SchemaTarget, keys: tuple) -> list[str]:
+        var = "n" if target.kind is d.ElementKind.NODE else "r"
+        return [f"{var}.{self.schema_name(key)}" for key in keys]
+
+    def _options(self, options: e.Expr | None) -> list[str]:
+        return [] if options is None else ["OPTIONS " + self.gen(options)]
 
     @emits(d.CreateIndex)
     def create_index(self, node: d.CreateIndex) -> str:
         self.require(self.caps.schema_commands, "CREATE INDEX", node)
+        kind = node.index_type
+        if kind not in self.caps.index_types:
+            raise self.unsupported(
+                f"{self._keyword_word(kind, node)} index",
+                node,
+                rewrite="a RANGE index (CREATE INDEX)" if kind == "BTREE" else None,
+            )
         parts = ["CREATE"]
-        if node.index_type != "RANGE":
-            parts.append(self._keyword_word(node.index_type, node))
+        if kind != "RANGE":
+            parts.append(kind)
         parts.append("INDEX")
         if node.name is not None:
             parts.append(self.schema_name(node.name))
         if node.if_not_exists:
             parts.append("IF NOT EXISTS")
         parts.append("FOR " + self.schema_target(node.target))
-        parts.append("ON (" + ", ".join(self._target_properties(node)) + ")")
-        return " ".join(parts)
+        props = self._target_properties(node.target, node.properties)
+        if kind == "LOOKUP":
+            node_kind = node.target.kind is d.ElementKind.NODE
+            parts.append("ON EACH " + ("labels(n)" if node_kind else "type(r)"))
+        elif kind == "FULLTEXT":
+            parts.append("ON EACH [" + ", ".join(props) + "]")
+        else:
+            parts.append("ON (" + ", ".join(props) + ")")
+        return " ".join(parts + self._options(node.options))
 
     @emits(d.CreateConstraint)
     def create_constraint(self, node: d.CreateConstraint) -> str:
         self.require(self.caps.schema_commands, "CREATE CONSTRAINT", node)
+        element = "NODE" if node.target.kind is d.ElementKind.NODE else "RELATIONSHIP"
+        kind = node.kind
+        if f"{element} {kind.value}" not in self.caps.constraint_kinds:
+            raise self.unsupported(f"{element.lower()} {kind.value} constraint", node)
         parts = ["CREATE CONSTRAINT"]
         if node.name is not None:
             parts.append(self.schema_name(node.name))
         if node.if_not_exists:
             parts.append("IF NOT EXISTS")
         parts.append("FOR " + self.schema_target(node.target))
-        props = self._target_properties(node)
+        props = self._target_properties(node.target, node.properties)
         parts.append("REQUIRE " + (props[0] if len(props) == 1 else "(" + ", ".join(props) + ")"))
-        kind = node.kind
         if kind is d.ConstraintKind.UNIQUE:
             parts.append("IS UNIQUE")
         elif kind is d.ConstraintKind.NOT_NULL:
             parts.append("IS NOT NULL")
         elif kind is d.ConstraintKind.KEY:
-            element = "NODE" if node.target.kind is d.ElementKind.NODE else "RELATIONSHIP"
             parts.append(f"IS {element} KEY")
         else:
             if node.property_type is None:
                 raise self.unsupported("property type constraint without a type", node)
             parts.append("IS :: " + self.gen(node.property_type))
-        return " ".join(parts)
+        return " ".join(parts + self._options(node.options))
 
     @emits(d.DropIndex, d.DropConstraint)
     def drop_schema_object(self, node: d.DropIndex | d.DropConstraint) -> str:
         what = "INDEX" if isinstance(node, d.DropIndex) else "CONSTRAINT"
         self.require(self.caps.schema_commands, f"DROP {what}", node)
+        if node.name is None:
+            return self._drop_by_schema(node, what)
         text = f"DROP {what} {self.schema_name(node.name)}"
         return text + " IF EXISTS" if node.if_exists else text
+
+    def _drop_by_schema(self, node: d.DropIndex | d.DropConstraint, what: str) -> str:
+        """Neo4j 4's DROP INDEX ON :L(p) / DROP CONSTRAINT ON … ASSERT …: Neo4j 5 drops only
+        by name, and which name the database gave the object is not in the text."""
+        self.require(
+            self.caps.legacy_schema_syntax,
+            f"DROP {what} by its definition",
+            node,
+            rewrite=f"find its name with SHOW {what.lower()}s and DROP {what} <name>",
+        )
+        target = node.target
+        if target is None:
+            raise self.unsupported(f"DROP {what} without a name or a definition", node)
+        props = self._target_properties(target, node.properties)
+        if isinstance(node, d.DropIndex):
+            label = self.schema_name(target.labels[0])
+            keys = ", ".join(self.schema_name(k) for k in node.properties)
+            return f"DROP INDEX ON :{label}({keys})"
+        listed = props[0] if len(props) == 1 else "(" + ", ".join(props) + ")"
+        kind = node.kind
+        if kind is d.ConstraintKind.UNIQUE:
+            return f"DROP CONSTRAINT ON {self.schema_target(target)} ASSERT {listed} IS UNIQUE"
+        if kind is d.ConstraintKind.KEY and target.kind is d.ElementKind.NODE:
+            return f"DROP CONSTRAINT ON {self.schema_target(target)} ASSERT {listed} IS NODE KEY"
+        if kind is d.ConstraintKind.NOT_NULL:
+            return f"DROP CONSTRAINT ON {self.schema_target(target)} ASSERT {listed} IS NOT NULL"
+        raise self.unsupported(f"DROP CONSTRAINT ON … ASSERT … IS {kind.value}", node)
 
     @emits(d.Show)
     def show(self, node: d.Show) -> str:
@@ -833,9 +881,19 @@ class CypherGenerator(GraphTextGenerator):
             "SETTING": "SETTINGS",
         }
         words = ["SHOW"]
+        if node.filter == "BTREE" and "BTREE" not in self.caps.index_types:
+            raise self.unsupported("SHOW BTREE INDEXES", node, rewrite="SHOW RANGE INDEXES")
         if node.filter is not None:
             words.extend(self._keyword_word(w, node) for w in node.filter.split())
         words.append(self._keyword_word(plural.get(node.kind, node.kind), node))
+        if node.yield_ is not None:
+            words.append("YIELD " + self.projection(node.yield_, final=False).removeprefix("WITH "))
+        if node.where is not None:
+            words.append("WHERE " + self.gen(node.where))
+        if node.return_ is not None:
+            if node.yield_ is None:
+                raise self.unsupported("SHOW … RETURN without YIELD", node)
+            words.append(self.projection(node.return_, final=True))
         return " ".join(words)
 
     def _keyword_word(self, word: str, node: Node) -> str:
@@ -1707,6 +1765,10 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(e.CountSubquery)
     def count_subquery(self, node: e.CountSubquery) -> str:
+        if not self.caps.count_subquery:
+            sized = self._pattern_size(node)
+            if sized is not None:
+                return sized
         self.require(
             self.caps.count_subquery,
             "COUNT subquery",
@@ -1714,6 +1776,19 @@ class CypherGenerator(GraphTextGenerator):
             rewrite="a CALL subquery returning count(*), or size() of a pattern comprehension",
         )
         return "COUNT " + self.block(node.query)
+
+    def _pattern_size(self, node: e.CountSubquery) -> str | None:
+        """``size((a)-->())``, Neo4j 4's count of a pattern's matches, where the dialect has no
+        COUNT { } and the subquery is one bare pattern."""
+        query = node.query
+        if not (self.caps.pattern_count_size and isinstance(query, q.LinearQuery)):
+            return None
+        match = query.steps[0] if len(query.steps) == 1 else None
+        if not isinstance(match, q.Match) or match.where is not None or match.optional:
+            return None
+        if len(match.patterns) != 1 or match.patterns[0].variable is not None:
+            return None
+        return "size(" + self.pattern_list(match.patterns) + ")"
 
     @emits(e.CollectSubquery)
     def collect_subquery(self, node: e.CollectSubquery) -> str:

@@ -665,61 +665,205 @@ class CypherBuilder:
 
     # -- schema commands ---------------------------------------------------------------------
 
+    def _legacy(self, what: str, pos: int) -> None:
+        """A Neo4j 4 form: read only where the dialect keeps 4.x syntax, else named."""
+        if not self.dialect.capabilities.legacy_schema_syntax:
+            raise _err(
+                f"{what} is Neo4j 4 syntax, removed in Neo4j 5 (read it with dialect neo4j4)",
+                pos,
+                "PARSE_OTHER_DIALECT",
+            )
+
     def create_index(self, c: list, pos: int) -> ir.CreateIndex:
-        kind = next((x for x in c if isinstance(x, _IndexKind)), None)
-        name = next((x for x in c if isinstance(x, str)), None)
-        target = next(x for x in c if isinstance(x, ir.SchemaTarget))
-        props = next(x for x in c if isinstance(x, list))
+        kind = next((x.value for x in c if isinstance(x, _IndexKind)), "RANGE")
+        if kind == "BTREE":
+            self._legacy("a BTREE index", pos)
+        element = next(x for x in c if isinstance(x, _SchemaElement))
+        on = next(x for x in c if isinstance(x, _IndexOn))
+        target = element.value
+        if kind == "LOOKUP":
+            props: tuple[str, ...] = ()
+            _check_lookup(element, on)
+        else:
+            if not target.labels:
+                raise _err("the index needs a label or relationship type", element.pos)
+            if kind == "FULLTEXT":
+                if on.kind != "each" or not isinstance(on.exprs[0], ir.ListLiteral):
+                    raise _err("a full-text index is defined ON EACH [n.a, n.b, …]", on.pos)
+                exprs = on.exprs[0].items
+            else:
+                if on.kind == "each":
+                    raise _err(f"ON EACH is for full-text and lookup indexes, not {kind}", on.pos)
+                if len(target.labels) > 1:
+                    raise _err("only a full-text index may name several labels", element.pos)
+                exprs = on.exprs
+                if kind in ("TEXT", "POINT", "VECTOR") and len(exprs) > 1:
+                    raise _err(f"a {kind} index is on one property", on.pos)
+            props = tuple(_property_of(element.variable, p, on.pos) for p in exprs)
         return ir.CreateIndex(
             target,
-            tuple(_property_of(target, p, pos) for p in props),
-            name,
-            kind.value if kind else "RANGE",
+            props,
+            next((x for x in c if isinstance(x, str)), None),
+            kind,
             any(x is _IF_NOT_EXISTS for x in c),
+            _options(c),
             pos=pos,
         )
 
+    def legacy_create_index(self, c: list, pos: int) -> ir.CreateIndex:
+        self._legacy("CREATE INDEX ON :Label(property)", pos)
+        target = ir.SchemaTarget(ir.ElementKind.NODE, (c[0],), pos=pos)
+        return ir.CreateIndex(target, tuple(c[1]), pos=pos)
+
     def create_constraint(self, c: list, pos: int) -> ir.CreateConstraint:
-        name = next((x for x in c if isinstance(x, str)), None)
-        target = next(x for x in c if isinstance(x, ir.SchemaTarget))
-        props = next(x for x in c if isinstance(x, list))
-        kind, type_ref = c[-1]
+        words = [x for x in c if isinstance(x, tuple) and len(x) == 3 and isinstance(x[0], str)]
+        (_, for_word, for_pos), (_, verb, verb_pos) = words[0], words[1]
+        legacy_on, legacy_assert = for_word.upper() == "ON", verb.upper() == "ASSERT"
+        if legacy_on != legacy_assert:
+            raise _err(
+                "ON goes with ASSERT (Neo4j 4) and FOR with REQUIRE (Neo4j 5); they do not mix",
+                verb_pos,
+            )
+        if legacy_on:
+            self._legacy("CREATE CONSTRAINT ON … ASSERT", for_pos)
+        element = next(x for x in c if isinstance(x, _SchemaElement))
+        exprs = next(x for x in c if isinstance(x, list))
+        marker = next((x for x in c if isinstance(x, _Kind)), None)
+        kind, type_ref = marker.value if marker is not None else (None, None)
+        element_word = marker.element if marker is not None else None
+        if element_word is not None and element_word.value is not element.value.kind:
+            named = "NODE" if element_word.value is ir.ElementKind.NODE else "RELATIONSHIP"
+            raise _err(
+                f"IS {named} {kind.value} does not fit a {element.value.kind.value} pattern",
+                element_word.pos,
+            )
+        if kind is None:
+            exprs, kind = _legacy_exists(exprs, legacy_assert, verb_pos)
         return ir.CreateConstraint(
-            target,
-            tuple(_property_of(target, p, pos) for p in props),
+            element.value,
+            _constraint_properties(element, exprs, kind, verb_pos),
             kind,
-            name,
+            next((x for x in c if isinstance(x, str)), None),
             type_ref,
             any(x is _IF_NOT_EXISTS for x in c),
+            _options(c),
             pos=pos,
         )
 
     def drop_index(self, c: list, pos: int) -> ir.DropIndex:
         return ir.DropIndex(c[0], len(c) > 1, pos=pos)
 
+    def legacy_drop_index(self, c: list, pos: int) -> ir.DropIndex:
+        self._legacy("DROP INDEX ON :Label(property)", pos)
+        target = ir.SchemaTarget(ir.ElementKind.NODE, (c[0],), pos=pos)
+        return ir.DropIndex(None, target=target, properties=tuple(c[1]), pos=pos)
+
     def drop_constraint(self, c: list, pos: int) -> ir.DropConstraint:
         return ir.DropConstraint(c[0], len(c) > 1, pos=pos)
 
+    def legacy_drop_constraint(self, c: list, pos: int) -> ir.DropConstraint:
+        self._legacy("DROP CONSTRAINT ON … ASSERT", pos)
+        element = next(x for x in c if isinstance(x, _SchemaElement))
+        exprs = next(x for x in c if isinstance(x, list))
+        kind = next((x.value[0] for x in c if isinstance(x, _Kind)), None)
+        if kind is None:
+            exprs, kind = _legacy_exists(exprs, True, pos)
+        props = _constraint_properties(element, exprs, kind, pos)
+        return ir.DropConstraint(None, target=element.value, properties=props, kind=kind, pos=pos)
+
     def show(self, c: list, pos: int) -> ir.Show:
-        kind = c[-1]
-        flt = c[0] if len(c) > 1 else None
-        return ir.Show(kind, flt, pos=pos)
+        kind = next(x for x in c if isinstance(x, _ShowKind)).value
+        words = next((x for x in c if isinstance(x, _ShowFilter)), None)
+        flt = self._show_filter(kind, words) if words is not None else None
+        tail = next((x for x in c if isinstance(x, dict)), {})
+        if tail.get("legacy"):
+            self._legacy(f"{tail['legacy']} output for SHOW", tail["pos"])
+        return ir.Show(kind, flt, tail.get("yield"), tail.get("where"), tail.get("return"), pos=pos)
 
-    def show_filter(self, c: list, pos: int) -> str:
-        return " ".join(t[1].upper() for t in c)
+    def _show_filter(self, kind: str, words: _ShowFilter) -> str | None:
+        """The canonical spelling of a SHOW filter (Cypher5Parser.g4 showIndexCommand,
+        showConstraintCommand, showFunctions); an unknown combination is an error here."""
+        spelled = " ".join(words.value)
+        if spelled == "ALL" and kind in ("INDEX", "CONSTRAINT", "FUNCTION"):
+            return None
+        if kind == "FUNCTION" and spelled in ("BUILT IN", "USER DEFINED"):
+            return spelled
+        if kind == "INDEX" and len(words.value) == 1 and spelled in _INDEX_FILTERS:
+            if spelled == "BTREE":
+                self._legacy("SHOW BTREE INDEXES", words.pos)
+            return spelled
+        if kind == "CONSTRAINT":
+            rest = list(words.value)
+            element = ""
+            if rest[0] in ("NODE", "RELATIONSHIP", "REL") and len(rest) > 1:
+                element = "NODE " if rest.pop(0) == "NODE" else "RELATIONSHIP "
+            what = _CONSTRAINT_FILTERS.get(" ".join(rest))
+            if what is not None:
+                if rest == ["EXISTS"]:
+                    self._legacy(f"SHOW {spelled} CONSTRAINTS", words.pos)
+                return element + what
+        raise _err(f"SHOW {spelled} is not a filter of SHOW {kind}", words.pos)
 
-    def show_kind(self, c: list, pos: int) -> str:
+    def show_filter(self, c: list, pos: int) -> _ShowFilter:
+        return _ShowFilter(tuple(w for w in c), pos)
+
+    def show_word(self, c: list, pos: int) -> str:
+        return c[0][1].upper()
+
+    def show_kind(self, c: list, pos: int) -> _ShowKind:
         word = c[0][1].upper()
-        singular = {
-            "INDEXES": "INDEX",
-            "CONSTRAINTS": "CONSTRAINT",
-            "PROCEDURES": "PROCEDURE",
-            "FUNCTIONS": "FUNCTION",
-            "DATABASES": "DATABASE",
-            "TRANSACTIONS": "TRANSACTION",
-            "SETTINGS": "SETTING",
-        }
-        return singular.get(word, word)
+        return _ShowKind(_SHOW_SINGULAR.get(word, word), pos)
+
+    def show_tail(self, c: list, pos: int) -> dict:
+        tail: dict = {}
+        for x in c:
+            if isinstance(x, _Where):
+                tail["where"] = x.value
+            elif isinstance(x, _Return):
+                tail["return"] = x.value
+            elif isinstance(x, dict):
+                tail.update(x)
+        return tail
+
+    def show_yield(self, c: list, pos: int) -> dict:
+        columns = c[0]
+        body = {"order": (), "skip": None, "limit": None}
+        where = None
+        for x in c[1:]:
+            if isinstance(x, _Skip):
+                body["skip"] = x.value
+            elif isinstance(x, _Limit):
+                body["limit"] = x.value
+            elif isinstance(x, _Where):
+                where = x.value
+            else:
+                body["order"] = x
+        items = tuple(
+            ir.ReturnItem(ir.Variable(y.field, pos=y.pos), y.alias or y.field, pos=y.pos)
+            for y in columns
+        )
+        projection = ir.Projection(
+            items,
+            star=not items,
+            order_by=body["order"],
+            skip=body["skip"],
+            limit=body["limit"],
+            pos=pos,
+        )
+        return {"yield": projection, "where": where}
+
+    def show_columns(self, c: list, pos: int) -> tuple:
+        return tuple(c)
+
+    def show_all_columns(self, c: list, pos: int) -> tuple:
+        return ()
+
+    def show_output(self, c: list, pos: int) -> dict:
+        word = c[0][1].upper()
+        tail: dict = {"legacy": word, "pos": pos}
+        if word == "VERBOSE":  # VERBOSE [OUTPUT] is every column: YIELD * (Neo4j 4.3 manual)
+            tail["yield"] = ir.Projection(star=True, pos=pos)
+        return tail
 
     def index_kind(self, c: list, pos: int) -> _IndexKind:
         return _IndexKind(c[0][1].upper(), pos)
@@ -733,29 +877,66 @@ class CypherBuilder:
     def if_exists(self, c: list, pos: int) -> bool:
         return True
 
-    def schema_node(self, c: list, pos: int) -> ir.SchemaTarget:
-        return ir.SchemaTarget(ir.ElementKind.NODE, c[0], c[1], pos=pos)
+    def schema_node(self, c: list, pos: int) -> _SchemaElement:
+        labels = c[1].value if len(c) > 1 else ()
+        target = ir.SchemaTarget(ir.ElementKind.NODE, labels, pos=pos)
+        return _SchemaElement(target, c[0], pos)
 
-    def schema_rel(self, c: list, pos: int) -> ir.SchemaTarget:
+    def schema_rel(self, c: list, pos: int) -> _SchemaElement:
         names = [x for x in c if isinstance(x, str)]
-        return ir.SchemaTarget(ir.ElementKind.RELATIONSHIP, names[0], names[1], pos=pos)
+        labels = next((x for x in c if isinstance(x, _Labels)), _Labels((), pos)).value
+        target = ir.SchemaTarget(ir.ElementKind.RELATIONSHIP, labels, pos=pos)
+        return _SchemaElement(target, names[0], pos)
 
-    def property_list(self, c: list, pos: int) -> list:
+    def schema_labels(self, c: list, pos: int) -> _Labels:
+        return _Labels(tuple(c), pos)
+
+    def rel_open(self, c: list, pos: int) -> None:
+        return None
+
+    rel_close = rel_open
+
+    def index_on_one(self, c: list, pos: int) -> _IndexOn:
+        return _IndexOn(("one", (c[0],)), pos)
+
+    def index_on_many(self, c: list, pos: int) -> _IndexOn:
+        return _IndexOn(("many", tuple(c)), pos)
+
+    def index_on_each(self, c: list, pos: int) -> _IndexOn:
+        return _IndexOn(("each", (c[0],)), pos)
+
+    def options(self, c: list, pos: int) -> _Options:
+        return _Options(c[0], pos)
+
+    def name_list(self, c: list, pos: int) -> list:
         return list(c)
+
+    def constraint_for(self, c: list, pos: int) -> tuple:
+        return c[0]
+
+    constraint_verb = constraint_for
 
     def constraint_target(self, c: list, pos: int) -> list:
         return list(c)
 
-    def constraint_kind(self, c: list, pos: int) -> tuple:
+    def constraint_kind(self, c: list, pos: int) -> _Kind:
         words = [t[1].upper() for t in c if isinstance(t, tuple)]
+        element = next((x for x in c if isinstance(x, _Element)), None)
         type_ref = next((x for x in c if isinstance(x, ir.TypeRef)), None)
         if type_ref is not None:
-            return (ir.ConstraintKind.TYPE, type_ref)
-        if "UNIQUE" in words:
-            return (ir.ConstraintKind.UNIQUE, None)
-        if "NULL" in words:
-            return (ir.ConstraintKind.NOT_NULL, None)
-        return (ir.ConstraintKind.KEY, None)
+            kind = ir.ConstraintKind.TYPE
+        elif "UNIQUE" in words:
+            kind = ir.ConstraintKind.UNIQUE
+        elif "NULL" in words:
+            kind = ir.ConstraintKind.NOT_NULL
+        else:
+            kind = ir.ConstraintKind.KEY
+        return _Kind((kind, type_ref), pos, element)
+
+    def constraint_element(self, c: list, pos: int) -> _Element:
+        word = c[0][1].upper()
+        is_node = word == "NODE"
+        return _Element(ir.ElementKind.NODE if is_node else ir.ElementKind.RELATIONSHIP, pos)
 
     # -- patterns ----------------------------------------------------------------------------
 
@@ -1134,17 +1315,26 @@ class CypherBuilder:
             if low != "count":
                 raise _err(f"{name}(*) is not a function call; only count(*) takes *", start)
             return ir.CountStar(pos=start)
+        caps = self.dialect.capabilities
         if low == "exists" and len(values) == 1:
             arg = values[0]
             if isinstance(arg, _PatternExpr):
                 return self._predicate(arg)
             if isinstance(arg, (ir.Property, ir.Index)):
+                if not caps.exists_property_function:
+                    raise _err(
+                        "exists(n.p) was removed in Neo4j 5: write n.p IS NOT NULL "
+                        "(or read Neo4j 4 text with dialect neo4j4)",
+                        start,
+                        "PARSE_OTHER_DIALECT",
+                    )
                 return ir.IsNull(arg, negated=True, pos=start)
             raise _err("exists() takes a property or a pattern", start)
+        if low == "size" and len(values) == 1 and isinstance(values[0], _PatternExpr):
+            return self._pattern_count(values[0], start)
         for value in values:
             _value(self, value)
         canonical = canonical_function(self.dialect, name, start)
-        caps = self.dialect.capabilities
         call = resolve_call(name, canonical, values, distinct, start)
         if isinstance(call, ir.Aggregate) and (
             (canonical == "sum" and caps.sum_empty_null)
@@ -1152,6 +1342,21 @@ class CypherBuilder:
         ):
             return null_below(call)  # the engine's aggregate is null on no values (Kuzu)
         return call
+
+    def _pattern_count(self, pattern: _PatternExpr, pos: int) -> ir.CountSubquery:
+        """Neo4j 4's ``size((a)-->())``: the number of the pattern's matches, which is what
+        Neo4j 5's ``COUNT { (a)-->() }`` replaces it with."""
+        if not self.dialect.capabilities.pattern_count_size:
+            raise _err(
+                "size() of a pattern was removed in Neo4j 5: write COUNT { … } "
+                "(or read Neo4j 4 text with dialect neo4j4)",
+                pattern.pos,
+                "PARSE_OTHER_DIALECT",
+            )
+        self.pending.remove(pattern.pos)
+        if pattern.variable is not None:
+            raise _err("a path variable cannot be bound in a counted pattern", pattern.pos)
+        return ir.CountSubquery(self._exists_pattern(pattern.path, pos).query, pos=pos)
 
     def _map_projection(self, base: Any, items: tuple, pos: int) -> Any:
         if isinstance(base, ir.Variable):
@@ -1350,6 +1555,122 @@ class _IndexKind(_Marker):
     pass
 
 
+class _SchemaElement(_Marker):
+    """The pattern of a schema command: its target, and the variable its properties use."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, value: ir.SchemaTarget, variable: str, pos: int) -> None:
+        super().__init__(value, pos)
+        self.variable = variable
+
+
+class _Labels(_Marker):
+    pass
+
+
+class _IndexOn(_Marker):
+    """What follows ON: ``(kind, expressions)``, kind one of one, many, each."""
+
+    @property
+    def kind(self) -> str:
+        return self.value[0]
+
+    @property
+    def exprs(self) -> tuple:
+        return self.value[1]
+
+
+class _Options(_Marker):
+    pass
+
+
+class _Element(_Marker):
+    pass
+
+
+class _Kind(_Marker):
+    """A constraint kind ``(ConstraintKind, TypeRef | None)`` and the element word it names."""
+
+    __slots__ = ("element",)
+
+    def __init__(self, value: tuple, pos: int, element: _Element | None = None) -> None:
+        super().__init__(value, pos)
+        self.element = element
+
+
+class _ShowFilter(_Marker):
+    pass
+
+
+class _ShowKind(_Marker):
+    pass
+
+
+_SHOW_SINGULAR = {
+    "INDEXES": "INDEX",
+    "CONSTRAINTS": "CONSTRAINT",
+    "PROCEDURES": "PROCEDURE",
+    "FUNCTIONS": "FUNCTION",
+    "DATABASES": "DATABASE",
+    "TRANSACTIONS": "TRANSACTION",
+    "SETTINGS": "SETTING",
+}
+_INDEX_FILTERS = frozenset({"RANGE", "TEXT", "POINT", "LOOKUP", "FULLTEXT", "VECTOR", "BTREE"})
+# The constraint filter words after an optional NODE / REL[ATIONSHIP], canonically spelled.
+_CONSTRAINT_FILTERS = {
+    "UNIQUE": "UNIQUE",
+    "UNIQUENESS": "UNIQUE",
+    "EXISTENCE": "EXISTENCE",
+    "EXIST": "EXISTENCE",
+    "PROPERTY EXISTENCE": "EXISTENCE",
+    "PROPERTY EXIST": "EXISTENCE",
+    "EXISTS": "EXISTENCE",
+    "PROPERTY TYPE": "PROPERTY TYPE",
+    "KEY": "KEY",
+}
+
+
+def _options(c: list) -> ir.Expr | None:
+    return next((x.value for x in c if isinstance(x, _Options)), None)
+
+
+def _check_lookup(element: _SchemaElement, on: _IndexOn) -> None:
+    """``FOR (n) ON EACH labels(n)`` / ``FOR ()-[r]-() ON [EACH] type(r)``: no label, and the
+    token function of the element's own variable."""
+    target = element.value
+    if target.labels:
+        raise _err("a lookup index is on every label or type: name none", element.pos)
+    node = target.kind is ir.ElementKind.NODE
+    want = "labels" if node else "type"
+    call = on.exprs[0] if len(on.exprs) == 1 else None
+    if (
+        (on.kind != "each" and node)
+        or not isinstance(call, ir.FunctionCall)
+        or call.name != want
+        or call.args != (ir.Variable(element.variable),)
+    ):
+        each = "EACH " if node else "[EACH] "
+        raise _err(f"a lookup index is defined ON {each}{want}({element.variable})", on.pos)
+
+
+def _legacy_exists(exprs: list, legacy: bool, pos: int) -> tuple[list, ir.ConstraintKind]:
+    """Neo4j 4's ``ASSERT exists(n.p)``: the reader made it ``n.p IS NOT NULL``."""
+    if legacy and len(exprs) == 1 and isinstance(exprs[0], ir.IsNull) and exprs[0].negated:
+        return [exprs[0].operand], ir.ConstraintKind.NOT_NULL
+    raise _err("expected IS UNIQUE, IS [NODE|RELATIONSHIP] KEY, IS NOT NULL or IS :: <type>", pos)
+
+
+def _constraint_properties(
+    element: _SchemaElement, exprs: list, kind: ir.ConstraintKind, pos: int
+) -> tuple[str, ...]:
+    if len(element.value.labels) != 1:
+        raise _err("a constraint is on exactly one label or relationship type", element.pos)
+    if kind in (ir.ConstraintKind.NOT_NULL, ir.ConstraintKind.TYPE) and len(exprs) > 1:
+        raise _err(f"a {kind.value} constraint is on one property", pos)
+    return tuple(_property_of(element.variable, p, pos) for p in exprs)
+
+
 class _Shortest:
     __slots__ = ("elements", "pos", "value")
 
@@ -1433,14 +1754,14 @@ def _plain_labels(labels: ir.LabelExpr, pos: int) -> tuple[str, ...]:
     raise _err("only plain labels (`:A:B`) can be set or removed", pos)
 
 
-def _property_of(target: ir.SchemaTarget, expr: Any, pos: int) -> str:
+def _property_of(variable: str, expr: Any, pos: int) -> str:
     if (
         isinstance(expr, ir.Property)
         and isinstance(expr.subject, ir.Variable)
-        and expr.subject.name == target.variable
+        and expr.subject.name == variable
     ):
         return expr.key
-    raise _err(f"expected a property of {target.variable}", pos)
+    raise _err(f"expected a property of {variable}", getattr(expr, "pos", None) or pos)
 
 
 def _count(c: list, pos: int, default: int) -> int:
