@@ -2290,6 +2290,8 @@ class GqlGenerator(GraphTextGenerator):
         op = node.op
         if op is not e.ArithOp.ADD:
             node = _numeric_operands(node)
+        if op is e.ArithOp.ADD_NUMBERS:
+            return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op is e.ArithOp.ADD:
             return self._lower_add(node, lt, rt)
@@ -3276,8 +3278,8 @@ class GqlGenerator(GraphTextGenerator):
             if kinds == {"integer"}:
                 return VType("integer")
             return VType("float" if "float" in kinds else "number")
-        if node.op is e.ArithOp.MOD:
-            # Cypher's % takes numbers only: whatever else reaches it is an error.
+        if node.op in (e.ArithOp.MOD, e.ArithOp.ADD_NUMBERS):
+            # Cypher's % and GQL's + take numbers only: whatever else reaches them is an error.
             return VType("number")
         if node.op is e.ArithOp.ADD:
             if kinds == {"string"}:

@@ -168,7 +168,11 @@ GQL_BINARY: dict[str, tuple[int, Any]] = {
     "XOR": (_OR, ir.Xor),
     "AND": (_AND, ir.And),
     # comparison, additive and multiplicative operators: as in Cypher, powers included
-    **{op: _BINARY[op] for op in ("=", "<>", "<", ">", "<=", ">=", "+", "-", "||", "*", "/")},
+    **{op: _BINARY[op] for op in ("=", "<>", "<", ">", "<=", ">=", "-", "||", "*", "/")},
+    # + adds numbers and || concatenates: GQL's <numeric value expression> and GoogleSQL's
+    # operators ("+ All numeric types Addition"; "|| STRING, BYTES, or ARRAY<T> Concatenation",
+    # https://cloud.google.com/spanner/docs/operators)
+    "+": (_BINARY["+"][0], ir.ArithOp.ADD_NUMBERS),
 }
 
 # ISO GQL value expressions call only built-in functions (GQL.g4 20.9-20.29); these are their
@@ -242,10 +246,12 @@ class GqlBuilder(CypherBuilder):
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)
         self.fixups: dict[int, tuple] = {}  # id(IR node) -> what the scoped pass must complete
+        self.graph: str | None = None
 
-    def begin(self, text: str) -> None:
+    def begin(self, text: str, graph: str | None = None) -> None:
         super().begin(text)
         self.fixups = {}
+        self.graph = graph  # the graph a query without a GRAPH clause reads (Spanner)
 
     # -- top level ---------------------------------------------------------------------------
 
@@ -1832,6 +1838,17 @@ class SpannerBuilder(GqlBuilder):
         """``GRAPH g`` selects the graph of the whole query: a :class:`ir.UseGraph` first step
         (in each branch of a composite query)."""
         return _use_first(ir.UseGraph(c[0], pos=pos), c[1])
+
+    def graph_query_unnamed(self, c: list, pos: int) -> ir.Query:
+        """A query without its GRAPH clause reads the graph the caller names (``graph=``)."""
+        if self.graph is None:
+            raise _err(
+                "a Spanner graph query starts with GRAPH name: add it to the text, or name the "
+                "graph with --graph-name NAME (graph= in the API)",
+                pos,
+                "PARSE_NO_GRAPH",
+            )
+        return _use_first(ir.UseGraph(self.graph, pos=pos), c[0])
 
     def statement_block(self, c: list, pos: int) -> ir.Statement:
         parts = [c[0]] + [_Next((None, x), x.pos or pos) for x in c[1:] if isinstance(x, ir.Node)]
