@@ -2913,7 +2913,9 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.Like)
     def like(self, node: e.Like) -> str:
-        raise self.unsupported("NOT LIKE" if node.negated else "LIKE", node)
+        word = "NOT LIKE" if node.negated else "LIKE"
+        self.require(self.caps.like_operator, word, node)
+        return self.binary(node.left, word, node.pattern, _PRED)
 
     @emits(e.In)
     def in_(self, node: e.In) -> str:

@@ -1860,6 +1860,14 @@ class SpannerBuilder(GqlBuilder):
     def group_by_all(self, c: list, pos: int) -> _Group:
         return _Group(None, pos)
 
+    def _group_by(self, items: list[ir.ReturnItem], group: _Group) -> tuple[ir.Expr, ...] | None:
+        """ "Ordinals are not supported" in a RETURN's GROUP BY (graph-query-statements.md,
+        RETURN statement): ``GROUP BY 1`` is an error, not a constant key."""
+        for key in group.value or ():
+            if isinstance(key, ir.Integer):
+                raise _err("GROUP BY takes expressions; ordinals are not supported", key.pos or 0)
+        return super()._group_by(items, group)
+
     def for_index(self, c: list, pos: int) -> _Index:
         # "If not specified, the default is `offset`" (graph-query-statements.md, FOR statement).
         name = c[1] if len(c) > 1 else "offset"
@@ -1931,6 +1939,16 @@ class SpannerBuilder(GqlBuilder):
             )
         if low in ("trim", "btrim", "ltrim", "rtrim", "log", "normalize"):
             return None  # GoogleSQL's own functions of these names: resolved by the dialect file
+        if low == "pow":
+            low = "power"  # POW is a synonym of POWER (mathematical_functions, POW)
+        if low == "ifnull" and n == 2:
+            # IFNULL(x, y) is COALESCE(x, y) (https://cloud.google.com/spanner/docs/reference/
+            # standard-sql/conditional_expressions, IFNULL)
+            return ir.FunctionCall("coalesce", args, pos=start)
+        if low == "if" and n == 3:
+            # IF(cond, a, b): a where cond is TRUE, else b (conditional_expressions, IF)
+            return ir.Case(None, (ir.CaseWhen(args[0], args[1]),), args[2], pos=start)
+
         # MOD and POWER are GQL's, as in ISO GQL: the remainder with the dividend's sign, and a
         # float power (GoogleSQL mathematical functions)
         return super()._special_function(low, name, args, start)

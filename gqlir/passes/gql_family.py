@@ -1,4 +1,9 @@
-"""GQL's numeric ``+`` for targets whose ``+`` means something else.
+"""GQL-family meanings written for targets of the other families (Cypher, SQL).
+
+GoogleSQL functions that the IR knows only as themselves (``googlesql.strpos``, from the
+Spanner dialect file) are refused by name: no Cypher or SQL function of any name is known to
+mean the same.
+
 
 GQL and GoogleSQL add numbers with ``+`` and concatenate with ``||``
 (:attr:`~gqlir.ir.ArithOp.ADD_NUMBERS`). Cypher's ``+`` also concatenates strings and lists and
@@ -43,11 +48,21 @@ def known_number(node: e.Expr) -> bool:
     return False
 
 
-def lower_numeric_plus(root: Node, target: Dialect) -> Node:
+def lower_gql_meanings(root: Node, target: Dialect) -> Node:
     """``root`` with every numeric ``+`` written as the target's ``+`` on operands that are
-    numbers, or refused (SQL) where an operand is not known to be one."""
+    numbers, or refused (SQL) where an operand is not known to be one; GoogleSQL functions
+    refused."""
 
     def rewrite(node: Node) -> Node:
+        if isinstance(node, e.FunctionCall) and node.name.startswith("googlesql."):
+            name = node.name.split(".", 1)[1].upper()
+            raise UnsupportedError(
+                f"{name}()",
+                target.name,
+                f"the GoogleSQL function {name}() has no {target.name} function of the same "
+                "meaning",
+                offset=node.pos,
+            )
         if not (isinstance(node, e.Arithmetic) and node.op is e.ArithOp.ADD_NUMBERS):
             return node
         left, right = node.left, node.right
