@@ -34,7 +34,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             "Query composition",
             """call_subquery call_scope optional_call call_in_transactions exists_subquery
             pattern_predicate
-            count_subquery collect_subquery value_subquery subquery_rebinds_elements filter_step let_step next_composition
+            count_subquery collect_subquery value_subquery subquery_rebinds_elements filter_step let_step
             conditional_queries schema_commands group_by_ordinals
             finish use_graph graph_prefix_required union_distinct union_all except_intersect
             otherwise standalone_order_by procedure_calls implicit_grouping group_by
@@ -70,7 +70,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             "Ordering and lexical",
             """null_ordering_syntax nulls_sort_high null_order_fixed param_sigil list_index_base
             string_quote identifier_quote identifier_escape quoted_variables
-            float_literal_exponent keyword_case""",
+            float_literal_exponent""",
         ),
     )
 )

@@ -41,6 +41,7 @@ from functools import partial
 from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
+from .budget import memory_size
 from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
 from .jsonl import dumps, read_line
 
@@ -423,6 +424,12 @@ def _add_evaluator_commands(sub: Any) -> None:
         help="refuse any write (the graph is unchanged afterwards)",
     )
     p.add_argument("--timeout", type=float, metavar="S", help="stop the query after S seconds")
+    p.add_argument(
+        "--max-memory",
+        type=memory_size,
+        metavar="SIZE",
+        help="stop the query when the engine uses more memory (e.g. 2G, 512M)",
+    )
     p.add_argument("--row-cap", type=int, metavar="N", help="return at most N rows")
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_run)
@@ -610,6 +617,8 @@ def _needs_engines(args: argparse.Namespace) -> bool:
         return True
     if args.read_only or args.timeout is not None or args.row_cap is not None:
         return True
+    if args.max_memory is not None:
+        return True
     return bool(args.graph) and os.path.isdir(args.graph) and _graph_folder(args.graph) is not None
 
 
@@ -650,9 +659,19 @@ def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
 
 
 def _open_engine(args: argparse.Namespace, name: str) -> Any:
+    """The engine; a local one in a worker process when a timeout or memory budget must hold
+    whatever the query does (gqlir.engines.isolated)."""
     from .engines import open_engine
+    from .engines.registry import LOCAL
 
-    return open_engine(name, **_engine_options(args, name))
+    bounded = getattr(args, "timeout", None) is not None or getattr(args, "max_memory", None)
+    isolated = bool(bounded) and name.lower() in LOCAL
+    return open_engine(
+        name,
+        isolated=isolated,
+        max_memory=getattr(args, "max_memory", None),
+        **_engine_options(args, name),
+    )
 
 
 def _load_graph(engine: Any, path: str) -> dict[str, int]:

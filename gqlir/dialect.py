@@ -36,7 +36,6 @@ class Capabilities:
     subquery_rebinds_elements: bool = True
     filter_step: bool = True
     let_step: bool = True
-    next_composition: bool = True
     conditional_queries: bool = True  # Cypher 25 WHEN … THEN … ELSE
     schema_commands: bool = True  # Neo4j CREATE/DROP INDEX|CONSTRAINT, SHOW …
     finish: bool = True
@@ -168,7 +167,6 @@ class Capabilities:
     identifier_escape: str = "double"
     quoted_variables: bool = True  # a variable may be a delimited identifier
     float_literal_exponent: bool = False  # 1.5 is exact in ISO GQL: floats need 1.5E0
-    keyword_case: str = "upper"
 
 
 @dataclass(frozen=True, eq=False)

@@ -36,16 +36,9 @@ class ProgressLine:
         self.live = False
 
 
-def end_progress(quiet: bool) -> None:
-    """Finish the progress line, so that what follows starts on a line of its own."""
-    if not quiet:
-        print(file=sys.stderr)
-
-
-def report_failure(command: str, exc: GqlirError, *, quiet: bool, as_json: bool) -> int:
-    """Print ``exc`` after the progress line (as ``{"error": …}`` on stdout with --json) and
-    return the exit code of a failed run."""
-    end_progress(quiet)
+def report_failure(command: str, exc: GqlirError, *, as_json: bool) -> int:
+    """Print ``exc`` (as ``{"error": …}`` on stdout with --json), after the progress line has
+    ended, and return the exit code of a failed run."""
     if as_json:
         print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
     else:

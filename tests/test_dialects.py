@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import gqlir
 from gqlir import capmatrix
 from gqlir.dialect import Capabilities, Dialect, all_dialects, get_dialect
 from gqlir.errors import DialectError
@@ -151,7 +152,7 @@ def test_key_facts() -> None:
     assert not (oc9.call_subquery or oc9.count_subquery or oc9.collect_subquery)
     assert not (oc9.quantified_paths or oc9.shortest_prefix or oc9.shortest_function)
     assert oc9.label_expressions == "colon" and not oc9.inline_where
-    assert not (oc9.type_predicates or oc9.filter_step or oc9.let_step or oc9.next_composition)
+    assert not (oc9.type_predicates or oc9.filter_step or oc9.let_step)
     assert not (oc9.use_graph or oc9.finish)
     assert oc9.exists_subquery and oc9.merge and oc9.foreach and oc9.union_distinct
     assert oc9.list_comprehension and oc9.pattern_comprehension
@@ -320,3 +321,14 @@ def test_matrix_prints(capsys: pytest.CaptureFixture[str]) -> None:
     assert capmatrix.main([]) == capmatrix.EXIT_OK
     out = capsys.readouterr().out
     assert out == capmatrix.render_matrix()
+
+
+def test_next_is_read_by_cypher_25_only_and_written_as_with() -> None:
+    """NEXT (sequential queries) is Cypher 25's: the openCypher 9 grammar does not read it, and
+    a NEXT read elsewhere is written as WITH."""
+    text = "MATCH (n) RETURN n.x AS x NEXT MATCH (m) RETURN m.y AS y"
+    assert gqlir.validate(text, dialect="neo4j")
+    assert not gqlir.validate(text, dialect="opencypher9")
+    assert gqlir.transpile(text, read="neo4j", write="opencypher9") == (
+        "MATCH (n) WITH n.x AS x MATCH (m) RETURN m.y AS y"
+    )

@@ -57,7 +57,18 @@ class SqlEngine(BaseEngine):
         except Exception as exc:
             raise self.error(exc) from None
 
+    def check_read_only(self, prepared: Prepared) -> None:
+        """The allow-list, with the tables and views of the database as what SQL may read."""
+        from . import safety
+
+        safety.check_read_only(prepared, self.name, self.table_names)
+
     # -- to be provided -----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def table_names(self) -> set[str]:
+        """The tables and views of the database a query may read, in lower case (plain and,
+        where the engine has schemas, schema-qualified)."""
 
     @abc.abstractmethod
     def connection(self) -> Any:

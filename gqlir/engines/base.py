@@ -387,6 +387,9 @@ class BaseEngine(abc.ABC):
     name: ClassVar[str] = "engine"
     dialects: ClassVar[tuple[str, ...]] = ()
     enforces_read_only: ClassVar[bool] = False
+    # the engine stops a query at its timeout itself (an engine that cannot is only run in a
+    # worker process, whose kill is its timeout: gqlir.engines.isolated)
+    stops_queries: ClassVar[bool] = True
 
     closed: bool = False
     schema: Any = None  # the SchemaGraph of the loaded graph: SQL translations map tables by it
@@ -447,7 +450,7 @@ class BaseEngine(abc.ABC):
             statement, ordered, writes = safety.analyse(query, source)
             prepared = Prepared(query, native, statement, ordered, writes, source)
             if read_only:
-                safety.check_read_only(prepared, self.name, self.enforces_read_only)
+                self.check_read_only(prepared)
             return prepared
         from ..api import emit, parse
 
@@ -455,9 +458,7 @@ class BaseEngine(abc.ABC):
         statement = parse(query, source, **mapping)
         writes = safety.ir_writes(statement)
         if read_only and writes:
-            safety.check_read_only(
-                Prepared(query, source, statement, False, writes, source), self.name, True
-            )
+            self.check_read_only(Prepared(query, source, statement, False, writes, source))
         target = self.dialects[0]
         try:
             text = emit(statement, target, **mapping)
@@ -481,23 +482,26 @@ class BaseEngine(abc.ABC):
 
         ``timeout`` (seconds) stops the query and raises EngineError ``TIMEOUT``; the engine
         stays usable. ``row_cap`` keeps the first rows and marks the table truncated.
-        ``read_only`` guarantees the graph is unchanged: a write is refused (EngineError
-        ``READ_ONLY``) before it runs where gqlir can see it, and by the engine itself where
-        the engine has read-only transactions or access modes.
+        ``read_only`` guarantees the query only reads the graph: anything else (a write, a
+        file, a setting) is refused (EngineError ``READ_ONLY``) before it runs, by gqlir's
+        allow-list (:mod:`gqlir.engines.safety`), and by the engine itself where the engine
+        has read-only transactions or access modes.
         """
-        from . import safety
-
         self._check_open()
-        if timeout is not None and timeout <= 0:
-            raise EngineError("the timeout must be positive", code="ENGINE_ARGUMENT")
-        if row_cap is not None and row_cap < 0:
-            raise EngineError("the row cap cannot be negative", code="ENGINE_ARGUMENT")
+        check_arguments(timeout, row_cap)
         prepared = self.prepare(query, dialect, read_only=read_only)
         if read_only:
-            safety.check_read_only(prepared, self.name, self.enforces_read_only)
+            self.check_read_only(prepared)
         table = self._execute(prepared, dict(parameters or {}), timeout, row_cap, read_only)
         table.ordered = prepared.ordered
         return table
+
+    def check_read_only(self, prepared: Prepared) -> None:
+        """Refuse ``prepared`` in a read-only run unless it only reads the graph
+        (:func:`gqlir.engines.safety.check_read_only`)."""
+        from . import safety
+
+        safety.check_read_only(prepared, self.name)
 
     @abc.abstractmethod
     def _execute(
@@ -509,6 +513,13 @@ class BaseEngine(abc.ABC):
         read_only: bool,
     ) -> ResultTable:
         """Each engine's own run of a prepared query (``run`` has checked read-only safety)."""
+
+
+def check_arguments(timeout: float | None, row_cap: int | None) -> None:
+    if timeout is not None and timeout <= 0:
+        raise EngineError("the timeout must be positive", code="ENGINE_ARGUMENT")
+    if row_cap is not None and row_cap < 0:
+        raise EngineError("the row cap cannot be negative", code="ENGINE_ARGUMENT")
 
 
 def timeout_error(engine: str, seconds: float, engine_code: str | None = None) -> EngineError:

@@ -61,6 +61,13 @@ class DuckDBEngine(SqlEngine):
         self._mode(False)
         return self.conn
 
+    def table_names(self) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT table_schema, table_name FROM information_schema.tables "
+            "WHERE table_catalog = current_database()"
+        ).fetchall()
+        return {str(t).lower() for _, t in rows} | {f"{s}.{t}".lower() for s, t in rows}
+
     def close(self) -> None:
         if not self.closed:
             self.conn.close()

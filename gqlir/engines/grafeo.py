@@ -9,7 +9,7 @@
   rolled back;
 * **timeout**: grafeo cannot stop a running query (no timeout, no cancellation), so
   :class:`GrafeoEngine` keeps the database in a worker process and kills it at the deadline
-  (:mod:`gqlir.engines.worker`: a new worker is started and the loads and writes replayed).
+  (:mod:`gqlir.engines.isolated`: a new worker is started and the loads and writes replayed).
   :class:`GrafeoCore` is the same adapter in this process, without timeouts.
 """
 
@@ -30,8 +30,8 @@ from .base import (
     engine_error,
     from_python,
     take,
-    timeout_error,
 )
+from .isolated import IsolatedEngine
 
 __all__ = ["GrafeoCore", "GrafeoEngine"]
 
@@ -82,6 +82,7 @@ class GrafeoCore(BaseEngine):
     name: ClassVar[str] = "grafeo"
     dialects: ClassVar[tuple[str, ...]] = ("iso-gql", "neo4j", "opencypher9", "sqlpgq")
     enforces_read_only: ClassVar[bool] = False
+    stops_queries: ClassVar[bool] = False
 
     def __init__(self, path: str | None = None) -> None:
         try:
@@ -172,45 +173,8 @@ class GrafeoCore(BaseEngine):
         return self.execute_text(prepared.text, prepared.dialect, parameters, row_cap, read_only)
 
 
-class GrafeoEngine(BaseEngine):
+class GrafeoEngine(IsolatedEngine):
     """grafeo in a worker process, so that a timeout can stop any query."""
 
-    name: ClassVar[str] = "grafeo"
-    dialects: ClassVar[tuple[str, ...]] = GrafeoCore.dialects
-    enforces_read_only: ClassVar[bool] = False
-
-    def __init__(self, path: str | None = None) -> None:
-        from .worker import ProcessHost
-
-        self.host = ProcessHost(__name__, "GrafeoCore", {"path": path})
-
-    def close(self) -> None:
-        if not self.closed:
-            self.host.close()
-        super().close()
-
-    def _load(self, schema: Any, directory: str) -> dict[str, int]:
-        return self.host.call("load", schema, directory, record=True)
-
-    def _execute(
-        self,
-        prepared: Prepared,
-        parameters: dict[str, Any],
-        timeout: float | None,
-        row_cap: int | None,
-        read_only: bool,
-    ) -> ResultTable:
-        writes = not read_only and prepared.writes != ()
-        try:
-            return self.host.call(
-                "execute_text",
-                prepared.text,
-                prepared.dialect,
-                parameters,
-                row_cap,
-                read_only,
-                timeout=timeout,
-                record=writes,
-            )
-        except TimeoutError:
-            raise timeout_error(self.name, timeout or 0, "worker killed") from None
+    def __init__(self, path: str | None = None, *, max_memory: int | None = None) -> None:
+        super().__init__(__name__, "GrafeoCore", {"path": path}, max_memory=max_memory)

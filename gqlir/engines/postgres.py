@@ -87,6 +87,16 @@ class PostgresEngine(SqlEngine):
     def connection(self) -> Any:
         return self.conn
 
+    def table_names(self) -> set[str]:
+        cur = self.conn.cursor()
+        cur.execute(
+            "SELECT table_schema, table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema()"
+        )
+        rows = cur.fetchall()
+        self.conn.rollback()
+        return {str(t).lower() for _, t in rows} | {f"{s}.{t}".lower() for s, t in rows}
+
     def close(self) -> None:
         if not self.closed:
             with contextlib.suppress(Exception):

@@ -95,6 +95,15 @@ class ReferenceEngine(BaseEngine):
             counts[edge.type] = counts.get(edge.type, 0) + 1
         return counts
 
+    def check_read_only(self, prepared: Prepared) -> None:
+        """gqlir's parser is this engine's: a text it cannot read fails with the parse error,
+        as the engine would."""
+        if prepared.statement is None:
+            from ..api import parse
+
+            parse(prepared.text, prepared.dialect)
+        super().check_read_only(prepared)
+
     def _execute(
         self,
         prepared: Prepared,

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import EngineError
 
-__all__ = ["EMBEDDED", "default_engine", "engine_names", "open_engine"]
+__all__ = ["EMBEDDED", "LOCAL", "default_engine", "engine_names", "open_engine"]
 
 #: name -> (module, class, fixed options)
 _ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
@@ -31,6 +31,14 @@ _ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
 
 #: engines that run in (or beside) this process and need no server
 EMBEDDED = frozenset({"reference", "grafeo", "arcadedb", "kuzu", "sqlite", "duckdb"})
+
+#: engines whose client does the work on this machine: run in a worker process when a timeout
+#: or memory budget must hold (a server's own settings bound the others)
+LOCAL = EMBEDDED | {"postgres"}
+
+#: the class a worker process hosts where it is not the registered one (which is itself a
+#: worker process)
+_HOSTED = {"grafeo": "GrafeoCore"}
 
 _DEFAULT_BY_DIALECT = {"kuzu": "kuzu"}
 _DEFAULT_BY_FAMILY = {"cypher": "grafeo", "gql": "grafeo", "sql": "sqlite"}
@@ -53,9 +61,15 @@ def default_engine(dialect: str) -> str:
     return _DEFAULT_BY_FAMILY[d.family]
 
 
-def open_engine(name: str, **options: Any) -> Any:
+def open_engine(
+    name: str, *, isolated: bool = False, max_memory: int | None = None, **options: Any
+) -> Any:
     """A new engine by name; ``options`` go to its constructor (``url``, ``user``, ``password``,
-    ``database``, ``path`` … as the adapter takes them)."""
+    ``database``, ``path`` … as the adapter takes them). ``isolated`` (implied by
+    ``max_memory``, a budget in bytes) runs it in a worker process
+    (:class:`~gqlir.engines.isolated.IsolatedEngine`): timeouts then hold whatever the query
+    does, memory is bounded, and a crash of the engine is an error, not the end of the
+    caller."""
     entry = _ENGINES.get(name.lower())
     if entry is None:
         raise EngineError(
@@ -63,5 +77,10 @@ def open_engine(name: str, **options: Any) -> Any:
             code="ENGINE_UNKNOWN",
         )
     module, cls_name, fixed = entry
+    if isolated or max_memory is not None:
+        from .isolated import IsolatedEngine
+
+        hosted = _HOSTED.get(name.lower(), cls_name)
+        return IsolatedEngine(module, hosted, {**fixed, **options}, max_memory=max_memory)
     cls = getattr(import_module(module), cls_name)
     return cls(**fixed, **options)

@@ -46,6 +46,12 @@ class SQLiteEngine(SqlEngine):
             self.conn.close()
         super().close()
 
+    def table_names(self) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')"
+        ).fetchall()
+        return {str(r[0]).lower() for r in rows} | {f"main.{str(r[0]).lower()}" for r in rows}
+
     def error(self, exc: Exception) -> EngineError:
         code = getattr(exc, "sqlite_errorname", None) or type(exc).__name__
         kind = "READ_ONLY" if code == "SQLITE_READONLY" else "ENGINE"

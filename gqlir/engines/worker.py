@@ -1,13 +1,17 @@
-"""An adapter hosted in a worker process, for engines that cannot stop a running query.
+"""An engine hosted in a worker process that the parent can kill and replace.
 
-grafeo's ``execute`` takes no timeout and has no cancellation; a thread left running would burn
-a core and hold the database. So the engine lives in a child process (a fresh interpreter,
+Some engines cannot stop a running query (grafeo has no timeout or cancellation; the reference
+evaluator cannot be interrupted inside one long C call), some allocate without bound, and some
+crash the process on some inputs (Kuzu segfaults). So the engine lives in a child process (a
+fresh interpreter,
 ``python -m gqlir.engines.worker``, never a ``fork``: a parent with a JVM or engine threads
 cannot be forked safely, and multiprocessing's ``spawn`` would re-import the caller's main
-script), talking over a socket pair; a query past its deadline
-is ended by killing the child. A new child is started at once and brought back to the state the
-old one had: the graph loads and every query that wrote and succeeded are replayed, in order
-(queries that read nothing random or time-dependent replay exactly).
+script), talking over a socket pair. While a call runs, the parent watches the child: past the
+call's deadline it kills it (``TimeoutError``), past the memory budget (resident memory, read
+from ``/proc``) it kills it (EngineError ``MEMORY_EXCEEDED``), and a child that dies is
+reported as EngineError ``ENGINE_CRASHED``. A new child is then started and brought back to the
+state the old one had: the graph loads and every query that wrote and succeeded are replayed,
+in order (queries that read nothing random or time-dependent replay exactly).
 
 Messages are ``(method, args, kwargs)`` tuples; answers are ``("ok", value)`` or
 ``("error", data)`` with the error as plain data, rebuilt as the same gqlir error class.
@@ -20,6 +24,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -27,9 +32,18 @@ from ..errors import EngineError, GqlirError, UnsupportedError
 
 __all__ = ["ProcessHost"]
 
-# Time the parent waits beyond a query's timeout before it decides the child is stuck (the
-# answer has to be pickled and sent back).
-_GRACE = 0.5
+# How often the parent looks at a busy child's memory (seconds).
+_WATCH_INTERVAL = 0.02
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes(pid: int) -> int | None:
+    """The resident memory of process ``pid``, or None where ``/proc`` does not tell it."""
+    try:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _error_data(exc: BaseException) -> dict[str, Any]:
@@ -102,10 +116,21 @@ def _serve(conn: Any, module: str, cls_name: str, kwargs: dict[str, Any]) -> Non
 
 
 class ProcessHost:
-    """One engine in a child process; :meth:`call` with a timeout, restart with replay."""
+    """One engine in a child process; :meth:`call` with a deadline and a memory budget
+    (``max_memory`` bytes of resident memory, None: unbounded), restart with replay."""
 
-    def __init__(self, module: str, cls_name: str, kwargs: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        module: str,
+        cls_name: str,
+        kwargs: dict[str, Any] | None = None,
+        *,
+        max_memory: int | None = None,
+        label: str | None = None,
+    ) -> None:
         self.module, self.cls_name, self.kwargs = module, cls_name, dict(kwargs or {})
+        self.max_memory = max_memory
+        self.label = label or cls_name  # the name errors give the engine
         self.replay: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
         self._start()
 
@@ -129,23 +154,44 @@ class ProcessHost:
         self._answer(None)
 
     def _answer(self, timeout: float | None) -> Any:
-        if timeout is not None and not self.conn.poll(timeout):
-            raise TimeoutError
+        """The child's answer to the call in flight; the child is killed when ``timeout``
+        passes (TimeoutError) or its memory goes over budget (``MEMORY_EXCEEDED``)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.conn.poll(_WATCH_INTERVAL):
+            if deadline is not None and time.monotonic() > deadline:
+                self._kill()
+                raise TimeoutError
+            used = resident_bytes(self.process.pid) if self.max_memory else None
+            if used is not None and self.max_memory and used > self.max_memory:
+                self._kill()
+                raise EngineError(
+                    f"{self.label}: the query was stopped when its worker process went over "
+                    f"the memory budget of {self.max_memory // 2**20} MiB",
+                    code="MEMORY_EXCEEDED",
+                    engine_code="worker killed",
+                )
+            if self.process.poll() is not None and not self.conn.poll(0):
+                break
         try:
             status, value = self.conn.recv()
-        except EOFError:
+        except (EOFError, OSError):
+            self._kill()
             raise EngineError(
-                f"the {self.cls_name} worker process died (exit code {self.process.poll()})",
+                f"{self.label}: the engine crashed (its worker process ended with "
+                f"{_exit_text(self.process.returncode)}); a new worker replaces it",
                 code="ENGINE_CRASHED",
+                engine_code=str(self.process.returncode),
             ) from None
         if status == "error":
             raise _rebuild(value)
         return value
 
     def _kill(self) -> None:
-        self.process.kill()
+        if self.process.poll() is None:
+            self.process.kill()
         self.process.wait(10)
-        self._close_pipe()
+        if not self.conn.closed:
+            self._close_pipe()
 
     def _close_pipe(self) -> None:
         self.conn.close()
@@ -163,21 +209,18 @@ class ProcessHost:
         self,
         method: str,
         *args: Any,
-        timeout: float | None = None,
+        deadline: float | None = None,
         record: bool = False,
         **kw: Any,
     ) -> Any:
-        """``engine.method(*args, **kw)`` in the child. Past ``timeout`` seconds the child is
-        killed and restarted, and TimeoutError raised. ``record`` keeps the call for replay
-        when it succeeds (loads, writes)."""
-        if self.process.poll() is not None:
+        """``engine.method(*args, **kw)`` in the child. Past ``deadline`` seconds the child is
+        killed and TimeoutError raised; over the memory budget or dead, EngineError
+        ``MEMORY_EXCEEDED`` or ``ENGINE_CRASHED``. The next call starts a new child first.
+        ``record`` keeps the call for replay when it succeeds (loads, writes)."""
+        if self.conn.closed or self.process.poll() is not None:
             self.restart()
         self.conn.send((method, args, kw))
-        try:
-            value = self._answer(None if timeout is None else timeout + _GRACE)
-        except TimeoutError:
-            self.restart()
-            raise
+        value = self._answer(deadline)
         if record:
             self.replay.append((method, args, kw))
         return value
@@ -190,10 +233,18 @@ class ProcessHost:
                 self.process.wait(10)
             except (TimeoutError, OSError, EngineError, subprocess.TimeoutExpired):
                 pass
-        if self.process.poll() is None:
-            self._kill()
-        else:
-            self._close_pipe()
+        self._kill()
+
+
+def _exit_text(code: int | None) -> str:
+    if code is not None and code < 0:
+        import signal
+
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
 
 
 def main(argv: list[str]) -> None:

@@ -24,7 +24,7 @@ and is refused rather than truncated.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -58,6 +58,9 @@ class _Context:
     acyclic: bool  # no repeated node within this path (SIMPLE allows closing a cycle)
     simple: bool
     budget: int | None  # most relationships a path may have (searches over walks)
+    # node variables the MATCH's WHERE equates with a value of the incoming row (x = a): the
+    # only candidates they can take
+    pinned: dict[str, Any] = field(default_factory=dict)
 
 
 class Matcher:
@@ -122,6 +125,7 @@ class Matcher:
             mode is ir.PathMode.ACYCLIC,
             mode is ir.PathMode.SIMPLE,
             budget,
+            _pinned(conjuncts, row),
         )
         if budget is None and not unique and mode is ir.PathMode.WALK:
             _refuse_unbounded(pp.path)
@@ -222,6 +226,9 @@ class Matcher:
             if bound is None or bound.deleted:
                 return
             candidates = [bound]
+        elif el.variable in ctx.pinned:
+            pin = ctx.pinned[el.variable]
+            candidates = [pin] if isinstance(pin, Node) and not pin.deleted else []
         else:
             candidates = list(self.rt.graph.all_nodes())
         props = self._property_map(el.properties, st.row)
@@ -507,6 +514,23 @@ def _early_conditions(
             if names and names <= bound and cannot_fail(c, bound):
                 out.setdefault(i, []).append(c)
         conjuncts = [c for c in conjuncts if c not in out.get(i, ())]
+    return out
+
+
+def _pinned(conjuncts: list[ir.Expr], row: Row) -> dict[str, Any]:
+    """``{x: row[a]}`` for each conjunct ``x = a`` (either way round) where ``a`` is in the row
+    and ``x`` is not: a node ``x`` can only be that value (equal nodes are one node; a null or
+    a non-node matches none), so the others need not be tried. The WHERE still runs whole."""
+    out: dict[str, Any] = {}
+    for c in conjuncts:
+        if not (isinstance(c, ir.Comparison) and c.op is ir.CompOp.EQ):
+            continue
+        left, right = c.left, c.right
+        if not (isinstance(left, ir.Variable) and isinstance(right, ir.Variable)):
+            continue
+        for free, known in ((left.name, right.name), (right.name, left.name)):
+            if known in row and free not in row:
+                out[free] = row[known]
     return out
 
 

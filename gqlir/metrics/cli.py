@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
+from ..budget import memory_size
 from ..errors import GqlirError
-from ..progress import end_progress, report_failure
+from ..progress import ProgressLine, report_failure
 
 __all__ = ["add_commands", "cmd_eval"]
 
@@ -60,6 +60,13 @@ def add_commands(sub: Any) -> None:
         "adds GRAPH NAME to its Spanner corpora)",
     )
     p.add_argument("--timeout", type=float, default=30.0, metavar="S", help="per query (30)")
+    p.add_argument(
+        "--max-memory",
+        type=memory_size,
+        metavar="SIZE",
+        help="memory budget of each engine worker, e.g. 2G or 512M (a quarter of the "
+        "machine's memory, shared by the jobs)",
+    )
     p.add_argument("--row-cap", type=int, default=100_000, metavar="N", help="rows read per query")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (1)")
     p.add_argument("--policy", default="default", metavar="P", help="EX policy (see below)")
@@ -103,12 +110,9 @@ def _engine_options(args: argparse.Namespace) -> dict[str, Any]:
     return opts
 
 
-def _progress(quiet: bool) -> Any:
-    if quiet:
-        return None
-
+def _progress(line: ProgressLine) -> Any:
     def show(done: int, total: int) -> None:
-        print(f"\rgqlir eval: {done}/{total}", end="", file=sys.stderr, flush=True)
+        line.show(f"gqlir eval: {done}/{total}")
 
     return show
 
@@ -127,6 +131,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         graph=args.graph,
         graph_name=args.graph_name,
         timeout=args.timeout,
+        max_memory=args.max_memory,
         row_cap=args.row_cap,
         jobs=args.jobs,
         policy=args.policy,
@@ -140,11 +145,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         export=args.export,
     )
+    line = ProgressLine(args.quiet)
     try:
-        run = run_evaluation(config, _progress(args.quiet))
+        run = run_evaluation(config, _progress(line))
     except GqlirError as exc:
-        return report_failure("eval", exc, quiet=args.quiet, as_json=args.json)
-    end_progress(args.quiet)
+        line.end()
+        return report_failure("eval", exc, as_json=args.json)
+    line.end()
     if args.json:
         data = run.to_dict()
         print(json.dumps(data, ensure_ascii=False, default=str))

@@ -13,8 +13,11 @@ Files in the output folder:
   an export in a benchmark's own layout when asked.
 
 Queries run read-only, with a timeout and a row cap, on any engine
-(:func:`gqlir.engines.open_engine`); with ``jobs`` > 1 in that many worker processes, each
-with its own engine and its own copy of the graph.
+(:func:`gqlir.engines.open_engine`), one engine per job, each with its own copy of the graph.
+An engine that runs on this machine runs in a worker process of its own with a memory budget
+(:mod:`gqlir.engines.isolated`): a query past its timeout or over the budget, or one that
+crashes the engine, is recorded with its error code (``TIMEOUT``, ``MEMORY_EXCEEDED``,
+``ENGINE_CRASHED``) and the run goes on with a fresh worker.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class EvalConfig:
     #: the graph Spanner queries without a GRAPH clause read (Text2GQL-Bench's Spanner corpora)
     graph_name: str | None = None
     timeout: float = 30.0
+    max_memory: int | None = None  # bytes per engine worker; None: default_memory_budget
     row_cap: int = 100_000
     jobs: int = 1
     policy: str = "default"
@@ -213,26 +217,56 @@ def _task(item: GoldItem, pred: Prediction | None, cached: bool, config: EvalCon
 
 
 def _executor(config: EvalConfig, needs_engine: bool) -> tuple[Callable, Callable[[], None]]:
-    """A function mapping tasks to outcomes (in order), and how to shut it down."""
+    """A function mapping tasks to outcomes (in order), and how to shut it down: one engine
+    per job, driven from a thread each."""
+    from concurrent.futures import ThreadPoolExecutor
+    from queue import SimpleQueue
+
+    from ..budget import default_memory_budget
+    from ..engines.registry import LOCAL
     from . import runner
 
     if not needs_engine:
         return (lambda tasks: (runner.run_task(None, t) for t in tasks)), (lambda: None)
-    if config.jobs <= 1:
-        engine = runner.open_loaded_engine(config.engine, config.engine_options, config.graph)
-        return (lambda tasks: (runner.run_task(engine, t) for t in tasks)), engine.close
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    isolated = config.engine.lower() in LOCAL
+    budget = (config.max_memory or default_memory_budget(config.jobs)) if isolated else None
 
-    pool = ProcessPoolExecutor(
-        max_workers=config.jobs,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=runner.worker_init,
-        initargs=(config.engine, config.engine_options, config.graph),
-    )
-    return (lambda tasks: pool.map(runner.worker_run, tasks)), lambda: pool.shutdown(
-        cancel_futures=True
-    )
+    def open_one(_: int) -> Any:
+        return runner.open_loaded_engine(
+            config.engine,
+            config.engine_options,
+            config.graph,
+            isolated=isolated,
+            max_memory=budget,
+        )
+
+    pool = ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="gqlir-eval")
+    opened = [pool.submit(open_one, i) for i in range(config.jobs)]
+    idle: SimpleQueue[Any] = SimpleQueue()
+
+    def close() -> None:
+        pool.shutdown(cancel_futures=True)
+        for future in opened:
+            if future.done() and future.exception() is None:
+                future.result().close()
+
+    try:
+        for future in opened:
+            idle.put(future.result())
+    except BaseException:
+        close()
+        raise
+
+    def run(task: dict[str, Any]) -> dict[str, Any]:
+        engine = idle.get()
+        try:
+            return runner.run_task(engine, task)
+        finally:
+            idle.put(engine)
+
+    if config.jobs == 1:
+        return (lambda tasks: (run(t) for t in tasks)), close
+    return (lambda tasks: pool.map(run, tasks)), close
 
 
 def _outcomes(

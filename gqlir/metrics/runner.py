@@ -2,9 +2,9 @@
 provenance queries, read-only and with a timeout, as plain data that can cross a process
 boundary and be cached as JSON.
 
-A worker process holds one opened engine with the graph loaded (:func:`open_loaded_engine`);
-:func:`run_task` runs a task on it. The harness calls the same function in process when it
-runs one job.
+The harness opens one engine per job with the graph loaded (:func:`open_loaded_engine`), in a
+worker process of its own for the engines that run on this machine, and :func:`run_task` runs
+a task on it.
 """
 
 from __future__ import annotations
@@ -19,11 +19,19 @@ from .values import decode, encode
 __all__ = ["decode_table", "open_loaded_engine", "run_task"]
 
 
-def open_loaded_engine(name: str, options: dict[str, Any], graph: str | None) -> Any:
-    """An engine by name with the graph folder ``graph`` (``schema.json`` + data) loaded."""
+def open_loaded_engine(
+    name: str,
+    options: dict[str, Any],
+    graph: str | None,
+    *,
+    isolated: bool = False,
+    max_memory: int | None = None,
+) -> Any:
+    """An engine by name with the graph folder ``graph`` (``schema.json`` + data) loaded;
+    ``isolated`` and ``max_memory`` as :func:`gqlir.engines.open_engine` takes them."""
     from ..engines import open_engine
 
-    engine = open_engine(name, **options)
+    engine = open_engine(name, isolated=isolated, max_memory=max_memory, **options)
     if graph:
         try:
             from ..schema import load_schema
@@ -109,17 +117,3 @@ def decode_table(data: dict[str, Any]) -> Any:
         return None
     rows = [tuple(decode(r)) for r in data["rows"]]
     return Result(rows, len(data["columns"]), data.get("ordered", False))
-
-
-# -- worker processes ------------------------------------------------------------------------------
-
-_ENGINE: Any = None
-
-
-def worker_init(name: str, options: dict[str, Any], graph: str | None) -> None:
-    global _ENGINE
-    _ENGINE = open_loaded_engine(name, options, graph)
-
-
-def worker_run(task: dict[str, Any]) -> dict[str, Any]:
-    return run_task(_ENGINE, task)

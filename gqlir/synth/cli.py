@@ -139,7 +139,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         items, stats = synthesize(config, args.out, fresh=args.fresh, progress=_progress(line))
     except GqlirError as exc:
         line.end()
-        return report_failure("synth", exc, quiet=True, as_json=args.json)
+        return report_failure("synth", exc, as_json=args.json)
     line.end()
     if args.json:
         print(json.dumps({"items": len(items), **stats}, ensure_ascii=False, default=str))
