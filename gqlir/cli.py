@@ -204,13 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="also check labels, relationship types, properties and directions against this "
         "schema (gqlir schema JSON, or any format 'gqlir schema convert' reads)",
     )
-    p.add_argument(
-        "-g",
-        "--graph",
-        "--graph-name",
-        dest="graph",
-        metavar="NAME",
-        help="the property graph a Spanner query without a GRAPH clause reads (Text2GQL-Bench's "
+    _add_graph_name_argument(
+        p,
+        "the property graph a Spanner query without a GRAPH clause reads (Text2GQL-Bench's "
         "Spanner corpora have none)",
     )
     p.add_argument(
@@ -239,14 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="the table mapping for SQL source or target dialects (a graph folder, a schema or "
         "DDL file, or a database file); for GQL targets, the property types of the graph",
     )
-    p.add_argument(
-        "-g",
-        "--graph",
-        "--graph-name",
-        dest="graph",
-        metavar="NAME",
-        help="the property graph's name: what a GQL-family translation names (Spanner: GRAPH "
-        "NAME; the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
+    _add_graph_name_argument(
+        p,
+        "the property graph's name: what a GQL-family translation names (Spanner: GRAPH NAME; "
+        "the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
     )
     _add_query_arguments(p)
     _add_common_arguments(p)
@@ -333,6 +325,12 @@ def _add_query_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-q", "--quiet", action="store_true", help="no summary and no progress bar in batch mode"
     )
+
+
+def _add_graph_name_argument(p: argparse.ArgumentParser, help_text: str) -> None:
+    """-g/--graph NAME, also spelled --graph-name (the spelling run and eval take, whose
+    --graph is a graph folder)."""
+    p.add_argument("-g", "--graph", "--graph-name", dest="graph", metavar="NAME", help=help_text)
 
 
 def _add_common_arguments(p: argparse.ArgumentParser) -> None:
