@@ -51,11 +51,14 @@ __all__ = [
 ]
 
 
-def parse(text: str, dialect: str = "neo4j", *, schema: Any = None) -> ir.Query:
-    """Parse query text of ``dialect`` into the Graph-IR (``schema``: SQL's table mapping)."""
+def parse(
+    text: str, dialect: str = "neo4j", *, schema: Any = None, graph: str | None = None
+) -> ir.Query:
+    """Parse query text of ``dialect`` into the Graph-IR (``schema``: SQL's table mapping;
+    ``graph``: the graph a Spanner query without a GRAPH clause reads)."""
     from .api import parse as _parse
 
-    return _parse(text, dialect, schema=schema)
+    return _parse(text, dialect, schema=schema, graph=graph)
 
 
 def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
@@ -65,18 +68,27 @@ def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
     return _emit(query, dialect, schema=schema)
 
 
-def transpile(text: str, read: str = "neo4j", write: str = "neo4j", *, schema: Any = None) -> str:
+def transpile(
+    text: str,
+    read: str = "neo4j",
+    write: str = "neo4j",
+    *,
+    schema: Any = None,
+    graph: str | None = None,
+) -> str:
     """Translate query text from dialect ``read`` to dialect ``write``."""
     from .api import transpile as _transpile
 
-    return _transpile(text, read, write, schema=schema)
+    return _transpile(text, read, write, schema=schema, graph=graph)
 
 
-def validate(text: str, dialect: str = "neo4j", *, schema: Any = None) -> ValidationResult:
+def validate(
+    text: str, dialect: str = "neo4j", *, schema: Any = None, graph: str | None = None
+) -> ValidationResult:
     """Check that ``text`` is a valid query of ``dialect``; never raises for bad queries."""
     from .api import validate as _validate
 
-    return _validate(text, dialect, schema=schema)
+    return _validate(text, dialect, schema=schema, graph=graph)
 
 
 def get_dialect(name: str) -> Any:

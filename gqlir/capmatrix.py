@@ -60,7 +60,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             """type_predicates is_labeled label_predicate string_predicates
             string_predicate_functions regex_match list_membership membership_unnest
             list_comprehension pattern_comprehension map_projection reduce list_predicates
-            subscript slicing slice_syntax dynamic_property concat_operator plus_concatenates
+            subscript slicing slice_syntax dynamic_property concat_operator like_operator plus_concatenates
             integer_division cast temporal_literals return_graph_elements xor_operator
             map_literals typed_lists collect_keeps_nulls collect_empty_null sum_empty_null null_length_is_null element_json_function
             type_names element_predicates membership_null_unknown list_equality_null_unknown

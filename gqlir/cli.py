@@ -204,6 +204,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="also check labels, relationship types, properties and directions against this "
         "schema (gqlir schema JSON, or any format 'gqlir schema convert' reads)",
     )
+    _add_graph_name_argument(
+        p,
+        "the property graph a Spanner query without a GRAPH clause reads (Text2GQL-Bench's "
+        "Spanner corpora have none)",
+    )
     p.add_argument(
         "--check",
         choices=("zetasql",),
@@ -230,12 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="the table mapping for SQL source or target dialects (a graph folder, a schema or "
         "DDL file, or a database file); for GQL targets, the property types of the graph",
     )
-    p.add_argument(
-        "-g",
-        "--graph",
-        metavar="NAME",
-        help="the property graph a GQL-family translation names (Spanner: GRAPH NAME; the "
-        "others: USE NAME)",
+    _add_graph_name_argument(
+        p,
+        "the property graph's name: what a GQL-family translation names (Spanner: GRAPH NAME; "
+        "the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
     )
     _add_query_arguments(p)
     _add_common_arguments(p)
@@ -324,6 +327,12 @@ def _add_query_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_graph_name_argument(p: argparse.ArgumentParser, help_text: str) -> None:
+    """-g/--graph NAME, also spelled --graph-name (the spelling run and eval take, whose
+    --graph is a graph folder)."""
+    p.add_argument("-g", "--graph", "--graph-name", dest="graph", metavar="NAME", help=help_text)
+
+
 def _add_common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print results and errors as JSON")
     p.add_argument(
@@ -398,6 +407,11 @@ def _add_evaluator_commands(sub: Any) -> None:
         "-g", "--graph", metavar="PATH", help="graph JSON file or directory (default: empty)"
     )
     p.add_argument(
+        "--graph-name",
+        metavar="NAME",
+        help="the property graph a Spanner query without a GRAPH clause reads",
+    )
+    p.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=JSON", help="a parameter"
     )
     p.add_argument("--save", metavar="FILE.json", help="write the graph after the query here")
@@ -470,7 +484,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         graph = Graph.load(args.graph) if args.graph else Graph()
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"cannot load the graph {args.graph}: {exc}") from None
-    text = _single_query(args.query)
+    text = _named_graph(_single_query(args.query), args.dialect, args.graph_name)
     try:
         result = run(text, graph, params, dialect=args.dialect)
     except GqlirError as exc:
@@ -497,6 +511,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
     else:
         print(result.format_table())
     return EXIT_OK
+
+
+def _named_graph(text: str, dialect: str, graph: str | None) -> str:
+    """``text`` with the GRAPH clause ``--graph-name`` supplies, where the dialect needs one."""
+    from .api import with_graph
+
+    try:
+        return with_graph(text, dialect, graph)
+    except DialectError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _cmd_tck(args: argparse.Namespace) -> int:
@@ -706,6 +730,8 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
         raise UsageError(f"{name} is a server: load the graph with 'gqlir load' first")
     params = _params(args.param)
     text = _single_query(args.query)
+    if args.dialect is not None:
+        text = _named_graph(text, args.dialect, args.graph_name)
     try:
         engine = _open_engine(args, name)
     except GqlirError as exc:
@@ -985,13 +1011,19 @@ class _Outcome:
 
 
 def _validate_one(
-    text: str, dialect: Dialect, schema: Any = None, check: str | None = None
+    text: str,
+    dialect: Dialect,
+    schema: Any = None,
+    check: str | None = None,
+    graph: str | None = None,
 ) -> _Outcome:
-    outcome = _validate_gqlir(text, dialect, schema)
+    outcome = _validate_gqlir(text, dialect, schema, graph)
     if check is None:
         return outcome
+    from .api import with_graph
     from .checks.zetasql import check as zetasql
 
+    text = with_graph(text, dialect.name, graph)
     verdict = zetasql(text, schema)
     outcome.fields["zetasql"] = verdict.to_dict()
     if not verdict.accepted:
@@ -1004,14 +1036,16 @@ def _validate_one(
     return outcome
 
 
-def _validate_gqlir(text: str, dialect: Dialect, schema: Any = None) -> _Outcome:
-    from .api import validate
+def _validate_gqlir(
+    text: str, dialect: Dialect, schema: Any = None, graph: str | None = None
+) -> _Outcome:
+    from .api import validate, with_graph
 
-    result = validate(text, dialect.name)
+    result = validate(text, dialect.name, graph=graph)
     if result.valid and schema is not None:
         from .schema.checks import check_query
 
-        issues = check_query(text, dialect.name, schema)
+        issues = check_query(with_graph(text, dialect.name, graph), dialect.name, schema)
         if issues:
             fields = {"valid": False, "schema_issues": [i.to_dict() for i in issues]}
             first = issues[0]
@@ -1033,7 +1067,7 @@ def _translate_one(
         if graph is not None and target.family == "gql":
             out = _translate_for_graph(text, source, target, graph, schema)
         else:
-            out = transpile(text, source.name, target.name, schema=schema)
+            out = transpile(text, source.name, target.name, schema=schema, graph=graph)
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
         return _Outcome(UNSUPPORTED, fields, exc.to_dict(), construct=exc.construct, exc=exc)
@@ -1054,7 +1088,7 @@ def _translate_for_graph(
 
     try:
         return translate(
-            parse(text, source.name),
+            parse(text, source.name, graph=graph),
             source.name,
             target.name,
             writer=lambda query: emit_gql(query, target, graph=graph, schema=schema),
@@ -1091,7 +1125,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     if args.check and dialect.name != "spanner":
         raise UsageError(f"--check {args.check} checks Spanner Graph text: use --dialect spanner")
     schema = _read_schema_file(args.schema, None) if args.schema else None
-    run = partial(_validate_one, dialect=dialect, schema=schema, check=args.check)
+    run = partial(_validate_one, dialect=dialect, schema=schema, check=args.check, graph=args.graph)
     if args.input is not None:
         return _run_batch(
             args,

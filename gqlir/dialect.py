@@ -108,6 +108,7 @@ class Capabilities:
     subscript: bool = True
     slicing: bool = True
     concat_operator: bool = True  # ||
+    like_operator: bool = False  # SQL's x [NOT] LIKE pattern, % and _ wildcards
     plus_concatenates: bool = True  # + on strings and lists
     cast: bool = False
     temporal_literals: str = "function"  # function: date('…'); typed: DATE '…'

@@ -663,10 +663,10 @@ def test_internal_error_in_batch_keeps_going(
 
     real = gqlir.api.validate
 
-    def flaky(text: str, dialect: str = "neo4j") -> Any:
+    def flaky(text: str, dialect: str = "neo4j", **options: Any) -> Any:
         if "boom" in text:
             raise RuntimeError("simulated bug")
-        return real(text, dialect)
+        return real(text, dialect, **options)
 
     monkeypatch.setattr(gqlir.api, "validate", flaky)
     src = write_jsonl(tmp_path / "in.jsonl", [{"query": "boom"}, {"query": VALID}])

@@ -1116,7 +1116,12 @@ BUILT: list[tuple[str, ir.Node, str | Refused, str | Refused]] = [
         Refused("USE inside a query"),
         Refused("USE inside a query"),
     ),
-    ("LIKE", query(ret((ir.Like(S("ab"), S("a%")), "l"))), Refused("LIKE"), Refused("LIKE")),
+    (
+        "LIKE",
+        query(ret((ir.Like(S("ab"), S("a%")), "l"))),
+        Refused("LIKE"),
+        "GRAPH g RETURN 'ab' LIKE 'a%' AS l",
+    ),
     (
         "conditional query",
         ir.ConditionalQuery((ir.ConditionalBranch(ir.Boolean(True), query(ret((INT(1), "x")))),)),

@@ -60,6 +60,10 @@ def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False, schema: An
     """
     generator = generator_for(dialect, pretty=pretty, schema=schema)
     try:
+        if generator.dialect.family != "gql":
+            from ..passes.gql_family import lower_gql_meanings
+
+            node = lower_gql_meanings(node, generator.dialect)
         return generator.generate(node)
     except RecursionError:
         raise UnsupportedError(

@@ -2290,6 +2290,8 @@ class GqlGenerator(GraphTextGenerator):
         op = node.op
         if op is not e.ArithOp.ADD:
             node = _numeric_operands(node)
+        if op is e.ArithOp.ADD_NUMBERS:
+            return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op is e.ArithOp.ADD:
             return self._lower_add(node, lt, rt)
@@ -2911,7 +2913,12 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.Like)
     def like(self, node: e.Like) -> str:
-        raise self.unsupported("NOT LIKE" if node.negated else "LIKE", node)
+        word = "NOT LIKE" if node.negated else "LIKE"
+        self.require(self.caps.like_operator, word, node)
+        # GoogleSQL's LIKE reads a backslash as an escape; the IR's pattern has none.
+        if not (isinstance(node.pattern, e.String) and "\\" not in node.pattern.value):
+            raise self.unsupported(f"{word} with a pattern that is not a literal without \\", node)
+        return self.binary(node.left, word, node.pattern, _PRED)
 
     @emits(e.In)
     def in_(self, node: e.In) -> str:
@@ -3276,8 +3283,8 @@ class GqlGenerator(GraphTextGenerator):
             if kinds == {"integer"}:
                 return VType("integer")
             return VType("float" if "float" in kinds else "number")
-        if node.op is e.ArithOp.MOD:
-            # Cypher's % takes numbers only: whatever else reaches it is an error.
+        if node.op in (e.ArithOp.MOD, e.ArithOp.ADD_NUMBERS):
+            # Cypher's % and GQL's + take numbers only: whatever else reaches them is an error.
             return VType("number")
         if node.op is e.ArithOp.ADD:
             if kinds == {"string"}:

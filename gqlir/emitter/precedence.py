@@ -53,6 +53,7 @@ NON_ASSOCIATIVE: frozenset[int] = frozenset({COMPARISON, PREDICATE})
 #: Arithmetic shares one IR class across three levels; its level depends on the operator.
 ARITHMETIC: dict[e.ArithOp, int] = {
     e.ArithOp.ADD: ADDITIVE,
+    e.ArithOp.ADD_NUMBERS: ADDITIVE,
     e.ArithOp.SUB: ADDITIVE,
     e.ArithOp.MUL: MULTIPLICATIVE,
     e.ArithOp.DIV: MULTIPLICATIVE,

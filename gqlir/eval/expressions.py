@@ -528,6 +528,10 @@ def arithmetic(op: ir.ArithOp, a: Any, b: Any, integer_division: str = "truncate
         return None
     if op is ir.ArithOp.ADD:
         return _add(a, b)
+    if op is ir.ArithOp.ADD_NUMBERS:
+        if is_number(a) and is_number(b):
+            return _add(a, b)
+        raise _type_error(f"+ adds numbers, not {type_name(a)} and {type_name(b)}")
     if is_number(a) and is_number(b):
         return _numeric(op, a, b, integer_division)
     if op is ir.ArithOp.SUB and isinstance(b, tm.Duration):

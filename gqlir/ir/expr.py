@@ -129,12 +129,15 @@ class ArithOp(enum.Enum):
     DIV = "/"
     MOD = "%"
     POW = "^"
+    #: GQL's and GoogleSQL's ``+``: numbers add, any other operand is a type error, null
+    #: propagates (strings and lists concatenate with ``||``)
+    ADD_NUMBERS = "numeric +"
 
 
 @dataclass(frozen=True, slots=True)
 class Arithmetic(Expr):
     """Binary arithmetic. ``ADD`` has Cypher's meaning: numbers add, strings and lists
-    concatenate."""
+    concatenate; ``ADD_NUMBERS`` is the GQL-family ``+``, which adds numbers only."""
 
     op: ArithOp
     left: Expr

@@ -158,7 +158,70 @@ SCALARS = _spec(
     """
 )
 
-FUNCTIONS: dict[str, FunctionSpec] = {**SCALARS, **AGGREGATES}
+# GoogleSQL functions the IR knows only as themselves: the meaning of ``googlesql.strpos`` is
+# GoogleSQL's STRPOS. The Spanner dialect file spells them; no other dialect has them, so a
+# translation elsewhere refuses them by name (gqlir.passes.gql_family, the GQL emitter).
+GOOGLESQL = _spec(
+    """
+    googlesql.array_concat 1 *
+    googlesql.array_first 1 1
+    googlesql.array_includes 2 2
+    googlesql.array_includes_all 2 2
+    googlesql.array_includes_any 2 2
+    googlesql.array_last 1 1
+    googlesql.array_max 1 1
+    googlesql.array_min 1 1
+    googlesql.array_reverse 1 1
+    googlesql.array_slice 3 3
+    googlesql.array_to_string 2 3
+    googlesql.code_points_to_string 1 1
+    googlesql.concat 1 *
+    googlesql.destination_node_id 1 1
+    googlesql.div 2 2
+    googlesql.format 1 *
+    googlesql.from_hex 1 1
+    googlesql.greatest 1 *
+    googlesql.ieee_divide 2 2
+    googlesql.initcap 1 2
+    googlesql.instr 2 4
+    googlesql.is_acyclic 1 1
+    googlesql.is_trail 1 1
+    googlesql.json_extract 1 2
+    googlesql.json_extract_scalar 1 2
+    googlesql.json_query 1 2
+    googlesql.json_type 1 1
+    googlesql.json_value 1 2
+    googlesql.least 1 *
+    googlesql.lpad 2 3
+    googlesql.parse_json 1 2
+    googlesql.path 1 *
+    googlesql.path_first 1 1
+    googlesql.path_last 1 1
+    googlesql.property_names 1 1
+    googlesql.regexp_contains 2 2
+    googlesql.regexp_extract 2 4
+    googlesql.regexp_replace 3 3
+    googlesql.repeat 2 2
+    googlesql.rpad 2 3
+    googlesql.safe_add 2 2
+    googlesql.safe_divide 2 2
+    googlesql.safe_multiply 2 2
+    googlesql.safe_negate 1 1
+    googlesql.safe_subtract 2 2
+    googlesql.safe_to_json 1 1
+    googlesql.source_node_id 1 1
+    googlesql.strpos 2 2
+    googlesql.struct 1 *
+    googlesql.substr 2 3
+    googlesql.to_code_points 1 1
+    googlesql.to_hex 1 1
+    googlesql.to_json 1 2
+    googlesql.to_json_string 1 2
+    googlesql.trunc 1 2
+    """
+)
+
+FUNCTIONS: dict[str, FunctionSpec] = {**SCALARS, **AGGREGATES, **GOOGLESQL}
 
 #: The characters Cypher's ``trim()`` family and ``toBoolean()`` strip by default: Java's
 #: ``Character.isWhitespace`` (Neo4j trims with it), i.e. the Unicode space, line and paragraph

@@ -53,6 +53,12 @@ def add_commands(sub: Any) -> None:
     p.add_argument(
         "-g", "--graph", metavar="DIR", help="graph folder to load (schema.json, graph/)"
     )
+    p.add_argument(
+        "--graph-name",
+        metavar="NAME",
+        help="the graph Spanner queries without a GRAPH clause read (Text2GQL-Bench's driver "
+        "adds GRAPH NAME to its Spanner corpora)",
+    )
     p.add_argument("--timeout", type=float, default=30.0, metavar="S", help="per query (30)")
     p.add_argument(
         "--max-memory",
@@ -123,6 +129,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         engine_options=_engine_options(args),
         dialect=args.dialect,
         graph=args.graph,
+        graph_name=args.graph_name,
         timeout=args.timeout,
         max_memory=args.max_memory,
         row_cap=args.row_cap,

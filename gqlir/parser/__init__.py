@@ -51,11 +51,14 @@ def parser_for(dialect: Dialect) -> Parser:
     )
 
 
-def parse(text: str, dialect: str | Dialect = "neo4j", *, schema: Any = None) -> ir.Statement:
+def parse(
+    text: str, dialect: str | Dialect = "neo4j", *, schema: Any = None, graph: str | None = None
+) -> ir.Statement:
     """Parse ``text`` of ``dialect`` into the Graph-IR; errors carry the text and position.
 
     ``schema`` maps SQL tables to node and edge types (a path, a SchemaGraph, a
     RelationalSchema or a :class:`~gqlir.sqlmapping.SqlMapping`); only SQL dialects read it.
+    ``graph`` is the graph a GQL-family query without a GRAPH clause reads (Spanner).
     """
     d = get_dialect(dialect)
     if not isinstance(text, str):
@@ -67,7 +70,10 @@ def parse(text: str, dialect: str | Dialect = "neo4j", *, schema: Any = None) ->
 
             return parse_sql(text, d, schema)
         parser = parser_for(d)
-        parser.builder.begin(text)
+        if d.family == "gql":
+            parser.builder.begin(text, graph)
+        else:
+            parser.builder.begin(text)
         return parser.parse(text)
     except GqlirError as exc:
         if exc.text is None:

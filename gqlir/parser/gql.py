@@ -168,7 +168,11 @@ GQL_BINARY: dict[str, tuple[int, Any]] = {
     "XOR": (_OR, ir.Xor),
     "AND": (_AND, ir.And),
     # comparison, additive and multiplicative operators: as in Cypher, powers included
-    **{op: _BINARY[op] for op in ("=", "<>", "<", ">", "<=", ">=", "+", "-", "||", "*", "/")},
+    **{op: _BINARY[op] for op in ("=", "<>", "<", ">", "<=", ">=", "-", "||", "*", "/")},
+    # + adds numbers and || concatenates: GQL's <numeric value expression> and GoogleSQL's
+    # operators ("+ All numeric types Addition"; "|| STRING, BYTES, or ARRAY<T> Concatenation",
+    # https://cloud.google.com/spanner/docs/operators)
+    "+": (_BINARY["+"][0], ir.ArithOp.ADD_NUMBERS),
 }
 
 # ISO GQL value expressions call only built-in functions (GQL.g4 20.9-20.29); these are their
@@ -242,10 +246,12 @@ class GqlBuilder(CypherBuilder):
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)
         self.fixups: dict[int, tuple] = {}  # id(IR node) -> what the scoped pass must complete
+        self.graph: str | None = None
 
-    def begin(self, text: str) -> None:
+    def begin(self, text: str, graph: str | None = None) -> None:
         super().begin(text)
         self.fixups = {}
+        self.graph = graph  # the graph a query without a GRAPH clause reads (Spanner)
 
     # -- top level ---------------------------------------------------------------------------
 
@@ -1833,6 +1839,17 @@ class SpannerBuilder(GqlBuilder):
         (in each branch of a composite query)."""
         return _use_first(ir.UseGraph(c[0], pos=pos), c[1])
 
+    def graph_query_unnamed(self, c: list, pos: int) -> ir.Query:
+        """A query without its GRAPH clause reads the graph the caller names (``graph=``)."""
+        if self.graph is None:
+            raise _err(
+                "a Spanner graph query starts with GRAPH name: add it to the text, or name the "
+                "graph with --graph-name NAME (graph= in the API)",
+                pos,
+                "PARSE_NO_GRAPH",
+            )
+        return _use_first(ir.UseGraph(self.graph, pos=pos), c[0])
+
     def statement_block(self, c: list, pos: int) -> ir.Statement:
         parts = [c[0]] + [_Next((None, x), x.pos or pos) for x in c[1:] if isinstance(x, ir.Node)]
         return super().statement_block(parts, pos)
@@ -1842,6 +1859,14 @@ class SpannerBuilder(GqlBuilder):
 
     def group_by_all(self, c: list, pos: int) -> _Group:
         return _Group(None, pos)
+
+    def _group_by(self, items: list[ir.ReturnItem], group: _Group) -> tuple[ir.Expr, ...] | None:
+        """ "Ordinals are not supported" in a RETURN's GROUP BY (graph-query-statements.md,
+        RETURN statement): ``GROUP BY 1`` is an error, not a constant key."""
+        for key in group.value or ():
+            if isinstance(key, ir.Integer):
+                raise _err("GROUP BY takes expressions; ordinals are not supported", key.pos or 0)
+        return super()._group_by(items, group)
 
     def for_index(self, c: list, pos: int) -> _Index:
         # "If not specified, the default is `offset`" (graph-query-statements.md, FOR statement).
@@ -1914,6 +1939,16 @@ class SpannerBuilder(GqlBuilder):
             )
         if low in ("trim", "btrim", "ltrim", "rtrim", "log", "normalize"):
             return None  # GoogleSQL's own functions of these names: resolved by the dialect file
+        if low == "pow":
+            low = "power"  # POW is a synonym of POWER (mathematical_functions, POW)
+        if low == "ifnull" and n == 2:
+            # IFNULL(x, y) is COALESCE(x, y) (https://cloud.google.com/spanner/docs/reference/
+            # standard-sql/conditional_expressions, IFNULL)
+            return ir.FunctionCall("coalesce", args, pos=start)
+        if low == "if" and n == 3:
+            # IF(cond, a, b): a where cond is TRUE, else b (conditional_expressions, IF)
+            return ir.Case(None, (ir.CaseWhen(args[0], args[1]),), args[2], pos=start)
+
         # MOD and POWER are GQL's, as in ISO GQL: the remainder with the dividend's sign, and a
         # float power (GoogleSQL mathematical functions)
         return super()._special_function(low, name, args, start)

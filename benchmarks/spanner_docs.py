@@ -1,0 +1,59 @@
+"""Read the Spanner Graph queries written from Google's public documentation
+(``corpus/spanner/docs.jsonl``) and print how many gqlir and ZetaSQL accept.
+
+    python benchmarks/spanner_docs.py
+
+Per query: ``gqlir validate --dialect spanner`` (valid ones must be accepted, documented
+invalid forms rejected with a position), ZetaSQL's parser, and the round trip parse → emit
+spanner → parse (the same IR).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gqlir import api  # noqa: E402
+from gqlir.errors import GqlirError  # noqa: E402
+
+CORPUS = ROOT / "corpus" / "spanner" / "docs.jsonl"
+
+
+def round_trips(text: str) -> bool:
+    """parse → emit spanner → parse gives the same IR."""
+    try:
+        query = api.parse(text, "spanner")
+        return api.parse(api.emit(query, "spanner"), "spanner") == query
+    except GqlirError:
+        return False
+
+
+def main() -> int:
+    from gqlir.checks.zetasql import shared_checker
+
+    items = [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
+    valid = [i for i in items if i["valid"]]
+    invalid = [i for i in items if not i["valid"]]
+    accepted = [i for i in valid if api.validate(i["query"], "spanner").valid]
+    rejected = [i for i in invalid if not api.validate(i["query"], "spanner").valid]
+    checker = shared_checker()
+    zeta = sum(checker.check(i["query"]).accepted for i in valid)
+    trips = sum(round_trips(i["query"]) for i in accepted)
+    print(f"spanner docs corpus: {len(items)} queries ({len(valid)} valid, {len(invalid)} invalid)")
+    print(f"gqlir accepts {len(accepted)}/{len(valid)} valid ({len(accepted) / len(valid):.1%})")
+    print(f"gqlir rejects {len(rejected)}/{len(invalid)} invalid")
+    print(f"ZetaSQL parses {zeta}/{len(valid)} valid")
+    print(f"round trip (parse, emit spanner, parse: same IR): {trips}/{len(accepted)} accepted")
+    for item in valid:
+        if item not in accepted:
+            error = api.validate(item["query"], "spanner").error
+            print(f"  not accepted {item['id']}: {error.message if error else ''}"[:160])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,84 @@
+"""GQL-family meanings written for targets of the other families (Cypher, SQL).
+
+GoogleSQL functions that the IR knows only as themselves (``googlesql.strpos``, from the
+Spanner dialect file) are refused by name: no Cypher or SQL function of any name is known to
+mean the same.
+
+
+GQL and GoogleSQL add numbers with ``+`` and concatenate with ``||``
+(:attr:`~gqlir.ir.ArithOp.ADD_NUMBERS`). Cypher's ``+`` also concatenates strings and lists and
+adds durations, so an operand not known to be a number is written ``x - 0``: a number (or null)
+stays what it is, and a string, list, boolean, instant or duration fails in Cypher as it does
+under GQL's ``+``. A SQL target's ``+`` on two text columns concatenates in some flavours, and
+its types come from the table mapping this pass does not read, so there an operand not known to
+be a number is refused.
+"""
+
+from __future__ import annotations
+
+from ..dialect import Dialect
+from ..errors import UnsupportedError
+from ..ir import expr as e
+from ..ir.node import Node
+
+#: canonical functions whose value is a number (or null) whatever their arguments
+_NUMERIC_FUNCTIONS = frozenset(
+    """abs acos asin atan atan2 ceil char_length cos cot degrees exp floor length ln log log10
+    radians round sign sin size sqrt tan tofloat tofloatornull tointeger tointegerornull""".split()
+)
+_NUMERIC_AGGREGATES = frozenset({"count", "avg", "stdev", "stdevp"})
+
+
+def known_number(node: e.Expr) -> bool:
+    """Is ``node``'s value a number or null whenever it is not an error?"""
+    if isinstance(node, (e.Integer, e.Float, e.CountStar)):
+        return True
+    if isinstance(node, (e.Negate, e.UnaryPlus)):
+        return known_number(node.operand)
+    if isinstance(node, e.Arithmetic):
+        if node.op in (e.ArithOp.ADD_NUMBERS, e.ArithOp.MOD, e.ArithOp.POW):
+            return True  # numbers only, in Cypher too
+        if node.op is e.ArithOp.SUB and (known_number(node.left) or known_number(node.right)):
+            return True  # Cypher subtracts a number from numbers only
+        return known_number(node.left) and known_number(node.right)
+    if isinstance(node, e.Aggregate):
+        return node.name in _NUMERIC_AGGREGATES
+    if isinstance(node, e.FunctionCall):
+        return node.name in _NUMERIC_FUNCTIONS
+    return False
+
+
+def lower_gql_meanings(root: Node, target: Dialect) -> Node:
+    """``root`` with every numeric ``+`` written as the target's ``+`` on operands that are
+    numbers, or refused (SQL) where an operand is not known to be one; GoogleSQL functions
+    refused."""
+
+    def rewrite(node: Node) -> Node:
+        if isinstance(node, e.FunctionCall) and node.name.startswith("googlesql."):
+            name = node.name.split(".", 1)[1].upper()
+            raise UnsupportedError(
+                f"{name}()",
+                target.name,
+                f"the GoogleSQL function {name}() has no {target.name} function of the same "
+                "meaning",
+                offset=node.pos,
+            )
+        if not (isinstance(node, e.Arithmetic) and node.op is e.ArithOp.ADD_NUMBERS):
+            return node
+        left, right = node.left, node.right
+        if target.family != "cypher" and not (known_number(left) and known_number(right)):
+            raise UnsupportedError(
+                "numeric + on operands not known to be numbers",
+                target.name,
+                f"GQL's + adds numbers only; {target.name}'s + may concatenate text",
+                offset=node.pos,
+            )
+        return e.Arithmetic(e.ArithOp.ADD, _number(left), _number(right), pos=node.pos)
+
+    return root.transform(rewrite)
+
+
+def _number(node: e.Expr) -> e.Expr:
+    if known_number(node):
+        return node
+    return e.Arithmetic(e.ArithOp.SUB, node, e.Integer(0), pos=node.pos)
