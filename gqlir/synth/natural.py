@@ -197,7 +197,8 @@ class Speaker:
         if symmetric and not (self.lex.schema and self._symmetric(link.type)):
             return f"that {be(many)} linked to {other_np} by '{verb.active}' in either direction"
         if subject:
-            return f"that {now}{agree(verb.active, many)} {other_np}{when}"
+            active, other_np = _fold_noun(verb.active, other_np, self.noun(other))
+            return f"that {now}{agree(active, many)} {other_np}{when}"
         if verb.passive:
             return f"that {now}{agree(verb.passive, many)} {other_np}{when}"
         return f"that {other_np} {now}{agree(verb.active, bool(quantity))}{when}"
@@ -229,8 +230,19 @@ class Speaker:
 
 
 def _strip_that(phrase: str, noun: str) -> str:
-    """ "compounds that palliate X" → "compounds palliate X" (for "Which compounds …?")."""
-    return phrase.replace(f"{noun} that ", f"{noun} ", 1)
+    """For "Which compounds …?": "compounds that palliate X" → "compounds palliate X"."""
+    return phrase.replace(f"{noun} that ", f"{noun} ", 1).replace(" and that ", " and ")
+
+
+def _fold_noun(verb: str, other: str, noun: str) -> tuple[str, str]:
+    """A verb phrase ending in its object's noun ("is in the genre") says the noun once:
+    "is in the genre 'Musical'", "is in a genre"."""
+    tail = f" the {noun}"
+    if not verb.endswith(tail):
+        return verb, other
+    if other.startswith(f"the {noun} "):
+        return verb, other[len(tail) :]
+    return verb[: -len(tail)], other
 
 
 @dataclass
@@ -466,8 +478,8 @@ class Asker:
         if a.limit is not None:
             also = f", and what is the {p} of each" if shown else ""
             return self.pick(
-                f"Which are the {a.limit} {np} with the {most} {p}{also}?",
-                f"List the {a.limit} {np} with the {most} {p}{also}.",
+                f"Which {a.limit} {np} have the {most} {p}{also}?",
+                f"Among {np}, list the {a.limit} with the {most} {p}{also}.",
             )
         order = "from highest to lowest" if desc else "from lowest to highest"
         return f"List the {np}, sorted by {p} {order}."
