@@ -22,7 +22,7 @@ from .reading import (
 )
 
 _DISPLAY = ("name", "title")
-_CMP = {
+COMPARISONS = {
     "=": "is",
     "<>": "is not",
     "<": "is less than",
@@ -154,7 +154,7 @@ class Speaker:
         p = self.prop(var, c.key)
         if c.op in ("known", "unknown"):
             return f"whose {p} is {c.op}"
-        return f"whose {p} {_CMP[c.op]} {lit(c.value)}"
+        return f"whose {p} {COMPARISONS[c.op]} {lit(c.value)}"
 
     def orient(self, link: Link, var: str) -> bool:
         """Whether ``var`` is the subject (the source) of ``link``; an undirected link takes the

@@ -19,18 +19,12 @@ import re
 
 from .. import ir
 from ..schema.model import SchemaGraph
-from .natural import Asker, lit
+from .natural import COMPARISONS, Asker, lit
 from .phrases import Lexicon, article, words
+from .reading import OPERATORS
 
 LEVELS = ("syntactic", "logical", "business", "cypherbench")
-_COMPARE = {
-    ir.CompOp.EQ: "is",
-    ir.CompOp.NE: "is not",
-    ir.CompOp.LT: "is less than",
-    ir.CompOp.LE: "is at most",
-    ir.CompOp.GT: "is greater than",
-    ir.CompOp.GE: "is at least",
-}
+_COMPARE = {op: COMPARISONS[symbol] for op, symbol in OPERATORS.items()}
 _AGG = {"count": "the number of", "sum": "the total", "avg": "the average", "min": "the lowest"}
 _AGG |= {"max": "the highest", "collect": "the list of"}
 _ARITH = {"-": "minus", "+": "plus", "*": "times", "/": "divided by", "%": "modulo"}

@@ -157,7 +157,7 @@ def _prop(e: ir.Expr) -> tuple[str, str] | None:
     return None
 
 
-_OPS = {
+OPERATORS = {
     ir.CompOp.EQ: "=",
     ir.CompOp.NE: "<>",
     ir.CompOp.LT: "<",
@@ -194,19 +194,19 @@ def add_condition(scene: Scene, c: ir.Expr, rels: dict[str, Link]) -> None:
         if left and left[0] in rels and c.op is ir.CompOp.GE:
             return  # end >= year: part of the same period
         if left and left[0] in scene.entities:
-            scene.entities[left[0]].conds.append(Cond(left[1], _OPS[c.op], c.right))
+            scene.entities[left[0]].conds.append(Cond(left[1], OPERATORS[c.op], c.right))
             return
         if isinstance(c.left, ir.Variable) and c.left.name in scene.measures:
             m = scene.measures[c.left.name]
             for link in scene.links:
                 if link.measured == m.name:
-                    link.count = (_COUNT_WORDS[_OPS[c.op]], c.right)
+                    link.count = (_COUNT_WORDS[OPERATORS[c.op]], c.right)
             return
         if isinstance(c.left, ir.CountSubquery):
             before = len(scene.links)
             _add_subquery(scene, c.left.query)
             for link in scene.links[before:]:
-                link.count = (_COUNT_WORDS[_OPS[c.op]], c.right)
+                link.count = (_COUNT_WORDS[OPERATORS[c.op]], c.right)
             return
         if (
             c.op is ir.CompOp.NE

@@ -70,8 +70,8 @@ def missing(text: str, query: ir.Query, schema: SchemaGraph | None) -> list[str]
 
 def _stem(phrase: str) -> str:
     """The part of a verb phrase every agreement and negation keeps ("palliat", "associated
-    with")."""
+    with"; "in" of "is in the genre", whose object noun may stand for the genre)."""
     first, _, rest = phrase.lower().partition(" ")
     if rest and first in ("is", "has", "was", "are"):
-        return rest
+        return re.sub(r"(^| )the [\w ]+$", "", rest) or first.removesuffix("s")
     return re.sub(r"(es|s)$", "", first)
