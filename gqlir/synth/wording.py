@@ -73,5 +73,5 @@ def _stem(phrase: str) -> str:
     with"; "in" of "is in the genre", whose object noun may stand for the genre)."""
     first, _, rest = phrase.lower().partition(" ")
     if rest and first in ("is", "has", "was", "are"):
-        return re.sub(r"(^| )the [\w ]+$", "", rest) or first.removesuffix("s")
+        return re.sub(r"(^| )the \w+$", "", rest) or first.removesuffix("s")
     return re.sub(r"(es|s)$", "", first)
