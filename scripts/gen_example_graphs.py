@@ -19,6 +19,7 @@ import os
 import random
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -1275,9 +1276,115 @@ DOMAINS: dict[
 }
 
 
+# How questions name the example types (phrase annotations, docs/schema-format.md): nouns that
+# are not the label in plain words, a verb phrase for each relationship type in each direction,
+# and property names that are not the key in plain words.
+PHRASE_NODES: dict[str, dict[str, tuple[str, str | None]]] = {
+    "biomedical": {"Anatomy": ("anatomical structure", None), "SideEffect": ("side effect", None)},
+    "bookstore": {"orders": ("order", None)},
+    "finance": {"Medium": ("medium", "media")},
+    "encyclopedia": {},
+    "movies": {},
+    "social": {},
+}
+PHRASE_EDGES: dict[str, dict[str, tuple[str, str]]] = {
+    "biomedical": {
+        "BINDS": ("binds", "is bound by"),
+        "INHIBITS": ("inhibits", "is inhibited by"),
+        "TREATS": ("treats", "is treated by"),
+        "PALLIATES": ("palliates", "is palliated by"),
+        "CAUSES": ("causes", "is caused by"),
+        "ASSOCIATES": ("is associated with", "is associated with"),
+        "LOCALIZES": ("localizes to", "is the site of"),
+        "PARTICIPATES": ("participates in", "involves"),
+        "INTERACTS": ("interacts with", "interacts with"),
+        "EXPRESSES": ("expresses", "is expressed in"),
+        "RESEMBLES": ("resembles", "resembles"),
+    },
+    "bookstore": {
+        "HAS_PUBLISHER": ("is published by", "published"),
+        "HAS_CUSTOMER": ("was placed by", "placed"),
+        "book_author": ("was written by", "wrote"),
+        "order_line": ("includes", "is included in"),
+    },
+    "encyclopedia": {
+        "locatedIn": ("is located in", "contains"),
+        "capitalOf": ("is the capital of", "has as its capital"),
+        "bornIn": ("was born in", "is the birthplace of"),
+        "citizenOf": ("is a citizen of", "has as a citizen"),
+        "headOfState": ("has as head of state", "is the head of state of"),
+        "memberOf": ("is a member of", "has as a member"),
+        "receivedAward": ("received", "was received by"),
+        "borders": ("borders", "borders"),
+        "basedIn": ("is based in", "is home to"),
+    },
+    "finance": {
+        "own": ("owns", "is owned by"),
+        "transfer": ("transferred money to", "received money from"),
+        "withdraw": ("withdrew money from", "had money withdrawn by"),
+        "repay": ("repaid", "was repaid by"),
+        "deposit": ("was deposited into", "received a deposit from"),
+        "signIn": ("signed in to", "was signed in to from"),
+        "apply": ("applied for", "was applied for by"),
+        "invest": ("invested in", "received an investment from"),
+        "guarantee": ("guarantees", "is guaranteed by"),
+    },
+    "movies": {
+        "ACTED_IN": ("acted in", "features"),
+        "DIRECTED": ("directed", "was directed by"),
+        "WROTE": ("wrote", "was written by"),
+        "PRODUCED": ("produced", "was produced by"),
+        "IN_GENRE": ("is in the genre", "is the genre of"),
+        "RATED": ("rated", "was rated by"),
+        "FOLLOWS": ("follows", "is followed by"),
+    },
+    "social": {
+        "KNOWS": ("knows", "knows"),
+        "IS_LOCATED_IN": ("is located in", "is the location of"),
+        "HAS_MEMBER": ("has as a member", "is a member of"),
+        "HAS_MODERATOR": ("is moderated by", "moderates"),
+        "CONTAINER_OF": ("contains", "is contained in"),
+        "HAS_CREATOR": ("was created by", "created"),
+        "REPLY_OF": ("is a reply to", "has as a reply"),
+        "LIKES": ("likes", "is liked by"),
+        "HAS_TAG": ("has the tag", "is the tag of"),
+        "HAS_INTEREST": ("is interested in", "is of interest to"),
+    },
+}
+PHRASE_PROPS = {
+    "isBlocked": "blocked flag",
+    "inchikey": "InChIKey",
+    "affinity_nM": "affinity in nM",
+    "gdp": "GDP",
+    "locationIP": "location IP address",
+    "browserUsed": "browser",
+    "userId": "user id",
+    "isbn": "ISBN",
+    "url": "URL",
+}
+
+
+def with_phrases(name: str, schema: SchemaGraph) -> SchemaGraph:
+    """The example schema with its phrase annotations."""
+
+    def props(ps: tuple[Property, ...]) -> tuple[Property, ...]:
+        return tuple(replace(p, phrase=PHRASE_PROPS.get(p.name)) for p in ps)
+
+    nodes = []
+    for n in schema.node_types:
+        one, many = PHRASE_NODES[name].get(n.label, (None, None))
+        nodes.append(replace(n, phrase=one, plural=many, properties=props(n.properties)))
+    edges = []
+    for e in schema.edge_types:
+        active, passive = PHRASE_EDGES[name][e.label]
+        edges.append(replace(e, phrase=active, inverse=passive, properties=props(e.properties)))
+    return schema.replace(node_types=tuple(nodes), edge_types=tuple(edges))
+
+
 def generate(out: str, name: str) -> None:
     make, layout = DOMAINS[name]
     schema, gen = make()
+    schema = with_phrases(name, schema)
     rng = random.Random(f"gqlir-example-{name}")
     b = gen(rng)
     folder = os.path.join(out, name)

@@ -57,7 +57,7 @@ def test_every_pattern_and_family_appears(covering) -> None:
 def test_items_carry_queries_labels_and_results(covering) -> None:
     out, items = covering
     for item in items:
-        assert item["question"].endswith(".")
+        assert item["question"].endswith(("?", "."))
         assert item["difficulty"] in ("easy", "medium", "hard", "extra hard")
         assert set(item["queries"]) | set(item["unsupported"]) == {
             *GRAPH_DIALECTS,

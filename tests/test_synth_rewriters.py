@@ -1,5 +1,6 @@
-"""Question rewriters (gqlir.synth.rewriters): offline with no model configured, and an
-OpenAI-compatible endpoint (a fake server on 127.0.0.1) whose paraphrases are verified."""
+"""Question rewriters (gqlir.synth.rewriters): none with no model configured, and an
+OpenAI-compatible endpoint (a fake server on 127.0.0.1) whose paraphrases of the offline
+question are verified."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ import pytest
 
 import gqlir
 from gqlir.synth import SynthError
-from gqlir.synth.questions import question, words
+from gqlir.synth.phrases import words
+from gqlir.synth.questions import question
 from gqlir.synth.rewriters import (
     LLMRewriter,
-    OfflineRewriter,
     RewriteRequest,
     configured_rewriters,
     faithful,
+    literals,
 )
 
 QUERY = gqlir.parse(
@@ -27,23 +29,28 @@ QUERY = gqlir.parse(
 
 
 def _request() -> RewriteRequest:
-    return RewriteRequest(QUERY, gqlir.emit(QUERY, "neo4j"), question(QUERY), "movies")
+    return RewriteRequest(QUERY, gqlir.emit(QUERY, "neo4j"), question(QUERY, "logical"), "movies")
 
 
-def test_template_questions_name_the_schema_and_the_values() -> None:
+def test_questions_use_words_not_schema_spellings() -> None:
     text = question(QUERY)
-    assert text.startswith("Find Person n with a ACTED_IN relationship to Movie m")
-    assert "'Heat'" in text and text.endswith(".")
+    assert text.startswith("Match a person with an 'acted in' relationship to a movie")
+    assert "'Heat'" in text and "ACTED_IN" not in text and " n " not in text
     assert words("createTime") == "create time" and words("HAS_TAG") == "has tag"
+    logical = question(QUERY, "logical")
+    assert "acted in the movie 'Heat'" in logical and logical.endswith(("?", "."))
 
 
-def test_offline_rewriter_gives_the_logical_level(monkeypatch) -> None:
+def test_no_rewriter_without_an_endpoint(monkeypatch) -> None:
     monkeypatch.delenv("GQLIR_LLM_URL", raising=False)
     monkeypatch.delenv("GQLIR_LLM_MODEL", raising=False)
-    rewriters = configured_rewriters()
-    assert [r.name for r in rewriters] == ["offline"]
-    logical = OfflineRewriter().rewrite(_request())["logical"]
-    assert "acted in" in logical and "ACTED_IN" not in logical and "'Heat'" in logical
+    assert configured_rewriters() == []
+
+
+def test_a_top_one_limit_is_not_a_literal_to_state() -> None:
+    top = gqlir.parse("MATCH (n:Movie) RETURN n.title AS t ORDER BY n.budget DESC LIMIT 1")
+    assert literals(top) == []
+    assert literals(gqlir.parse("MATCH (n:Movie) RETURN n.title AS t LIMIT 5")) == ["5"]
 
 
 class _Fake(BaseHTTPRequestHandler):
@@ -82,7 +89,7 @@ def test_llm_rewriter_over_http(server, monkeypatch) -> None:
     llm = rewriters[-1]
     assert isinstance(llm, LLMRewriter)
     _Fake.answer = "Which actors appeared in 'Heat'?"
-    assert llm.rewrite(_request()) == {"business": "Which actors appeared in 'Heat'?"}
+    assert llm.rewrite(_request()) == {"paraphrase": "Which actors appeared in 'Heat'?"}
     sent = _Fake.seen[-1]
     assert sent["path"] == "/v1/chat/completions" and sent["auth"] == "Bearer k"
     assert sent["model"] == "fake-model" and "Heat" in sent["messages"][0]["content"]

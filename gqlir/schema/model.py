@@ -18,6 +18,11 @@ a node may have on each side), participation (whether every node of an endpoint 
 entailment (an edge of this type implies an edge of another type between the same nodes),
 symmetry (the relation holds both ways and is stored once), and time sensitivity (the relation
 holds for a period, recorded in its properties).
+
+Phrase annotations say how a question names a type in English (``phrase`` of a node type or
+property: "side effect", ``plural``: "side effects"; of an edge type: "treats", ``inverse``: "is
+treated by"). They change no meaning, so a format that cannot carry them drops them as notes,
+not losses (:func:`is_note`).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import Field, dataclass, field, replace
 from typing import Any
 
 from ..errors import SchemaError
@@ -33,6 +38,16 @@ from .types import PropertyType, parse_type
 
 FORMAT_NAME = "gqlir-schema"
 FORMAT_VERSION = 1
+
+
+def _phrase() -> Any:
+    """An optional phrase annotation (see the module docstring)."""
+    return field(default=None, metadata={"note": True})
+
+
+def is_note(f: Field) -> bool:
+    """Whether a model field is an annotation whose loss changes no meaning."""
+    return bool(f.metadata.get("note"))
 
 
 class Cardinality(enum.Enum):
@@ -85,6 +100,7 @@ class Property:
     unit: str | None = None
     description: str | None = None
     categorical: bool = False
+    phrase: str | None = _phrase()
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -157,6 +173,8 @@ class NodeType(_ElementType):
     keys: tuple[str, ...] = ()
     extra_labels: tuple[str, ...] = ()
     description: str | None = None
+    phrase: str | None = _phrase()
+    plural: str | None = _phrase()
 
     def __post_init__(self) -> None:
         if not isinstance(self.label, str) or not self.label:
@@ -192,6 +210,8 @@ class EdgeType(_ElementType):
     symmetric: bool = False
     time_sensitive: bool = False
     description: str | None = None
+    phrase: str | None = _phrase()
+    inverse: str | None = _phrase()
 
     def __post_init__(self) -> None:
         if not isinstance(self.label, str) or not self.label:
@@ -380,7 +400,13 @@ def _property_to_dict(p: Property) -> dict[str, Any]:
         out["unit"] = p.unit
     if p.description is not None:
         out["description"] = p.description
-    return out
+    return out | _phrases_to_dict(p, ("phrase",))
+
+
+def _phrases_to_dict(
+    element: Property | NodeType | EdgeType, names: tuple[str, ...]
+) -> dict[str, str]:
+    return {n: getattr(element, n) for n in names if getattr(element, n) is not None}
 
 
 def schema_to_dict(schema: SchemaGraph) -> dict[str, Any]:
@@ -395,6 +421,7 @@ def schema_to_dict(schema: SchemaGraph) -> dict[str, Any]:
             d["extra_labels"] = list(n.extra_labels)
         if n.description is not None:
             d["description"] = n.description
+        d |= _phrases_to_dict(n, ("phrase", "plural"))
         if n.keys:
             d["key"] = list(n.keys)
         d["properties"] = [_property_to_dict(p) for p in n.properties]
@@ -404,6 +431,7 @@ def schema_to_dict(schema: SchemaGraph) -> dict[str, Any]:
         d = {"label": e.label, "endpoints": [[p.source, p.target] for p in e.endpoints]}
         if e.description is not None:
             d["description"] = e.description
+        d |= _phrases_to_dict(e, ("phrase", "inverse"))
         if e.keys:
             d["key"] = list(e.keys)
         d["properties"] = [_property_to_dict(p) for p in e.properties]
@@ -495,6 +523,7 @@ class _Reader:
                     "unit",
                     "description",
                     "categorical",
+                    "phrase",
                 },
             )
             try:
@@ -511,6 +540,7 @@ class _Reader:
                     unit=self.str_(p, "unit", None),
                     description=self.str_(p, "description", None),
                     categorical=self.bool_(p, "categorical"),
+                    phrase=self.str_(p, "phrase", None),
                 )
             )
             self.path.pop()
@@ -530,7 +560,9 @@ def schema_from_dict(data: Any) -> SchemaGraph:
     nodes = []
     for i, n in enumerate(d.get("nodes", [])):
         r.path = [f"nodes[{i}]"]
-        n = r.obj(n, {"label", "extra_labels", "description", "key", "properties"})
+        n = r.obj(
+            n, {"label", "extra_labels", "description", "key", "properties", "phrase", "plural"}
+        )
         try:
             nodes.append(
                 NodeType(
@@ -539,6 +571,8 @@ def schema_from_dict(data: Any) -> SchemaGraph:
                     keys=r.strs(n, "key"),
                     extra_labels=r.strs(n, "extra_labels"),
                     description=r.str_(n, "description", None),
+                    phrase=r.str_(n, "phrase", None),
+                    plural=r.str_(n, "plural", None),
                 )
             )
         except SchemaError as exc:
@@ -561,6 +595,8 @@ def schema_from_dict(data: Any) -> SchemaGraph:
                 "implies",
                 "symmetric",
                 "time_sensitive",
+                "phrase",
+                "inverse",
             },
         )
         eps = e.get("endpoints", [])
@@ -584,6 +620,8 @@ def schema_from_dict(data: Any) -> SchemaGraph:
                     symmetric=r.bool_(e, "symmetric"),
                     time_sensitive=r.bool_(e, "time_sensitive"),
                     description=r.str_(e, "description", None),
+                    phrase=r.str_(e, "phrase", None),
+                    inverse=r.str_(e, "inverse", None),
                 )
             )
         except SchemaError as exc:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..errors import SchemaError
-from .model import EdgeType, NodeType, Property, SchemaGraph
+from .model import Property, SchemaGraph, is_note
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,7 @@ class LossReport:
 
     format: str
     changes: list[Change] = field(default_factory=list)
+    notes: list[Change] = field(default_factory=list)  # dropped annotations: no loss
 
     def __bool__(self) -> bool:
         return bool(self.changes)
@@ -68,7 +69,10 @@ class LossReport:
         return [str(c) for c in self.changes]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": self.format, "lost": [c.to_dict() for c in self.changes]}
+        out: dict[str, Any] = {"format": self.format, "lost": [c.to_dict() for c in self.changes]}
+        if self.notes:
+            out["notes"] = [c.to_dict() for c in self.notes]
+        return out
 
     def error(self) -> SchemaError:
         head = f"{self.format} cannot express {len(self.changes)} thing(s) of this schema"
@@ -83,9 +87,18 @@ class LossReport:
         return err
 
 
-def diff(before: SchemaGraph, after: SchemaGraph) -> list[Change]:
-    """Every difference of meaning between two schemas, keyed by labels and names."""
+def diff(before: SchemaGraph, after: SchemaGraph, notes: bool = False) -> list[Change]:
+    """Every difference of meaning between two schemas, keyed by labels and names; with
+    ``notes``, the differences of phrase annotations instead (which change no meaning)."""
     out: list[Change] = []
+    if notes:
+        for label in before.node_labels:
+            if after.node(label) is not None:
+                _diff_element(f"node {label}", before.node(label), after.node(label), out, True)
+        for label in before.edge_labels:
+            if after.edge(label) is not None:
+                _diff_element(f"edge {label}", before.edge(label), after.edge(label), out, True)
+        return out
     if before.name != after.name:
         out.append(Change("graph", "name", before.name, after.name))
     if before.description != after.description:
@@ -112,16 +125,14 @@ def _present(x: object) -> str:
 _SET_FIELDS = {"endpoints", "implies", "extra_labels"}
 
 
-def _diff_element(
-    where: str, a: NodeType | EdgeType, b: NodeType | EdgeType, out: list[Change]
-) -> None:
+def _diff_element(where: str, a: Any, b: Any, out: list[Change], notes: bool = False) -> None:
     for f in fields(a):
         name = f.name
-        if name == "label":
+        if name == "label" or (is_note(f) != notes and name != "properties"):
             continue
         va, vb = getattr(a, name), getattr(b, name)
         if name == "properties":
-            _diff_properties(where, va, vb, out)
+            _diff_properties(where, va, vb, out, notes)
         elif name in _SET_FIELDS:
             if set(va) != set(vb):
                 out.append(Change(where, name, _sorted(va), _sorted(vb)))
@@ -134,17 +145,22 @@ def _sorted(items: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _diff_properties(
-    where: str, a: tuple[Property, ...], b: tuple[Property, ...], out: list[Change]
+    where: str,
+    a: tuple[Property, ...],
+    b: tuple[Property, ...],
+    out: list[Change],
+    notes: bool = False,
 ) -> None:
     pa = {p.name: p for p in a}
     pb = {p.name: p for p in b}
     for name in dict.fromkeys([*pa, *pb]):
         x, y = pa.get(name), pb.get(name)
         if x is None or y is None:
-            out.append(Change(f"{where}.{name}", "property", _present(x), _present(y)))
+            if not notes:
+                out.append(Change(f"{where}.{name}", "property", _present(x), _present(y)))
             continue
         for f in fields(x):
-            if f.name == "name":
+            if f.name == "name" or is_note(f) != notes:
                 continue
             vx, vy = getattr(x, f.name), getattr(y, f.name)
             if vx != vy:

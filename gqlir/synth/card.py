@@ -4,6 +4,7 @@ in the card and as SVG bar charts beside it."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from html import escape
 from typing import Any
@@ -77,6 +78,22 @@ def _table(rows: list[tuple[Any, ...]], head: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
+def question_samples(items: list[dict[str, Any]], seed: Any, k: int = 10) -> list[str]:
+    """Ten questions per level, drawn at random (seeded) so a reader sees what the dataset asks,
+    each beside its Cypher query."""
+    levels = sorted({level for item in items for level in item["questions"]})
+    out: list[str] = []
+    for level in levels:
+        having = [i for i in items if i["questions"].get(level)]
+        picked = random.Random(f"{seed}:card:{level}").sample(having, min(k, len(having)))
+        out += [f"### {level}", ""]
+        for item in picked:
+            query = item["queries"].get("neo4j") or next(iter(item["queries"].values()))
+            out.append(f"* {item['questions'][level]}  \n  `{query}`")
+        out.append("")
+    return out
+
+
 def card(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]) -> str:
     n = len(items)
     cov = coverage(items, dialects)
@@ -100,6 +117,13 @@ def card(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]
         "NGDBench query records; `schemas/`: the schemas;",
         "* `plots/`: the charts below as SVG.",
         "",
+        "## Questions",
+        "",
+        "Ten random questions per level (`syntactic`, `logical` and `business` are "
+        "Text2GQL-Bench's levels 1–3, `cypherbench` CypherBench's style, `paraphrase` a "
+        "verified rewording when an LLM endpoint was configured):",
+        "",
+        *question_samples(items, stats["seed"]),
         "## Difficulty (Text2GQL-Bench levels)",
         "",
         text_bars(dict(counts(items, "difficulty")), list(LEVELS)),

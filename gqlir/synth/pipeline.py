@@ -24,7 +24,7 @@ from .graphindex import GraphIndex
 from .instantiate import substitute
 from .labels import canonical_form, labels
 from .library import Template
-from .questions import question
+from .questions import questions
 from .rewriters import Rewriter, RewriteRequest
 
 
@@ -211,10 +211,12 @@ class SchemaRun:
         return item, ""
 
     def ask(self, item: dict[str, Any], query: ir.Query) -> None:
-        syntactic = question(query)
-        item["question"] = syntactic
-        item["questions"] = {"syntactic": syntactic}
-        request = RewriteRequest(query, item["queries"].get("neo4j", ""), syntactic, self.name)
+        asked = questions(query, self.schema, self.config.seed)
+        item["question"] = asked["cypherbench"]
+        item["questions"] = dict(asked)
+        request = RewriteRequest(
+            query, item["queries"].get("neo4j", ""), asked["logical"], self.name
+        )
         for rewriter in self.rewriters:
             item["questions"].update(rewriter.rewrite(request))
 

@@ -1,62 +1,87 @@
-"""Template questions, written from the IR: every item gets one, whatever template it came
-from. Two styles:
+"""Questions for a synthesized query, offline and deterministic for one seed, at the levels
+of Text2GQL-Bench and in CypherBench's style:
 
-* ``syntactic`` (Text2GQL-Bench's level 1): names labels, relationship types, properties and
-  variables as the schema spells them;
-* ``logical`` (level 2): the same question in plain words (``createTime`` → "create time"),
-  without variables or schema spellings.
+* ``syntactic`` (level 1): the query clause by clause (match, filter, return, order, limit) in
+  plain words, every node named by its noun ("the second gene" when a label repeats);
+* ``logical`` (level 2): a natural question stating every condition on its entity;
+* ``business`` (level 3): the same request as an analyst would put it;
+* ``cypherbench``: CypherBench's question style ("What are the names of …?").
+
+No question shows a variable, a relationship-type spelling or a snake_case property name: the
+words come from the schema's phrase annotations or are derived (:mod:`.phrases`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import random
 import re
 
 from .. import ir
+from ..schema.model import SchemaGraph
+from .natural import COMPARISONS, Asker, lit
+from .phrases import Lexicon, article, words
+from .reading import OPERATORS
 
-_COMPARE = {
-    ir.CompOp.EQ: "is",
-    ir.CompOp.NE: "is not",
-    ir.CompOp.LT: "is less than",
-    ir.CompOp.LE: "is at most",
-    ir.CompOp.GT: "is greater than",
-    ir.CompOp.GE: "is at least",
-}
+LEVELS = ("syntactic", "logical", "business", "cypherbench")
+_COMPARE = {op: COMPARISONS[symbol] for op, symbol in OPERATORS.items()}
 _AGG = {"count": "the number of", "sum": "the total", "avg": "the average", "min": "the lowest"}
 _AGG |= {"max": "the highest", "collect": "the list of"}
 _ARITH = {"-": "minus", "+": "plus", "*": "times", "/": "divided by", "%": "modulo"}
 
 
-def words(name: str) -> str:
-    """An identifier in plain words: ``createTime`` → "create time", ``HAS_TAG`` → "has tag"."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
-    return re.sub(r"\s+", " ", spaced).strip().lower()
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _references(query: ir.Query, lex: Lexicon) -> tuple[dict[str, str], dict[str, str]]:
+    """Node variables → their nouns ("gene", or "second gene" when a label repeats) and labels."""
+    labels: dict[str, str] = {}
+    order: list[str] = []
+    for n in query.walk():
+        if isinstance(n, ir.NodePattern) and n.variable and not n.variable.startswith("_"):
+            if n.variable not in order:
+                order.append(n.variable)
+            if isinstance(n.labels, ir.Label):
+                labels.setdefault(n.variable, n.labels.name)
+    counts: dict[str | None, int] = {}
+    for v in order:
+        counts[labels.get(v)] = counts.get(labels.get(v), 0) + 1
+    refs: dict[str, str] = {}
+    seen: dict[str | None, int] = {}
+    for v in order:
+        label = labels.get(v)
+        noun = lex.noun(label)
+        if counts[label] > 1:
+            noun = f"{_ORDINALS[min(seen.get(label, 0), len(_ORDINALS) - 1)]} {noun}"
+            seen[label] = seen.get(label, 0) + 1
+        refs[v] = noun
+    return refs, labels
 
 
 class Verbalizer:
-    def __init__(self, style: str = "syntactic") -> None:
-        self.plain = style == "logical"
+    """The syntactic level: the query's clauses in order, nodes named by their nouns."""
 
-    # -- names --------------------------------------------------------------------------------
-    def label(self, labels: ir.LabelExpr | None) -> str:
-        if isinstance(labels, ir.Label):
-            return words(labels.name) if self.plain else labels.name
-        return "node"
+    def __init__(self, query: ir.Query, lex: Lexicon) -> None:
+        self.lex = lex
+        self.refs, self.labels = _references(query, lex)
+        self.seen: set[str] = set()
+        self.aliases: dict[str, str] = {}
+
+    def ref(self, var: str | None, labels: ir.LabelExpr | None = None) -> str:
+        """A node: "a gene" where it first appears, "the gene" (or "the second gene") after."""
+        if var is None or var not in self.refs:
+            return article(self.lex.noun(labels.name if isinstance(labels, ir.Label) else None))
+        if var in self.seen:
+            return f"the {self.refs[var]}"
+        self.seen.add(var)
+        return article(self.refs[var])
 
     def rel_type(self, types: ir.LabelExpr | None) -> str:
         if isinstance(types, ir.Label):
-            return words(types.name) if self.plain else types.name
+            return f"'{self.lex.verb(types.name).active}'"
         return "any"
 
-    def var(self, name: str | None) -> str:
-        return "" if self.plain or not name or name.startswith("_") else f" {name}"
-
-    def prop(self, key: str) -> str:
-        return words(key) if self.plain else key
-
     # -- patterns -----------------------------------------------------------------------------
-    def node(self, n: ir.NodePattern) -> str:
-        return f"{self.label(n.labels)}{self.var(n.variable)}"
-
     def hops(self, q: ir.Quantifier) -> str:
         upper = "any number of" if q.upper is None else str(q.upper)
         return f"{q.lower} to {upper}" if q.upper != q.lower else str(q.lower)
@@ -64,22 +89,25 @@ class Verbalizer:
     def rel(self, r: ir.RelPattern, after: str) -> str:
         kind = self.rel_type(r.types)
         if r.quantifier is not None:
-            return f"reachable over {self.hops(r.quantifier)} {kind} hops from {after}"
+            return f"reachable over {self.hops(r.quantifier)} {kind} steps from {after}"
+        a = article(kind.strip("'")).split(" ")[0]
         if r.direction is ir.Direction.OUT:
-            return f"with a {kind} relationship to {after}"
+            return f"with {a} {kind} relationship to {after}"
         if r.direction is ir.Direction.IN:
-            return f"with a {kind} relationship from {after}"
+            return f"with {a} {kind} relationship from {after}"
         return f"connected by {kind} to {after}"
 
     def chain(self, chain: ir.PathChain) -> str:
         elements = list(chain.elements)
-        if not elements:
-            return ""
-        text = self.node(elements[0]) if isinstance(elements[0], ir.NodePattern) else ""
-        i = 1
-        while i + 1 < len(elements) + 1 and i < len(elements):
-            step, target = elements[i], elements[i + 1] if i + 1 < len(elements) else None
-            shown = self.node(target) if isinstance(target, ir.NodePattern) else "a node"
+        first = elements[0] if elements else None
+        text = self.ref(first.variable, first.labels) if isinstance(first, ir.NodePattern) else ""
+        for i in range(1, len(elements) - 1, 2):
+            step, target = elements[i], elements[i + 1]
+            shown = (
+                self.ref(target.variable, target.labels)
+                if isinstance(target, ir.NodePattern)
+                else "a node"
+            )
             if isinstance(step, ir.RelPattern):
                 text += f" {self.rel(step, shown)}"
             elif isinstance(step, ir.ParenPath):
@@ -87,13 +115,12 @@ class Verbalizer:
                 kind = self.rel_type(inner[0].types) if inner else "any"
                 bounds = self.hops(step.quantifier) if step.quantifier else "1"
                 text += f" linked through {bounds} {kind} steps to {shown}"
-            i += 2
         return text
 
     def pattern(self, p: ir.PathPattern) -> str:
         body = self.chain(p.path) if isinstance(p.path, ir.PathChain) else "a path"
         if p.search is not None:
-            return f"the shortest path{self.var(p.variable)} where {body}"
+            return f"the shortest path from {body}"
         return body
 
     # -- expressions --------------------------------------------------------------------------
@@ -101,18 +128,16 @@ class Verbalizer:
         if e is None:
             return ""
         if isinstance(e, ir.Property):
-            subject = self.expr(e.subject)
-            return f"the {self.prop(e.key)}" + (f" of {subject}" if subject else "")
+            if isinstance(e.subject, ir.Variable) and e.subject.name in self.refs:
+                v = e.subject.name
+                return f"the {self.refs[v]}'s {self.lex.prop(self.labels.get(v), e.key)}"
+            return f"the {words(e.key)}"
         if isinstance(e, ir.Variable):
-            return "" if self.plain else e.name
-        if isinstance(e, ir.String):
-            return f"'{e.value}'"
-        if isinstance(e, ir.Boolean):
-            return "true" if e.value else "false"
-        if isinstance(e, (ir.Integer, ir.Float)):
-            return repr(e.value) if isinstance(e.value, float) else str(e.value)
-        if isinstance(e, ir.TemporalLiteral):
-            return e.text
+            if e.name in self.refs:
+                return f"the {self.refs[e.name]}"
+            return self.aliases.get(e.name, "the path" if len(e.name) == 1 else words(e.name))
+        if isinstance(e, (ir.String, ir.Boolean, ir.Integer, ir.Float, ir.TemporalLiteral)):
+            return lit(e)
         joiner = _joiner(e)
         if joiner is not None:
             return f"{self.expr(e.left)} {joiner} {self.expr(e.right)}"  # type: ignore[attr-defined]
@@ -127,16 +152,17 @@ class Verbalizer:
         if isinstance(e, ir.Exists):
             return f"there is {self.subquery(e.query)}"
         if isinstance(e, ir.CountSubquery):
-            return f"the number of {self.subquery(e.query)}"
+            return f"the number of matches of {self.subquery(e.query)}"
         if isinstance(e, ir.In):
-            return f"{self.expr(e.item)} is among {self.expr(e.container)}"
+            return f"{self.expr(e.container)} includes {self.expr(e.item)}"
         if isinstance(e, ir.Aggregate):
             arg = self.expr(e.args[0]) if e.args else "rows"
-            arg = arg.removeprefix("the ")
             lead = _AGG.get(e.name, e.name)
-            if e.name == "count":
-                arg = arg or "matches"
-            return f"{lead} {'distinct ' if e.distinct else ''}{arg}".strip()
+            if e.name == "count" and e.args and isinstance(e.args[0], ir.Variable):
+                arg = self.lex.noun(self.labels.get(e.args[0].name), True)
+                if e.args[0].name not in self.refs:
+                    arg = self.expr(e.args[0]).removeprefix("the ")
+            return f"{lead} {'distinct ' if e.distinct else ''}{arg.removeprefix('the ')}".strip()
         if isinstance(e, ir.CountStar):
             return "the number of matches"
         if isinstance(e, ir.Case) and e.whens:
@@ -147,7 +173,7 @@ class Verbalizer:
             )
         if isinstance(e, ir.FunctionCall):
             args = ", ".join(self.expr(a) for a in e.args)
-            return f"the {e.name} of {args}"
+            return f"the {words(e.name)} of {args}"
         return "a value"
 
     def subquery(self, q: ir.Query) -> str:
@@ -164,20 +190,16 @@ class Verbalizer:
     # -- steps --------------------------------------------------------------------------------
     def item(self, item: ir.ReturnItem) -> str:
         text = self.expr(item.expr)
-        if not text:
-            return self.prop(item.alias or "it")
-        if item.alias and not self.plain and isinstance(item.expr, (ir.Aggregate, ir.Case)):
-            return f"{text} (as {item.alias})"
+        if item.alias and not (isinstance(item.expr, ir.Variable) and item.expr.name == item.alias):
+            self.aliases[item.alias] = text
+        if isinstance(item.expr, ir.String) and item.alias:
+            return f"{text} as the {words(item.alias)}"
         return text
 
-    def order(self, p: ir.Projection, by_alias: dict[str, str]) -> str:
+    def order(self, p: ir.Projection) -> str:
         keys = []
         for s in p.order_by:
-            if isinstance(s.expr, ir.Variable) and s.expr.name in by_alias:
-                shown = by_alias[s.expr.name]
-            else:
-                shown = self.expr(s.expr)
-            keys.append(f"{shown} {'descending' if s.descending else 'ascending'}")
+            keys.append(f"{self.expr(s.expr)} {'descending' if s.descending else 'ascending'}")
         text = f", sorted by {', '.join(keys)}" if keys else ""
         if isinstance(p.limit, ir.Integer):
             text += ", only the first" if p.limit.value == 1 else f", the first {p.limit.value}"
@@ -185,26 +207,23 @@ class Verbalizer:
 
     def projection(self, p: ir.Projection, final: bool) -> str:
         shown = [self.item(i) for i in p.items]
-        by_alias = {i.alias: s for i, s in zip(p.items, shown) if i.alias}
-        grouped = any(
-            isinstance(n, (ir.Aggregate, ir.CountStar)) for i in p.items for n in i.expr.walk()
-        )
-        if not final and p.distinct and all(isinstance(i.expr, ir.Variable) for i in p.items):
+        grouped = any(_aggregates(i.expr) for i in p.items)
+        if not final and all(isinstance(i.expr, ir.Variable) for i in p.items) and not p.order_by:
             text = ""
         elif grouped:
-            keys = [
-                s.removeprefix("the ") for i, s in zip(p.items, shown) if not _aggregates(i.expr)
-            ]
+            keys = [s for i, s in zip(p.items, shown) if not _aggregates(i.expr)]
             values = [s for i, s in zip(p.items, shown) if _aggregates(i.expr)]
             head = "return" if final else "compute"
-            text = f"{head} {', '.join(values)}" + (f" for each {', '.join(keys)}" if keys else "")
+            text = f"{head} {', '.join(values)}" + (
+                f" for each of {', '.join(keys)}" if keys else ""
+            )
         else:
             verb = "return" if final else "keep"
-            unique = " distinct" if p.distinct else ""
+            unique = " the distinct values of" if p.distinct else ""
             text = f"{verb}{unique} {', '.join(s for s in shown if s)}"
         if p.where is not None:
             text = f"{text}; keep those where {self.expr(p.where)}".lstrip("; ")
-        return (text + self.order(p, by_alias)).strip()
+        return (text + self.order(p)).strip()
 
     def linear(self, q: ir.LinearQuery) -> str:
         parts: list[str] = []
@@ -212,7 +231,7 @@ class Verbalizer:
         for i, step in enumerate(q.steps):
             if isinstance(step, ir.Match):
                 found = " and ".join(self.pattern(p) for p in step.patterns)
-                lead = "optionally match" if step.optional else "find"
+                lead = "optionally match" if step.optional else "match"
                 text = f"{lead} {found}"
                 if step.where is not None:
                     text += f" where {self.expr(step.where)}"
@@ -230,7 +249,10 @@ class Verbalizer:
     def query(self, q: ir.Query) -> str:
         if isinstance(q, ir.SetOperation):
             how = "together with" if q.op is ir.SetOp.UNION else q.op.value.lower()
-            return f"{self.query(q.left)}, {how} {self.query(q.right)}"
+            self.seen.clear()
+            left = self.query(q.left)
+            self.seen.clear()
+            return f"{left}, {how}: {self.query(q.right)}"
         if isinstance(q, ir.LinearQuery):
             return self.linear(q)
         return "answer the query"
@@ -253,8 +275,41 @@ def _aggregates(e: ir.Expr) -> bool:
     return any(isinstance(n, (ir.Aggregate, ir.CountStar)) for n in e.walk())
 
 
-def question(query: ir.Query, style: str = "syntactic") -> str:
-    """The template question of ``query``: one sentence, capitalised, ending with a period."""
-    text = Verbalizer(style).query(query).strip()
-    text = re.sub(r"\s+", " ", text)
-    return (text[:1].upper() + text[1:]).rstrip(".") + "."
+def _sentence(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"[,\s]+([?.])$", r"\1", text).replace(",,", ",")
+    end = "?" if text.endswith("?") else "."
+    return text[:1].upper() + text[1:].rstrip(".?") + end
+
+
+_FRAMES = (
+    "I need to know this: {}",
+    "For a report on the {domain} data: {}",
+    "Could you find out the following? {}",
+    "As part of an analysis of the {domain} graph: {}",
+)
+
+
+def question(
+    query: ir.Query,
+    style: str = "syntactic",
+    schema: SchemaGraph | None = None,
+    seed: str | int = 0,
+) -> str:
+    """The question of ``query`` at one level, one sentence, capitalised and punctuated."""
+    lex = Lexicon(schema)
+    if style == "syntactic":
+        return _sentence(Verbalizer(query, lex).query(query))
+    digest = hashlib.sha256(f"{seed}:{style}:{query!r}".encode()).hexdigest()
+    rng = random.Random(digest)
+    text = _sentence(Asker(lex, rng, style).ask(query))
+    if style == "business":
+        domain = (schema.name if schema is not None and schema.name else "graph").replace("_", " ")
+        frame = rng.choice(_FRAMES)
+        text = frame.format(text[:1].lower() + text[1:], domain=domain)
+    return text
+
+
+def questions(query: ir.Query, schema: SchemaGraph | None = None, seed: str | int = 0):
+    """Every offline level of ``query``'s question."""
+    return {level: question(query, level, schema, seed) for level in LEVELS}

@@ -1,8 +1,8 @@
-"""Question rewriters: from the template question to the logical and business levels, and
-paraphrases. The offline rewriter needs nothing; the LLM rewriter calls an OpenAI-compatible
-chat endpoint only when one is configured (``GQLIR_LLM_URL``, ``GQLIR_LLM_MODEL``, optional
-``GQLIR_LLM_KEY``), and keeps a paraphrase only if it passes verification: every literal of
-the query still appears in it."""
+"""Question rewriters: paraphrases of the offline questions (:mod:`.questions`, which give
+every level without a model). The LLM rewriter calls an OpenAI-compatible chat endpoint only
+when one is configured (``GQLIR_LLM_URL``, ``GQLIR_LLM_MODEL``, optional ``GQLIR_LLM_KEY``),
+rewords the logical question only, and keeps the paraphrase only if it passes verification:
+every literal of the query still appears in it."""
 
 from __future__ import annotations
 
@@ -15,14 +15,13 @@ from typing import Protocol
 
 from .. import ir
 from .errors import SynthError
-from .questions import question
 
 
 @dataclass(frozen=True)
 class RewriteRequest:
     query: ir.Query
     cypher: str
-    question: str  # the template (syntactic) question
+    question: str  # the offline logical question, which a paraphrase rewords
     schema_name: str
 
 
@@ -34,19 +33,18 @@ class Rewriter(Protocol):
         ...
 
 
-class OfflineRewriter:
-    """The logical level from the IR: plain words, no schema spellings, no variables."""
-
-    name = "offline"
-
-    def rewrite(self, request: RewriteRequest) -> dict[str, str]:
-        return {"logical": question(request.query, "logical")}
-
-
 def literals(query: ir.Query) -> list[str]:
-    """The literal values a faithful paraphrase must keep."""
+    """The literal values a question must state (a LIMIT 1 is not one: a top-1 is asked as
+    "which … has the highest …")."""
+    top1 = {
+        id(p.limit)
+        for p in query.walk()
+        if isinstance(p, ir.Projection) and isinstance(p.limit, ir.Integer) and p.limit.value == 1
+    }
     out = []
     for n in query.walk():
+        if id(n) in top1:
+            continue
         if isinstance(n, ir.String):
             out.append(n.value)
         elif isinstance(n, (ir.Integer, ir.Float)) and not isinstance(n.value, bool):
@@ -62,9 +60,10 @@ def faithful(paraphrase: str, query: ir.Query) -> bool:
 
 
 _PROMPT = (
-    "Rewrite the question about a graph database so that a business user would ask it: no "
-    "query syntax, no variable names. Keep every quoted value and number exactly. Answer "
-    "with the question only.\n\nQuery ({schema}): {cypher}\nQuestion: {question}"
+    "Paraphrase the question about a graph database as a person would ask it. Say nothing "
+    "the question does not say, and leave out nothing it says; no query syntax, no variable "
+    "names. Keep every quoted value and number exactly. Answer with the question only.\n\n"
+    "Query ({schema}): {cypher}\nQuestion: {question}"
 )
 
 
@@ -115,13 +114,10 @@ class LLMRewriter:
         if not faithful(answer, request.query):
             self.rejected += 1
             return {}
-        return {"business": answer}
+        return {"paraphrase": answer}
 
 
 def configured_rewriters() -> list[Rewriter]:
-    """The offline rewriter, and the LLM rewriter when the environment configures one."""
-    out: list[Rewriter] = [OfflineRewriter()]
+    """The LLM rewriter when the environment configures one (none otherwise)."""
     llm = LLMRewriter.from_env()
-    if llm is not None:
-        out.append(llm)
-    return out
+    return [llm] if llm is not None else []

@@ -120,7 +120,7 @@ def write(schema: SchemaGraph, fmt: str, *, lossy: bool = False) -> WriteResult:
             f"internal error: {f} could not read back what it wrote: {exc.message}",
             code="SCHEMA_INTERNAL",
         ) from exc
-    report = LossReport(str(f), diff(schema, back))
+    report = LossReport(str(f), diff(schema, back), diff(schema, back, notes=True))
     if report and not lossy:
         raise report.error()
     return WriteResult(text, report)
