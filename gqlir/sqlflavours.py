@@ -32,3 +32,17 @@ DYNAMIC_COLUMNS = frozenset({"sqlite"})
 #: table path (https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical,
 #: "Quoted identifiers ... path expressions"), so a name holding a dot cannot be written.
 DOTTED_QUOTED_NAMES = frozenset({"bigquery"})
+
+#: Flavours with list values, the aggregate that builds one and ``unnest`` that reads one back
+#: into rows: ISO SQL's ``ARRAY_AGG(x ORDER BY …)``, ``CARDINALITY`` and ``UNNEST`` (ISO/IEC
+#: 9075-2 10.9 <array aggregate function>, 6.33 <cardinality expression>, 7.6 <collection
+#: derived table>), which PostgreSQL (docs functions-aggregate.html, functions-array.html) and
+#: DuckDB (docs sql/functions/list.html, sql/query_syntax/unnest.html) follow. SQLite has no
+#: list type (its JSON arrays are text), MySQL and SQL Server neither.
+LIST_VALUES = frozenset({"", "duckdb", "postgres"})
+
+#: Flavours that type an untyped value (a parameter, an empty ``ARRAY[]``) from its context
+#: alone, so that one given to a polymorphic function has no type: PostgreSQL's "cannot
+#: determine type of empty array" and "function unnest(unknown) is not unique" (docs
+#: sql-expressions.html#SQL-SYNTAX-ARRAY-CONSTRUCTORS, typeconv-func.html).
+CONTEXT_TYPED = frozenset({"postgres"})

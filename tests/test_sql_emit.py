@@ -342,6 +342,15 @@ def test_a_union_of_strings_and_numbers_is_refused_where_columns_have_one_type()
     assert "UNION ALL" in _sql(numbers, "duckdb")
 
 
+def test_an_unwound_list_of_mixed_types_keeps_them_only_where_columns_do() -> None:
+    mixed = "UNWIND [1, 'a', null] AS k RETURN k"
+    with pytest.raises(UnsupportedError) as info:
+        _sql(mixed, "duckdb")
+    assert info.value.construct == "UNWIND of a list of values of different types"
+    rows = sqlite3.connect(":memory:").execute(_sql(mixed)).fetchall()
+    assert Counter(rows) == Counter([(1,), ("a",), (None,)])
+
+
 def test_sum_of_no_rows_is_zero() -> None:
     assert "COALESCE(SUM(" in _sql("MATCH (a:A) RETURN sum(a.x) AS s")
 
@@ -358,9 +367,11 @@ def test_variable_length_edges_are_a_recursive_cte() -> None:
         ("MATCH (n) RETURN n.x AS x", "node pattern without a label"),
         ("MATCH (a:A)-[r]->(b:B) RETURN b.x AS x", "relationship pattern without a type"),
         ("MATCH (a:A) RETURN a.x = a.s AS t", "comparison of values of different types"),
-        ("MATCH p = (a:A)-[:R]->(b:B) RETURN b.x AS x", "path variable"),
-        ("MATCH (a:A) RETURN collect(a.x) AS l", "aggregate collect()"),
-        ("UNWIND [1, 2] AS k RETURN k", "UNWIND"),
+        ("MATCH p = (a:A)-[:R]->(b:B) RETURN p", "path in the result"),
+        ("MATCH p = (a:A)-[:R]->(b:B) RETURN nodes(p) AS n", "path as a value"),
+        ("MATCH (a:A) RETURN collect(a.x) AS l", "collect()"),
+        ("UNWIND $l AS k RETURN k", "UNWIND of a list that is not a literal"),
+        ("MATCH (a:A), (b:B) RETURN a < b AS t", "< on graph elements"),
         (
             "MATCH (a:A)-[:S*0..2]->(c:A) RETURN c.x AS x",
             "variable-length relationship of length zero",
