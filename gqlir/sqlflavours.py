@@ -18,6 +18,21 @@ LIKE_FOLDS_ASCII = frozenset({"sqlite"})
 #: utf8mb4_0900_ai_ci, SQL Server's *_CI_AS): no graph comparison means the same.
 COLLATED_STRINGS = frozenset({"mysql", "tsql"})
 
+#: Of those, the flavours with a collation that compares as the graph languages do (code point
+#: order, case and trailing spaces significant), written after a string operand: MySQL 8's
+#: ``utf8mb4_0900_bin``, binary and NO PAD (dev.mysql.com/doc/refman/8.4/en/
+#: charset-binary-collations.html; worklog WL#13054). SQL Server has none: every collation pads
+#: the shorter string with spaces before comparing, so ``'abc' = 'abc '`` holds whatever the
+#: collation (support.microsoft.com/kb/316626, "How SQL Server Compares Strings with Trailing
+#: Spaces"), and string comparisons are refused there.
+EXACT_COLLATION = {"mysql": "utf8mb4_0900_bin"}
+
+#: Flavours whose named parameters are ``@name``: SQL Server's (sp_executesql, learn.microsoft.com
+#: /sql/relational-databases/system-stored-procedures/sp-executesql-transact-sql) and MySQL's
+#: user-defined variables, set with ``SET @name = value`` before the statement (MySQL has no
+#: other named parameter: prepared statements take ``?``; refman/8.4/en/user-variables.html).
+AT_PARAMETERS = frozenset({"tsql", "mysql"})
+
 #: Flavours where ``x % 0`` is null rather than an error (https://www.sqlite.org/lang_expr.html:
 #: "If the right operand is zero, the result is NULL").
 MOD_BY_ZERO_IS_NULL = frozenset({"sqlite"})

@@ -413,3 +413,37 @@ def test_sql_output_needs_a_mapping() -> None:
 
 def test_bag_comparison_helper_counts_duplicates() -> None:
     assert normalise([(1,), (1,)], False) == Counter({(1,): 2})
+
+
+def test_strings_compare_exactly_in_mysql_and_are_refused_in_sql_server() -> None:
+    """MySQL's and SQL Server's default collations ignore case: MySQL compares under its binary
+    NO PAD collation; SQL Server pads every comparison with spaces, so it refuses."""
+    query = "MATCH (a:A) WHERE a.s = 'x' OR a.s STARTS WITH 'y' OR a.s IN ['z'] RETURN a.x AS x"
+    mysql = _sql(query, "mysql")
+    assert mysql.count("COLLATE utf8mb4_0900_bin") == 3
+    for refused in (query, "MATCH (a:A) RETURN a.x AS x ORDER BY a.s"):
+        with pytest.raises(UnsupportedError) as info:
+            _sql(refused, "tsql")
+        assert "pads with spaces" in info.value.message
+    assert "COLLATE utf8mb4_0900_bin" in _sql("MATCH (a:A) RETURN a.x AS x ORDER BY a.s", "mysql")
+    for flavour in ("mysql", "tsql"):
+        with pytest.raises(UnsupportedError) as info:
+            _sql("MATCH (a:A) RETURN DISTINCT a.s AS s", flavour)
+        assert info.value.construct == "DISTINCT over strings"
+        assert "COLLATE" not in _sql("MATCH (a:A) WHERE a.x = 1 RETURN a.x AS x", flavour)
+
+
+@pytest.mark.parametrize(
+    ("flavour", "placeholder"),
+    [("sqlite", ":p"), ("duckdb", "$p"), ("postgres", "%(p)s"), ("tsql", "@p"), ("mysql", "@p")],
+)
+def test_parameters_take_the_flavours_own_form(flavour: str, placeholder: str) -> None:
+    import sqlglot
+    from sqlglot import exp
+
+    sql = _sql("MATCH (a:A) WHERE a.x = $p RETURN a.x AS x", flavour)
+    assert placeholder in sql
+    back = [
+        x for x in sqlglot.parse_one(sql, read=flavour).walk() if isinstance(x, exp.Placeholder)
+    ] + [x for x in sqlglot.parse_one(sql, read=flavour).walk() if isinstance(x, exp.Parameter)]
+    assert [x.name for x in back] == ["p"]

@@ -45,9 +45,12 @@ from ..ir.node import Node
 from ..schema.relational import EdgeTable, NodeTable
 from ..schema.types import INTEGER_KINDS, TypeKind, value_kind
 from ..sqlflavours import (
+    AT_PARAMETERS,
+    COLLATED_STRINGS,
     CONTEXT_TYPED,
     DOTTED_QUOTED_NAMES,
     DYNAMIC_COLUMNS,
+    EXACT_COLLATION,
     LIST_VALUES,
     TEXT_TEMPORALS,
 )
@@ -941,6 +944,7 @@ class SqlGenerator(Generator):
             names[name] = self._item_binding(item.expr, frame)
         columns = []
         aggregated: list[bool] = []
+        kinds: list[str | None] = []
         new = _Frame(parent=frame.parent)
         w = self._alias("w")
         for name, b in names.items():
@@ -986,11 +990,24 @@ class SqlGenerator(Generator):
                 new.bindings[name] = _ValueB(exp.column(_ident(name), table=_ident(w)), b.kind)
             agg = name in agg_names
             aggregated.extend(agg for _ in range(len(columns) - start))
-        body = self.select(proj, frame, final=False, columns=columns, aggregated=aggregated)
+            kinds.extend(self._column_kinds(b, len(columns) - start))
+        body = self.select(
+            proj, frame, final=False, columns=columns, aggregated=aggregated, kinds=kinds
+        )
         new.sources.append(exp.Subquery(this=body, alias=exp.TableAlias(this=_ident(w))))
         new.aliases.add(w)
         new.order = self._carried_order(proj, new)
         return new
+
+    def _column_kinds(self, b: _Bound, n: int) -> list[str | None]:
+        """The kinds of the ``n`` columns a WITH writes for binding ``b``: its properties', then
+        unknown for key and foreign-key columns that are no property."""
+        if isinstance(b, _ValueB):
+            return [b.kind]
+        if isinstance(b, _PathB):
+            return ["int"]
+        props = [self._prop_kind(b, prop) for prop in b.cols]
+        return (props + [None] * n)[:n]
 
     def _carried_order(self, proj: q.Projection, new: _Frame) -> list[Any] | None:
         """A WITH's ORDER BY as sort keys over its own columns (a derived table's ORDER BY
@@ -1024,10 +1041,16 @@ class SqlGenerator(Generator):
         final: bool,
         columns: list | None = None,
         aggregated: list[bool] | None = None,
+        kinds: list[str | None] | None = None,
     ) -> Any:
+        """The SELECT of a projection: the final one (its items as columns) or a WITH's
+        (``columns`` given, which ``aggregated`` flags and ``kinds`` types)."""
         from sqlglot import exp
 
         aggregating = any(_aggregates(i.expr) for i in proj.items)
+        if final:
+            kinds = [self.kind(i.expr, frame) for i in proj.items]
+        assert kinds is not None
         if proj.group_by is not None:
             raise self.unsupported("GROUP BY other than the implicit keys", proj)
         if final:
@@ -1070,8 +1093,14 @@ class SqlGenerator(Generator):
             # a constant key does not split the groups, but without any other key it still
             # means "no rows, no groups" (a SQL aggregate without GROUP BY gives one row)
             group = [k.copy() for k in keys if not _sql_constant(k)]
+            if group:
+                self._exact_keys(
+                    [k for k, agg in zip(kinds, aggregated or []) if not agg], proj, "GROUP BY"
+                )
             if keys and not group:
                 having = exp.GT(this=exp.Count(this=exp.Star()), expression=exp.Literal.number(0))
+        if proj.distinct:
+            self._exact_keys(kinds, proj, "DISTINCT")
         order = []
         for s in _fold_null_keys(proj.order_by):
             order.extend(self.sort_items(s, proj, frame, columns))
@@ -1102,11 +1131,20 @@ class SqlGenerator(Generator):
                     value = col.copy()  # a table's column, qualified: never ambiguous
                 else:
                     value = exp.column(_ident(col.alias_or_name))
+        resolved = _resolve_aliases(s.expr, proj)
         if value is None:
-            resolved = _resolve_aliases(s.expr, proj)
             if _constant(resolved):
                 return []
             value = self.expr(resolved, frame)
+        kind = self.kind(resolved, frame)
+        if kind == "string":
+            value = self.exact_strings(value, s, "ORDER BY strings")
+        elif kind is None and self.flavour in COLLATED_STRINGS:
+            raise self.unsupported(
+                "ORDER BY a value of unknown type",
+                s,
+                message=f"{self.flavour} orders strings by a collation that ignores case",
+            )
         return [exp.Ordered(this=value, desc=s.descending, nulls_first=s.nulls_first)]
 
     def _count(self, value: e.Expr, node: Node) -> Any:
@@ -1221,7 +1259,6 @@ class SqlGenerator(Generator):
 
     @emits(e.Parameter)
     def parameter_(self, node: e.Parameter) -> Any:
-        from sqlglot import exp
 
         if not spells_parameter(self.flavour, node.name):
             raise self.unsupported(
@@ -1232,7 +1269,7 @@ class SqlGenerator(Generator):
                 "which has no quoted form",
                 rewrite="rename the parameter to a plain name",
             )
-        return exp.Placeholder(this=node.name)
+        return parameter_node(self.flavour, node.name)
 
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> Any:
@@ -1368,6 +1405,8 @@ class SqlGenerator(Generator):
                 node,
                 message="Cypher gives null or false where SQL engines convert or order the types",
             )
+        if "string" in (lk, rk):
+            left = self.exact_strings(left, node)
         cls = {
             e.CompOp.EQ: exp.EQ,
             e.CompOp.NE: exp.NEQ,
@@ -1377,6 +1416,35 @@ class SqlGenerator(Generator):
             e.CompOp.GE: exp.GTE,
         }[op]
         return cls(this=_paren(left), expression=_paren(right))
+
+    def exact_strings(self, operand: Any, node: Node, what: str = "string comparison") -> Any:
+        """A string operand that compares as the graph languages compare strings: as it is,
+        or with the flavour's exact collation where the default one ignores case."""
+        from sqlglot import exp
+
+        if self.flavour not in COLLATED_STRINGS:
+            return operand
+        collation = EXACT_COLLATION.get(self.flavour)
+        if collation is None:
+            raise self.unsupported(
+                what,
+                node,
+                message=f"{self.flavour} compares strings under a collation that ignores case "
+                "and pads with spaces, and no collation compares them exactly",
+            )
+        return exp.Collate(this=_paren(operand), expression=exp.Var(this=collation))
+
+    def _exact_keys(self, kinds: list[str | None], node: Node, what: str) -> None:
+        """GROUP BY and DISTINCT over strings group 'a' and 'A' together under the default
+        collation of MySQL and SQL Server; MySQL cannot group by a collated key and still
+        select the column (ONLY_FULL_GROUP_BY), so such keys are refused."""
+        if self.flavour in COLLATED_STRINGS and any(k in ("string", None) for k in kinds):
+            raise self.unsupported(
+                f"{what} over strings",
+                node,
+                message=f"{self.flavour}'s default collation puts strings that differ in case "
+                "(or trailing spaces) in one group",
+            )
 
     @emits(e.Arithmetic)
     def arithmetic(self, node: e.Arithmetic) -> Any:
@@ -1451,7 +1519,8 @@ class SqlGenerator(Generator):
                 raise self.unsupported(f"{node.op.value} on a value that is not a string", node)
             if self.kind(side, self._frame) is None and not isinstance(side, e.Null):
                 raise self.unsupported(f"{node.op.value} on a value not known to be a string", node)
-        value, pattern = _paren(self.sub(node.left)), _paren(self.sub(node.right))
+        value = _paren(self.exact_strings(self.sub(node.left), node, node.op.value))
+        pattern = _paren(self.sub(node.right))
         length = exp.Length(this=pattern.copy())
         if node.op == e.StringOp.STARTS_WITH:
             head = exp.Substring(this=value, start=exp.Literal.number(1), length=length)
@@ -1481,8 +1550,11 @@ class SqlGenerator(Generator):
             xk = self.kind(x, self._frame)
             if kind and xk and kind != xk and not (kind in _NUMERIC and xk in _NUMERIC):
                 raise self.unsupported("IN over values of different types", node)
+        item = self.sub(node.item)
+        if kind == "string":
+            item = self.exact_strings(item, node, "IN over strings")
         return exp.In(
-            this=_paren(self.sub(node.item)),
+            this=_paren(item),
             expressions=[self.sub(x) for x in node.container.items],
         )
 
@@ -1572,6 +1644,8 @@ class SqlGenerator(Generator):
         if node.name in ("min", "max"):
             if kind not in ("int", "float", "string"):
                 raise self.unsupported(f"{node.name}() of values of unknown type", node)
+            if kind == "string":
+                value = self.exact_strings(value, node, f"{node.name}() of strings")
             return (exp.Min if node.name == "min" else exp.Max)(this=value)
         raise self.unsupported(f"aggregate {node.name}()", node)
 
@@ -1814,7 +1888,7 @@ def spells_parameter(flavour: str, name: str) -> bool:
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
 
-    text = exp.select(exp.Placeholder(this=name)).sql(dialect=flavour or None)
+    text = exp.select(parameter_node(flavour, name)).sql(dialect=flavour or None)
     try:
         (back,) = sqlglot.parse_one(text, read=flavour or None).expressions
     except (SqlglotError, ValueError):
@@ -1845,6 +1919,16 @@ def _length(fixed: int, depths: list) -> Any:
     for x in parts[1:]:
         out = exp.Add(this=out, expression=x)
     return out
+
+
+def parameter_node(flavour: str, name: str) -> Any:
+    """The flavour's named parameter: ``@name`` where it has that form, else sqlglot's
+    placeholder for the flavour (``:name``, ``$name``, ``%(name)s``)."""
+    from sqlglot import exp
+
+    if flavour in AT_PARAMETERS:
+        return exp.Parameter(this=exp.Var(this=name))
+    return exp.Placeholder(this=name)
 
 
 def _ident(name: str) -> Any:
