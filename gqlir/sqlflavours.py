@@ -18,6 +18,21 @@ LIKE_FOLDS_ASCII = frozenset({"sqlite"})
 #: utf8mb4_0900_ai_ci, SQL Server's *_CI_AS): no graph comparison means the same.
 COLLATED_STRINGS = frozenset({"mysql", "tsql"})
 
+#: Of those, the flavours with a collation that compares as the graph languages do (code point
+#: order, case and trailing spaces significant), written after a string operand: MySQL 8's
+#: ``utf8mb4_0900_bin``, binary and NO PAD (dev.mysql.com/doc/refman/8.4/en/
+#: charset-binary-collations.html; worklog WL#13054). SQL Server has none: every collation pads
+#: the shorter string with spaces before comparing, so ``'abc' = 'abc '`` holds whatever the
+#: collation (support.microsoft.com/kb/316626, "How SQL Server Compares Strings with Trailing
+#: Spaces"), and string comparisons are refused there.
+EXACT_COLLATION = {"mysql": "utf8mb4_0900_bin"}
+
+#: Flavours whose named parameters are ``@name``: SQL Server's (sp_executesql, learn.microsoft.com
+#: /sql/relational-databases/system-stored-procedures/sp-executesql-transact-sql) and MySQL's
+#: user-defined variables, set with ``SET @name = value`` before the statement (MySQL has no
+#: other named parameter: prepared statements take ``?``; refman/8.4/en/user-variables.html).
+AT_PARAMETERS = frozenset({"tsql", "mysql"})
+
 #: Flavours where ``x % 0`` is null rather than an error (https://www.sqlite.org/lang_expr.html:
 #: "If the right operand is zero, the result is NULL").
 MOD_BY_ZERO_IS_NULL = frozenset({"sqlite"})
@@ -32,3 +47,17 @@ DYNAMIC_COLUMNS = frozenset({"sqlite"})
 #: table path (https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical,
 #: "Quoted identifiers ... path expressions"), so a name holding a dot cannot be written.
 DOTTED_QUOTED_NAMES = frozenset({"bigquery"})
+
+#: Flavours with list values, the aggregate that builds one and ``unnest`` that reads one back
+#: into rows: ISO SQL's ``ARRAY_AGG(x ORDER BY …)``, ``CARDINALITY`` and ``UNNEST`` (ISO/IEC
+#: 9075-2 10.9 <array aggregate function>, 6.33 <cardinality expression>, 7.6 <collection
+#: derived table>), which PostgreSQL (docs functions-aggregate.html, functions-array.html) and
+#: DuckDB (docs sql/functions/list.html, sql/query_syntax/unnest.html) follow. SQLite has no
+#: list type (its JSON arrays are text), MySQL and SQL Server neither.
+LIST_VALUES = frozenset({"", "duckdb", "postgres"})
+
+#: Flavours that type an untyped value (a parameter, an empty ``ARRAY[]``) from its context
+#: alone, so that one given to a polymorphic function has no type: PostgreSQL's "cannot
+#: determine type of empty array" and "function unnest(unknown) is not unique" (docs
+#: sql-expressions.html#SQL-SYNTAX-ARRAY-CONSTRUCTORS, typeconv-func.html).
+CONTEXT_TYPED = frozenset({"postgres"})

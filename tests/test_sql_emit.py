@@ -342,6 +342,15 @@ def test_a_union_of_strings_and_numbers_is_refused_where_columns_have_one_type()
     assert "UNION ALL" in _sql(numbers, "duckdb")
 
 
+def test_an_unwound_list_of_mixed_types_keeps_them_only_where_columns_do() -> None:
+    mixed = "UNWIND [1, 'a', null] AS k RETURN k"
+    with pytest.raises(UnsupportedError) as info:
+        _sql(mixed, "duckdb")
+    assert info.value.construct == "UNWIND of a list of values of different types"
+    rows = sqlite3.connect(":memory:").execute(_sql(mixed)).fetchall()
+    assert Counter(rows) == Counter([(1,), ("a",), (None,)])
+
+
 def test_sum_of_no_rows_is_zero() -> None:
     assert "COALESCE(SUM(" in _sql("MATCH (a:A) RETURN sum(a.x) AS s")
 
@@ -358,9 +367,11 @@ def test_variable_length_edges_are_a_recursive_cte() -> None:
         ("MATCH (n) RETURN n.x AS x", "node pattern without a label"),
         ("MATCH (a:A)-[r]->(b:B) RETURN b.x AS x", "relationship pattern without a type"),
         ("MATCH (a:A) RETURN a.x = a.s AS t", "comparison of values of different types"),
-        ("MATCH p = (a:A)-[:R]->(b:B) RETURN b.x AS x", "path variable"),
-        ("MATCH (a:A) RETURN collect(a.x) AS l", "aggregate collect()"),
-        ("UNWIND [1, 2] AS k RETURN k", "UNWIND"),
+        ("MATCH p = (a:A)-[:R]->(b:B) RETURN p", "path in the result"),
+        ("MATCH p = (a:A)-[:R]->(b:B) RETURN nodes(p) AS n", "path as a value"),
+        ("MATCH (a:A) RETURN collect(a.x) AS l", "collect()"),
+        ("UNWIND $l AS k RETURN k", "UNWIND of a list that is not a literal"),
+        ("MATCH (a:A), (b:B) RETURN a < b AS t", "< on graph elements"),
         (
             "MATCH (a:A)-[:S*0..2]->(c:A) RETURN c.x AS x",
             "variable-length relationship of length zero",
@@ -402,3 +413,37 @@ def test_sql_output_needs_a_mapping() -> None:
 
 def test_bag_comparison_helper_counts_duplicates() -> None:
     assert normalise([(1,), (1,)], False) == Counter({(1,): 2})
+
+
+def test_strings_compare_exactly_in_mysql_and_are_refused_in_sql_server() -> None:
+    """MySQL's and SQL Server's default collations ignore case: MySQL compares under its binary
+    NO PAD collation; SQL Server pads every comparison with spaces, so it refuses."""
+    query = "MATCH (a:A) WHERE a.s = 'x' OR a.s STARTS WITH 'y' OR a.s IN ['z'] RETURN a.x AS x"
+    mysql = _sql(query, "mysql")
+    assert mysql.count("COLLATE utf8mb4_0900_bin") == 3
+    for refused in (query, "MATCH (a:A) RETURN a.x AS x ORDER BY a.s"):
+        with pytest.raises(UnsupportedError) as info:
+            _sql(refused, "tsql")
+        assert "pads with spaces" in info.value.message
+    assert "COLLATE utf8mb4_0900_bin" in _sql("MATCH (a:A) RETURN a.x AS x ORDER BY a.s", "mysql")
+    for flavour in ("mysql", "tsql"):
+        with pytest.raises(UnsupportedError) as info:
+            _sql("MATCH (a:A) RETURN DISTINCT a.s AS s", flavour)
+        assert info.value.construct == "DISTINCT over strings"
+        assert "COLLATE" not in _sql("MATCH (a:A) WHERE a.x = 1 RETURN a.x AS x", flavour)
+
+
+@pytest.mark.parametrize(
+    ("flavour", "placeholder"),
+    [("sqlite", ":p"), ("duckdb", "$p"), ("postgres", "%(p)s"), ("tsql", "@p"), ("mysql", "@p")],
+)
+def test_parameters_take_the_flavours_own_form(flavour: str, placeholder: str) -> None:
+    import sqlglot
+    from sqlglot import exp
+
+    sql = _sql("MATCH (a:A) WHERE a.x = $p RETURN a.x AS x", flavour)
+    assert placeholder in sql
+    back = [
+        x for x in sqlglot.parse_one(sql, read=flavour).walk() if isinstance(x, exp.Placeholder)
+    ] + [x for x in sqlglot.parse_one(sql, read=flavour).walk() if isinstance(x, exp.Parameter)]
+    assert [x.name for x in back] == ["p"]

@@ -180,3 +180,61 @@ def test_refusals_and_errors() -> None:
         gqlir.parse("SELECT * FROM GRAPH_TABLE (g MATCH (a IS P) COLUMNS (a.x AS x)", "sqlpgq")
     with pytest.raises(ParseError):
         gqlir.parse("SELECT * FROM GRAPH_TABLE (g MATCH (a IS P) COLUMNS (a.x + 1))", "sqlpgq")
+
+
+MOVIES = os.path.join(os.path.dirname(__file__), "..", "schemas", "movies")
+
+
+def _movies(cypher: str, flavour: str = "sqlpgq") -> str:
+    return gqlir.emit(gqlir.parse(cypher, "neo4j"), flavour, schema=MOVIES)
+
+
+@pytest.mark.parametrize(
+    ("cypher", "construct", "said"),
+    [
+        (
+            "MATCH (a:Person) WHERE EXISTS { (a)-[:ACTED_IN]->(:Movie) } RETURN a.name AS n",
+            "EXISTS subquery inside GRAPH_TABLE",
+            "cannot see the graph pattern's variables",
+        ),
+        (
+            "MATCH (a:Person)-[r:ACTED_IN]->(m:Movie) RETURN count(DISTINCT r) AS n",
+            "count(DISTINCT x) of a graph element without a key property",
+            "can count only values that COLUMNS hand out",
+        ),
+        (
+            "MATCH (a:Person)-[:ACTED_IN]->(m:Movie) RETURN collect(a) AS n",
+            "collect() of a graph element",
+            "an element is not a value",
+        ),
+        (
+            "MATCH (a:Person)-[:ACTED_IN]->(m:Movie) WHERE a <> m RETURN m.title AS t",
+            "comparison of graph elements",
+            "one label with a single key property",
+        ),
+    ],
+)
+def test_refusals_say_what_and_why(cypher: str, construct: str, said: str) -> None:
+    with pytest.raises(UnsupportedError) as info:
+        _movies(cypher)
+    assert info.value.construct == construct
+    assert said in info.value.message
+
+
+def test_elements_are_counted_and_compared_by_their_key() -> None:
+    """count(DISTINCT p) counts p's key property and a <> b compares keys; the text reads back
+    to a query of the same answer on the example graph."""
+    from gqlir.eval import evaluate
+    from gqlir.sqlmapping import mapping_for, reference_graph
+
+    mapping = mapping_for(MOVIES)
+    graph = reference_graph(os.path.join(MOVIES, "graph"), mapping.schema)
+    cypher = (
+        "MATCH (a:Person)-[:ACTED_IN]->(m:Movie), (b:Person)-[:DIRECTED]->(m) WHERE a <> b "
+        "RETURN count(DISTINCT a) AS actors, count(m) AS pairs"
+    )
+    expected = evaluate(gqlir.parse(cypher, "neo4j"), graph).rows
+    for flavour in FLAVOURS:
+        text = _movies(cypher, flavour)
+        assert "COUNT(DISTINCT" in text and "<>" in text
+        assert evaluate(gqlir.parse(text, flavour, schema=mapping), graph).rows == expected

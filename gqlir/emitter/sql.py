@@ -44,7 +44,16 @@ from ..ir.analysis import write_clause
 from ..ir.node import Node
 from ..schema.relational import EdgeTable, NodeTable
 from ..schema.types import INTEGER_KINDS, TypeKind, value_kind
-from ..sqlflavours import DOTTED_QUOTED_NAMES, DYNAMIC_COLUMNS, TEXT_TEMPORALS
+from ..sqlflavours import (
+    AT_PARAMETERS,
+    COLLATED_STRINGS,
+    CONTEXT_TYPED,
+    DOTTED_QUOTED_NAMES,
+    DYNAMIC_COLUMNS,
+    EXACT_COLLATION,
+    LIST_VALUES,
+    TEXT_TEMPORALS,
+)
 from .base import Generator, emits
 
 __all__ = ["SqlGenerator", "value_kind"]
@@ -87,7 +96,15 @@ class _ValueB:
     kind: str | None = None
 
 
-_Bound = _NodeB | _EdgeB | _ValueB
+@dataclass
+class _PathB:
+    """A path variable: SQL keeps no path value, only what a query can read of it, its
+    length (the edges of its fixed hops plus the depth of each variable-length hop)."""
+
+    length: Any  # a sqlglot expression
+
+
+_Bound = _NodeB | _EdgeB | _ValueB | _PathB
 
 
 @dataclass
@@ -100,6 +117,9 @@ class _Frame:
     where: list[Any] = field(default_factory=list)
     bindings: dict[str, _Bound] = field(default_factory=dict)
     aliases: set[str] = field(default_factory=set)
+    #: the order Cypher gives the rows (a WITH … ORDER BY), as sort keys over this frame's
+    #: columns; empty: no order; None: an order the keys cannot carry (UNWIND's list order)
+    order: list[Any] | None = field(default_factory=list)
 
     def lookup(self, name: str) -> _Bound | None:
         f: _Frame | None = self
@@ -271,6 +291,8 @@ class SqlGenerator(Generator):
                 frame.where.append(self.condition(step.condition, frame))
             elif isinstance(step, q.CallSubquery):
                 self.call(step, frame)
+            elif isinstance(step, q.Unwind):
+                self.unwind(step, frame)
             elif isinstance(step, q.Let):
                 for b in step.bindings:
                     frame.bindings[b.variable] = _ValueB(
@@ -303,6 +325,14 @@ class SqlGenerator(Generator):
         """``frame LEFT JOIN (the pattern's rows) AS o ON (ties to bound rows) AND where``."""
         from sqlglot import exp
 
+        for pp in step.patterns:
+            if pp.variable is not None:
+                raise self.unsupported(
+                    "path variable in OPTIONAL MATCH",
+                    pp,
+                    message="the length of a path that may not match is not carried through "
+                    "the LEFT JOIN",
+                )
         sub = _Frame(parent=frame)
         conds: list[Any] = []
         self._check_var_length(step)
@@ -396,6 +426,94 @@ class SqlGenerator(Generator):
         body = self.linear(step.query, frame)  # type: ignore[arg-type]
         frame.bindings[items[0].alias] = _ValueB(exp.Subquery(this=body), None)  # type: ignore[index]
 
+    def unwind(self, step: q.Unwind, frame: _Frame) -> None:
+        """One row per element: a literal list is a derived table of its values (every
+        flavour); any other list is ``UNNEST`` where the flavour has lists. The rows after it
+        are in the list's order, which SQL does not keep for a later collect()."""
+        from sqlglot import exp
+
+        if step.index is not None:
+            raise self.unsupported("UNWIND with the element's position", step)
+        if step.variable in frame.bindings:
+            raise self.unsupported("UNWIND into a variable already bound", step)
+        alias = self._claim_alias(frame, "u")
+        source = step.source
+        if isinstance(source, e.ListLiteral):
+            kind = self._literal_list(source, frame, step)
+            if not source.items:
+                frame.where.append(exp.false())  # no element: no row
+            rows = [
+                exp.select(exp.alias_(self.expr(x, frame), _ident(step.variable)))
+                for x in source.items
+            ] or [exp.select(exp.alias_(exp.Null(), _ident(step.variable)))]
+            union = rows[0]
+            for r in rows[1:]:
+                union = exp.union(union, r, distinct=False)
+            frame.sources.append(exp.Subquery(this=union, alias=exp.TableAlias(this=_ident(alias))))
+        else:
+            kind = self.kind(source, frame)
+            if not isinstance(source, e.Parameter) and not _is_list(kind):
+                raise self.unsupported(
+                    "UNWIND of a value not known to be a list",
+                    step,
+                    message="UNWIND of a single value gives one row, of a list one row per "
+                    "element; SQL's UNNEST takes only lists",
+                )
+            self._require_lists("UNWIND of a list that is not a literal", step)
+            if isinstance(source, e.Parameter) and self.flavour in CONTEXT_TYPED:
+                raise self.unsupported(
+                    "UNWIND of a parameter",
+                    step,
+                    message=f"{self.flavour} must know the type of the list's elements, which "
+                    "a parameter does not give",
+                    rewrite="a literal list",
+                )
+            value = self.expr(source, frame)
+            if frame.joins and _touches(value, frame_aliases(frame)):
+                raise self.unsupported("UNWIND of a list read after OPTIONAL MATCH", step)
+            frame.sources.append(
+                exp.Unnest(
+                    expressions=[value],
+                    alias=exp.TableAlias(this=_ident(alias), columns=[_ident(step.variable)]),
+                )
+            )
+            kind = _element_kind(kind)
+        frame.bindings[step.variable] = _ValueB(
+            exp.column(_ident(step.variable), table=_ident(alias)), kind
+        )
+        frame.order = None
+
+    def _literal_list(self, source: e.ListLiteral, frame: _Frame, node: Node) -> str | None:
+        """The kind of a literal list's elements, which must be constants of one kind (a
+        result column has one type in the flavours with typed columns)."""
+        kinds = set()
+        for x in source.items:
+            if any(isinstance(n, (e.Variable, e.ListLiteral, e.MapLiteral)) for n in x.walk()):
+                raise self.unsupported(
+                    "UNWIND of a list of row values or nested lists",
+                    node,
+                    message="a literal list of constants or parameters becomes rows; one whose "
+                    "elements read the current row or are lists or maps does not",
+                )
+            if not isinstance(x, e.Null):
+                kinds.add(self.kind(x, frame))
+        if len(kinds) > 1 and self.flavour not in DYNAMIC_COLUMNS:
+            raise self.unsupported(
+                "UNWIND of a list of values of different types",
+                node,
+                message=f"{self.flavour or 'SQL'} gives a column one type",
+            )
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _require_lists(self, construct: str, node: Node) -> None:
+        if self.flavour not in LIST_VALUES:
+            raise self.unsupported(
+                construct,
+                node,
+                message=f"{self.flavour or 'this SQL flavour'} has no list values (SQLite's "
+                "JSON arrays are text); DuckDB and PostgreSQL have them",
+            )
+
     def _tables_of(self, frame: _Frame) -> list[tuple[str, list[str]]]:
         """(alias, columns) of every source of a frame (tables, CTEs and derived tables)."""
         from sqlglot import exp
@@ -416,18 +534,26 @@ class SqlGenerator(Generator):
     def patterns(self, patterns: tuple, frame: _Frame, conds: list) -> list[_EdgeB]:
         edges: list[_EdgeB] = []
         for pp in patterns:
-            if pp.variable is not None:
-                raise self.unsupported("path variable", pp)
             if pp.search is not None and pp.search.kind != p.SearchKind.ALL:
                 raise self.unsupported(f"path search {pp.search.kind.value}", pp)
             if pp.mode is not None and pp.mode != p.PathMode.TRAIL:
                 raise self.unsupported(f"path mode {pp.mode.value}", pp)
             if not isinstance(pp.path, p.PathChain):
                 raise self.unsupported("path union", pp)
-            edges.extend(self.chain(pp.path, frame, conds))
+            depths: list[Any] = []
+            edges.extend(self.chain(pp.path, frame, conds, depths))
+            if pp.variable is not None:
+                if frame.lookup(pp.variable) is not None:
+                    raise self.unsupported("a path variable bound twice", pp)
+                hops = len(pp.path.elements) // 2 - len(depths)
+                frame.bindings[pp.variable] = _PathB(_length(hops, depths))
         return edges
 
-    def chain(self, chain: p.PathChain, frame: _Frame, conds: list) -> list[_EdgeB]:
+    def chain(
+        self, chain: p.PathChain, frame: _Frame, conds: list, depths: list | None = None
+    ) -> list[_EdgeB]:
+        """The joins of one chain; ``depths`` collects the depth column of each
+        variable-length hop (for the path's length)."""
         elements = list(chain.elements)
         if any(isinstance(x, p.ParenPath) for x in elements):
             raise self.unsupported("quantified path pattern", chain)
@@ -447,7 +573,9 @@ class SqlGenerator(Generator):
             assert isinstance(r, p.RelPattern)
             left, right = nodes[i // 2], nodes[i // 2 + 1]
             if r.quantifier is not None:
-                self.var_length(r, left, right, frame, conds)
+                depth = self.var_length(r, left, right, frame, conds)
+                if depths is not None:
+                    depths.append(depth)
             else:
                 edges.append(self.edge(r, left, right, frame, conds))
         return edges
@@ -661,8 +789,9 @@ class SqlGenerator(Generator):
 
     def var_length(
         self, r: p.RelPattern, left: _NodeB, right: _NodeB, frame: _Frame, conds: list
-    ) -> None:
-        """A recursive CTE of trails (see the module docstring), joined to both ends."""
+    ) -> Any:
+        """A recursive CTE of trails (see the module docstring), joined to both ends; returns
+        the column holding each trail's number of edges."""
         from sqlglot import exp
 
         if r.variable is not None:
@@ -782,6 +911,7 @@ class SqlGenerator(Generator):
             )
         frame.sources.append(exp.Table(this=_ident(name), alias=exp.TableAlias(this=_ident(alias))))
         conds.extend(path_conds)
+        return exp.column(depth, table=_ident(alias))
 
     def _escaped(self, column: Any, kind: TypeKind) -> Any:
         """An edge-key value as text that cannot contain the trail's separators."""
@@ -818,6 +948,7 @@ class SqlGenerator(Generator):
             names[name] = self._item_binding(item.expr, frame)
         columns = []
         aggregated: list[bool] = []
+        kinds: list[str | None] = []
         new = _Frame(parent=frame.parent)
         w = self._alias("w")
         for name, b in names.items():
@@ -855,15 +986,47 @@ class SqlGenerator(Generator):
                     columns.append(exp.alias_(_col(b.alias, c), _ident(cname)))
                     ident.append(cname)
                 new.bindings[name] = _EdgeB(w, b.label, cols, tuple(ident), None, b.nullable)
+            elif isinstance(b, _PathB):
+                columns.append(exp.alias_(b.length, _ident(f"{name}__length")))
+                new.bindings[name] = _PathB(exp.column(_ident(f"{name}__length"), table=_ident(w)))
             else:
                 columns.append(exp.alias_(b.expr, _ident(name)))
                 new.bindings[name] = _ValueB(exp.column(_ident(name), table=_ident(w)), b.kind)
             agg = name in agg_names
             aggregated.extend(agg for _ in range(len(columns) - start))
-        body = self.select(proj, frame, final=False, columns=columns, aggregated=aggregated)
+            kinds.extend(self._column_kinds(b, len(columns) - start))
+        body = self.select(
+            proj, frame, final=False, columns=columns, aggregated=aggregated, kinds=kinds
+        )
         new.sources.append(exp.Subquery(this=body, alias=exp.TableAlias(this=_ident(w))))
         new.aliases.add(w)
+        new.order = self._carried_order(proj, new)
         return new
+
+    def _column_kinds(self, b: _Bound, n: int) -> list[str | None]:
+        """The kinds of the ``n`` columns a WITH writes for binding ``b``: its properties', then
+        unknown for key and foreign-key columns that are no property."""
+        if isinstance(b, _ValueB):
+            return [b.kind]
+        if isinstance(b, _PathB):
+            return ["int"]
+        props = [self._prop_kind(b, prop) for prop in b.cols]
+        return (props + [None] * n)[:n]
+
+    def _carried_order(self, proj: q.Projection, new: _Frame) -> list[Any] | None:
+        """A WITH's ORDER BY as sort keys over its own columns (a derived table's ORDER BY
+        does not order what reads it, so a later collect() orders by these), or None where a
+        key reads a value the WITH does not keep."""
+        from sqlglot import exp
+
+        keys = []
+        for s in _fold_null_keys(proj.order_by):
+            try:
+                value = self.expr(s.expr, new)
+            except UnsupportedError:
+                return None
+            keys.append(exp.Ordered(this=value, desc=s.descending, nulls_first=s.nulls_first))
+        return keys
 
     def _item_binding(self, value: e.Expr, frame: _Frame) -> _Bound:
         if isinstance(value, e.Variable):
@@ -882,10 +1045,16 @@ class SqlGenerator(Generator):
         final: bool,
         columns: list | None = None,
         aggregated: list[bool] | None = None,
+        kinds: list[str | None] | None = None,
     ) -> Any:
+        """The SELECT of a projection: the final one (its items as columns) or a WITH's
+        (``columns`` given, which ``aggregated`` flags and ``kinds`` types)."""
         from sqlglot import exp
 
         aggregating = any(_aggregates(i.expr) for i in proj.items)
+        if final:
+            kinds = [self.kind(i.expr, frame) for i in proj.items]
+        assert kinds is not None
         if proj.group_by is not None:
             raise self.unsupported("GROUP BY other than the implicit keys", proj)
         if final:
@@ -894,6 +1063,13 @@ class SqlGenerator(Generator):
             columns = []
             for item in proj.items:
                 b = frame.lookup(item.expr.name) if isinstance(item.expr, e.Variable) else None
+                if isinstance(b, _PathB):
+                    raise self.unsupported(
+                        "path in the result",
+                        item,
+                        message="a SQL result holds values, not paths",
+                        rewrite="return length(p) or the properties of its nodes",
+                    )
                 if isinstance(b, (_NodeB, _EdgeB)):
                     raise self.unsupported(
                         "graph element in the result",
@@ -921,8 +1097,14 @@ class SqlGenerator(Generator):
             # a constant key does not split the groups, but without any other key it still
             # means "no rows, no groups" (a SQL aggregate without GROUP BY gives one row)
             group = [k.copy() for k in keys if not _sql_constant(k)]
+            if group:
+                self._exact_keys(
+                    [k for k, agg in zip(kinds, aggregated or []) if not agg], proj, "GROUP BY"
+                )
             if keys and not group:
                 having = exp.GT(this=exp.Count(this=exp.Star()), expression=exp.Literal.number(0))
+        if proj.distinct:
+            self._exact_keys(kinds, proj, "DISTINCT")
         order = []
         for s in _fold_null_keys(proj.order_by):
             order.extend(self.sort_items(s, proj, frame, columns))
@@ -953,11 +1135,20 @@ class SqlGenerator(Generator):
                     value = col.copy()  # a table's column, qualified: never ambiguous
                 else:
                     value = exp.column(_ident(col.alias_or_name))
+        resolved = _resolve_aliases(s.expr, proj)
         if value is None:
-            resolved = _resolve_aliases(s.expr, proj)
             if _constant(resolved):
                 return []
             value = self.expr(resolved, frame)
+        kind = self.kind(resolved, frame)
+        if kind == "string":
+            value = self.exact_strings(value, s, "ORDER BY strings")
+        elif kind is None and self.flavour in COLLATED_STRINGS:
+            raise self.unsupported(
+                "ORDER BY a value of unknown type",
+                s,
+                message=f"{self.flavour} orders strings by a collation that ignores case",
+            )
         return [exp.Ordered(this=value, desc=s.descending, nulls_first=s.nulls_first)]
 
     def _count(self, value: e.Expr, node: Node) -> Any:
@@ -1073,7 +1264,6 @@ class SqlGenerator(Generator):
 
     @emits(e.Parameter)
     def parameter_(self, node: e.Parameter) -> Any:
-        from sqlglot import exp
 
         if not spells_parameter(self.flavour, node.name):
             raise self.unsupported(
@@ -1084,7 +1274,7 @@ class SqlGenerator(Generator):
                 "which has no quoted form",
                 rewrite="rename the parameter to a plain name",
             )
-        return exp.Placeholder(this=node.name)
+        return parameter_node(self.flavour, node.name)
 
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> Any:
@@ -1093,6 +1283,12 @@ class SqlGenerator(Generator):
             raise self.unsupported(f"unknown variable {node.name}", node)
         if isinstance(b, _ValueB):
             return b.expr.copy()
+        if isinstance(b, _PathB):
+            raise self.unsupported(
+                "path as a value",
+                node,
+                message="SQL keeps no path value: only length(p) of a path can be written",
+            )
         raise self.unsupported(
             "graph element as a value",
             node,
@@ -1155,6 +1351,12 @@ class SqlGenerator(Generator):
 
     @emits(e.Comparison)
     def comparison_(self, node: e.Comparison) -> Any:
+        elements = [
+            self._frame.lookup(x.name) if isinstance(x, e.Variable) else None
+            for x in (node.left, node.right)
+        ]
+        if any(isinstance(b, (_NodeB, _EdgeB)) for b in elements):
+            return self.element_comparison(node, elements[0], elements[1])
         return self.comparison(
             node.op,
             self.sub(node.left),
@@ -1164,10 +1366,43 @@ class SqlGenerator(Generator):
             node,
         )
 
+    def element_comparison(self, node: e.Comparison, a: Any, b: Any) -> Any:
+        """``a = b`` / ``a <> b`` of two nodes (or two relationships): the same row of the
+        same table, so equal keys; of different tables, never the same element (null when
+        either side is null, as Cypher compares null)."""
+        from sqlglot import exp
+
+        if node.op not in (e.CompOp.EQ, e.CompOp.NE):
+            raise self.unsupported(f"{node.op.value} on graph elements", node)
+        if type(a) is not type(b) or not isinstance(a, (_NodeB, _EdgeB)):
+            raise self.unsupported(
+                "comparison of a graph element with another kind of value",
+                node,
+                message="only two nodes or two relationships compare as elements",
+            )
+        ka = a.key if isinstance(a, _NodeB) else a.ident
+        kb = b.key if isinstance(b, _NodeB) else b.ident
+        if a.label == b.label and len(ka) == len(kb):
+            same = _and([_eq(_col(a.alias, x), _col(b.alias, y)) for x, y in zip(ka, kb)])
+        else:
+            missing = exp.or_(
+                exp.Is(this=_col(a.alias, ka[0]), expression=exp.Null()),
+                exp.Is(this=_col(b.alias, kb[0]), expression=exp.Null()),
+            )
+            same = exp.Case().when(missing, exp.Null()).else_(exp.false())
+        return same if node.op == e.CompOp.EQ else exp.Not(this=exp.Paren(this=same))
+
     def comparison(
         self, op: e.CompOp, left: Any, right: Any, lk: str | None, rk: str | None, node: Node
     ) -> Any:
         from sqlglot import exp
+
+        if _is_list(lk) or _is_list(rk):
+            raise self.unsupported(
+                "comparison of lists",
+                node,
+                message="Cypher compares lists element by element with its own null rules",
+            )
 
         if lk and rk and lk != rk and not (lk in _NUMERIC and rk in _NUMERIC):
             raise self.unsupported(
@@ -1175,6 +1410,8 @@ class SqlGenerator(Generator):
                 node,
                 message="Cypher gives null or false where SQL engines convert or order the types",
             )
+        if "string" in (lk, rk):
+            left = self.exact_strings(left, node)
         cls = {
             e.CompOp.EQ: exp.EQ,
             e.CompOp.NE: exp.NEQ,
@@ -1184,6 +1421,35 @@ class SqlGenerator(Generator):
             e.CompOp.GE: exp.GTE,
         }[op]
         return cls(this=_paren(left), expression=_paren(right))
+
+    def exact_strings(self, operand: Any, node: Node, what: str = "string comparison") -> Any:
+        """A string operand that compares as the graph languages compare strings: as it is,
+        or with the flavour's exact collation where the default one ignores case."""
+        from sqlglot import exp
+
+        if self.flavour not in COLLATED_STRINGS:
+            return operand
+        collation = EXACT_COLLATION.get(self.flavour)
+        if collation is None:
+            raise self.unsupported(
+                what,
+                node,
+                message=f"{self.flavour} compares strings under a collation that ignores case "
+                "and pads with spaces, and no collation compares them exactly",
+            )
+        return exp.Collate(this=_paren(operand), expression=exp.Var(this=collation))
+
+    def _exact_keys(self, kinds: list[str | None], node: Node, what: str) -> None:
+        """GROUP BY and DISTINCT over strings group 'a' and 'A' together under the default
+        collation of MySQL and SQL Server; MySQL cannot group by a collated key and still
+        select the column (ONLY_FULL_GROUP_BY), so such keys are refused."""
+        if self.flavour in COLLATED_STRINGS and any(k in ("string", None) for k in kinds):
+            raise self.unsupported(
+                f"{what} over strings",
+                node,
+                message=f"{self.flavour}'s default collation puts strings that differ in case "
+                "(or trailing spaces) in one group",
+            )
 
     @emits(e.Arithmetic)
     def arithmetic(self, node: e.Arithmetic) -> Any:
@@ -1258,7 +1524,8 @@ class SqlGenerator(Generator):
                 raise self.unsupported(f"{node.op.value} on a value that is not a string", node)
             if self.kind(side, self._frame) is None and not isinstance(side, e.Null):
                 raise self.unsupported(f"{node.op.value} on a value not known to be a string", node)
-        value, pattern = _paren(self.sub(node.left)), _paren(self.sub(node.right))
+        value = _paren(self.exact_strings(self.sub(node.left), node, node.op.value))
+        pattern = _paren(self.sub(node.right))
         length = exp.Length(this=pattern.copy())
         if node.op == e.StringOp.STARTS_WITH:
             head = exp.Substring(this=value, start=exp.Literal.number(1), length=length)
@@ -1288,8 +1555,11 @@ class SqlGenerator(Generator):
             xk = self.kind(x, self._frame)
             if kind and xk and kind != xk and not (kind in _NUMERIC and xk in _NUMERIC):
                 raise self.unsupported("IN over values of different types", node)
+        item = self.sub(node.item)
+        if kind == "string":
+            item = self.exact_strings(item, node, "IN over strings")
         return exp.In(
-            this=_paren(self.sub(node.item)),
+            this=_paren(item),
             expressions=[self.sub(x) for x in node.container.items],
         )
 
@@ -1318,12 +1588,19 @@ class SqlGenerator(Generator):
         from sqlglot import exp
 
         name = node.name
+        if name == "length" and len(node.args) == 1 and isinstance(node.args[0], e.Variable):
+            path = self._frame.lookup(node.args[0].name)
+            if isinstance(path, _PathB):
+                return path.length.copy()
         args = [self.sub(a) for a in node.args]
         kinds = [self.kind(a, self._frame) for a in node.args]
         if name in ("upper", "lower") and kinds[0] in ("string", None):
             return (exp.Upper if name == "upper" else exp.Lower)(this=args[0])
         if name in ("char_length", "size") and kinds[0] == "string":
             return exp.Length(this=args[0])
+        if name == "size" and _is_list(kinds[0]):
+            self._require_lists("size() of a list", node)
+            return exp.Anonymous(this="CARDINALITY", expressions=args)
         if name == "abs" and kinds[0] in _NUMERIC:
             return exp.Abs(this=args[0])
         if name == "coalesce":
@@ -1346,22 +1623,17 @@ class SqlGenerator(Generator):
         if len(node.args) != 1:
             raise self.unsupported(f"aggregate {node.name}", node)
         arg = node.args[0]
-        if isinstance(arg, e.Variable):
-            b = self._frame.lookup(arg.name)
-            if isinstance(b, (_NodeB, _EdgeB)):
-                if node.name != "count":
-                    raise self.unsupported(f"{node.name}() of a graph element", node)
-                ident = b.key if isinstance(b, _NodeB) else b.ident
-                if len(ident) != 1:
-                    raise self.unsupported("count of an element with a composite key", node)
-                value = _col(b.alias, ident[0])
-            else:
-                value = self.sub(arg)
-        else:
-            value = self.sub(arg)
+        b = self._frame.lookup(arg.name) if isinstance(arg, e.Variable) else None
+        if isinstance(b, (_NodeB, _EdgeB)):
+            if node.name != "count":
+                raise self.unsupported(f"{node.name}() of a graph element", node)
+            return exp.Count(this=self._element_count(b, node.distinct))
+        value = self.sub(arg)
+        kind = self.kind(arg, self._frame)
+        if node.name == "collect":
+            return self.collect(value, kind, node)
         if node.distinct:
             value = exp.Distinct(expressions=[value])
-        kind = self.kind(arg, self._frame)
         if node.name == "count":
             return exp.Count(this=value)
         # sum() and avg() of anything but numbers fail in Cypher and in SQL alike, so a value
@@ -1377,8 +1649,71 @@ class SqlGenerator(Generator):
         if node.name in ("min", "max"):
             if kind not in ("int", "float", "string"):
                 raise self.unsupported(f"{node.name}() of values of unknown type", node)
+            if kind == "string":
+                value = self.exact_strings(value, node, f"{node.name}() of strings")
             return (exp.Min if node.name == "min" else exp.Max)(this=value)
         raise self.unsupported(f"aggregate {node.name}()", node)
+
+    def _element_count(self, b: _NodeB | _EdgeB, distinct: bool) -> Any:
+        """What COUNT counts for an element: one of its key columns, never null for an element
+        that exists (all null for an OPTIONAL MATCH that did not match); for DISTINCT over a
+        composite key, the key columns as one text in the trails' escaped form."""
+        from sqlglot import exp
+
+        ident = b.key if isinstance(b, _NodeB) else b.ident
+        if not distinct:
+            return _col(b.alias, ident[0])
+        if len(ident) == 1:
+            return exp.Distinct(expressions=[_col(b.alias, ident[0])])
+        parts: list[Any] = []
+        for k, c in enumerate(ident):
+            if k:
+                parts.append(exp.Literal.string(">"))
+            parts.append(self._escaped(_col(b.alias, c), TypeKind.STRING))
+        return exp.Distinct(expressions=[_concat(parts)])
+
+    def collect(self, value: Any, kind: str | None, node: e.Aggregate) -> Any:
+        """``collect(x)``: ``ARRAY_AGG`` of the non-null values, in the order a WITH … ORDER BY
+        gave the rows, and an empty list (not null) when there are none."""
+        from sqlglot import exp
+
+        self._require_lists("collect()", node)
+        if _is_list(kind) or kind == "other":
+            raise self.unsupported("collect() of lists", node)
+        order = self._frame.order
+        if order is None:
+            raise self.unsupported(
+                "collect() of rows in UNWIND's order",
+                node,
+                message="Cypher collects the rows in the order of the list UNWIND read; SQL's "
+                "UNNEST gives rows in no order an aggregate can follow",
+            )
+        arg = exp.Distinct(expressions=[value]) if node.distinct else value.copy()
+        if order and node.distinct and any(o.this != value for o in order):
+            raise self.unsupported(
+                "collect(DISTINCT x) of rows ordered by another value",
+                node,
+                message="SQL orders a DISTINCT aggregate only by its own argument",
+            )
+        if order:
+            arg = exp.Order(this=arg, expressions=[o.copy() for o in order])
+        kept = exp.Filter(
+            this=exp.ArrayAgg(this=arg),
+            expression=exp.Where(
+                this=exp.Not(this=exp.Is(this=value.copy(), expression=exp.Null()))
+            ),
+        )
+        empty = exp.Array(expressions=[])
+        element = _SQL_TYPES.get(kind or "")
+        if self.flavour in CONTEXT_TYPED:
+            if element is None:
+                raise self.unsupported(
+                    "collect() of values of unknown type",
+                    node,
+                    message=f"{self.flavour} needs the element type of an empty list",
+                )
+            empty = exp.cast(empty, exp.DataType.build(f"{element}[]", dialect="postgres"))
+        return exp.Coalesce(this=kept, expressions=[empty])
 
     @emits(e.CountStar)
     def count_star(self, node: e.CountStar) -> Any:
@@ -1439,6 +1774,9 @@ class SqlGenerator(Generator):
             return "bool"
         if isinstance(value, e.TemporalLiteral):
             return value.kind.value
+        if isinstance(value, e.ListLiteral):
+            kinds = {self.kind(x, frame) for x in value.items if not isinstance(x, e.Null)}
+            return _list_kind(kinds.pop() if len(kinds) == 1 else None)
         if isinstance(value, e.Property) and isinstance(value.subject, e.Variable):
             b = frame.lookup(value.subject.name)
             if isinstance(b, (_NodeB, _EdgeB)):
@@ -1452,6 +1790,8 @@ class SqlGenerator(Generator):
         if isinstance(value, e.Aggregate):
             if value.name == "count":
                 return "int"
+            if value.name == "collect":
+                return _list_kind(self.kind(value.args[0], frame) if value.args else None)
             if value.name == "avg":
                 return "float"
             return self.kind(value.args[0], frame) if value.args else None
@@ -1471,7 +1811,7 @@ class SqlGenerator(Generator):
         if isinstance(value, e.FunctionCall):
             if value.name in ("upper", "lower", "substring"):
                 return "string"
-            if value.name in ("char_length", "size"):
+            if value.name in ("char_length", "size", "length"):
                 return "int"
             if value.name == "tofloat":
                 return "float"
@@ -1529,6 +1869,17 @@ class SqlGenerator(Generator):
 
 _PLAIN_PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
+#: SQL types of the value kinds, for a typed empty list.
+_SQL_TYPES = {
+    "int": "BIGINT",
+    "float": "DOUBLE PRECISION",
+    "string": "TEXT",
+    "bool": "BOOLEAN",
+    "date": "DATE",
+    "localdatetime": "TIMESTAMP",
+    "localtime": "TIME",
+}
+
 
 @cache
 def spells_parameter(flavour: str, name: str) -> bool:
@@ -1542,12 +1893,47 @@ def spells_parameter(flavour: str, name: str) -> bool:
     from sqlglot import exp
     from sqlglot.errors import SqlglotError
 
-    text = exp.select(exp.Placeholder(this=name)).sql(dialect=flavour or None)
+    text = exp.select(parameter_node(flavour, name)).sql(dialect=flavour or None)
     try:
         (back,) = sqlglot.parse_one(text, read=flavour or None).expressions
     except (SqlglotError, ValueError):
         return False
     return isinstance(back, (exp.Placeholder, exp.Parameter)) and back.name == name
+
+
+def _list_kind(element: str | None) -> str:
+    """The kind of a list whose elements are of kind ``element`` (None: unknown)."""
+    return f"list<{element or '?'}>"
+
+
+def _is_list(kind: str | None) -> bool:
+    return kind is not None and kind.startswith("list<")
+
+
+def _element_kind(kind: str | None) -> str | None:
+    inner = kind[5:-1] if _is_list(kind) else "?"  # type: ignore[index]
+    return None if inner == "?" else inner
+
+
+def _length(fixed: int, depths: list) -> Any:
+    """A path's number of edges: ``fixed`` hops and the depth columns of variable ones."""
+    from sqlglot import exp
+
+    parts = ([exp.Literal.number(fixed)] if fixed or not depths else []) + list(depths)
+    out = parts[0]
+    for x in parts[1:]:
+        out = exp.Add(this=out, expression=x)
+    return out
+
+
+def parameter_node(flavour: str, name: str) -> Any:
+    """The flavour's named parameter: ``@name`` where it has that form, else sqlglot's
+    placeholder for the flavour (``:name``, ``$name``, ``%(name)s``)."""
+    from sqlglot import exp
+
+    if flavour in AT_PARAMETERS:
+        return exp.Parameter(this=exp.Var(this=name))
+    return exp.Placeholder(this=name)
 
 
 def _ident(name: str) -> Any:

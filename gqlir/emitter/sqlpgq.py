@@ -37,6 +37,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
+from .base import emits
 from .sql import SqlGenerator, _aggregates, _and, _Frame, _ValueB, refuse_writes, value_kind
 
 __all__ = ["FORMS", "SqlPgqGenerator"]
@@ -499,6 +500,8 @@ class SqlPgqGenerator(SqlGenerator):
 
         def over_columns(value: e.Expr) -> e.Expr:
             """An aggregating expression with its aggregates' arguments read from COLUMNS."""
+            if isinstance(value, e.Aggregate) and self._element_arg(value, frame) is not None:
+                return self._element_aggregate(value, frame, column)
             if isinstance(value, e.Aggregate):
                 return e.Aggregate(
                     value.name, tuple(column(a, None) for a in value.args), value.distinct
@@ -541,6 +544,96 @@ class SqlPgqGenerator(SqlGenerator):
             limit=proj.limit,
         )
         return columns, outer, outer_proj
+
+    def _element_arg(self, agg: e.Aggregate, frame: _Frame) -> _ElementB | None:
+        arg = agg.args[0] if len(agg.args) == 1 else None
+        b = frame.lookup(arg.name) if isinstance(arg, e.Variable) else None
+        return b if isinstance(b, _ElementB) else None
+
+    def _element_aggregate(self, agg: e.Aggregate, frame: _Frame, column: Any) -> e.Expr:
+        """``count(x)`` of an element is ``count(*)``: the output has no OPTIONAL MATCH, so an
+        element is never null. ``count(DISTINCT x)`` counts its key property, which COLUMNS
+        can hand out; other aggregates of elements have no value to read."""
+        b = self._element_arg(agg, frame)
+        assert b is not None
+        if agg.name != "count":
+            raise self.unsupported(
+                f"{agg.name}() of a graph element",
+                agg,
+                message="the SELECT around GRAPH_TABLE sees only the values COLUMNS hand out, "
+                "and an element is not a value",
+                rewrite=f"{agg.name}() of one of its properties",
+            )
+        if not agg.distinct:
+            return e.CountStar()
+        key = self._key_property(b)
+        if key is None:
+            raise self.unsupported(
+                "count(DISTINCT x) of a graph element without a key property",
+                agg,
+                message=f"{b.name} has no single key property in the schema, and the SELECT "
+                "around GRAPH_TABLE can count only values that COLUMNS hand out, not elements",
+                rewrite="count(DISTINCT x.<key>) of a property that identifies it",
+            )
+        return e.Aggregate("count", (column(e.Property(e.Variable(b.name), key), None),), True)
+
+    def _key_property(self, b: _ElementB) -> str | None:
+        """The one property that identifies a node of ``b``'s label (the schema's key)."""
+        if b.edge or b.label is None or self._mapping_source is None:
+            return None
+        node = self.mapping.schema.node(b.label)
+        keys = tuple(node.keys) if node is not None else ()
+        return keys[0] if len(keys) == 1 else None
+
+    @emits(e.Comparison)
+    def comparison_(self, node: e.Comparison) -> Any:
+        """``a = b`` / ``a <> b`` of two nodes: their key properties compared (nodes of one
+        label with one key property); the pattern language has no element equality that
+        every flavour reads."""
+        from sqlglot import exp
+
+        sides = [
+            self._frame.lookup(x.name) if isinstance(x, e.Variable) else None
+            for x in (node.left, node.right)
+        ]
+        if not any(isinstance(b, _ElementB) for b in sides):
+            return super().comparison_(node)
+        a, b = sides
+        if (
+            node.op not in (e.CompOp.EQ, e.CompOp.NE)
+            or not isinstance(a, _ElementB)
+            or not isinstance(b, _ElementB)
+            or a.label != b.label
+            or self._key_property(a) is None
+        ):
+            raise self.unsupported(
+                "comparison of graph elements",
+                node,
+                message="only two nodes of one label with a single key property in the schema "
+                "compare, by that key",
+            )
+        key = self._key_property(a)
+        left = exp.Column(this=self.ident(key), table=self.ident(a.name))
+        right = exp.Column(this=self.ident(key), table=self.ident(b.name))
+        cls = exp.EQ if node.op == e.CompOp.EQ else exp.NEQ
+        return cls(this=left, expression=right)
+
+    @emits(e.Exists)
+    def exists(self, node: e.Exists) -> Any:
+        raise self._graph_subquery(node, "EXISTS subquery")
+
+    @emits(e.CountSubquery)
+    def count_subquery(self, node: e.CountSubquery) -> Any:
+        raise self._graph_subquery(node, "COUNT subquery")
+
+    def _graph_subquery(self, node: Node, construct: str) -> Any:
+        return self.unsupported(
+            f"{construct} inside GRAPH_TABLE",
+            node,
+            message="GRAPH_TABLE's WHERE holds SQL value expressions, and a SQL subquery cannot "
+            "see the graph pattern's variables (the standard has no pattern predicate there)",
+            rewrite="match the pattern in the MATCH itself when it must exist",
+        )
 
     # -- properties inside GRAPH_TABLE ---------------------------------------------------------
 
