@@ -5,7 +5,10 @@ Public API (stable):
     gqlir.parse(text, dialect="neo4j")        -> ir.Query        (raises ParseError)
     gqlir.emit(query, dialect="iso-gql")      -> str             (raises UnsupportedError)
     gqlir.transpile(text, read=..., write=...) -> str
-    gqlir.validate(text, dialect=...)         -> ValidationResult
+    gqlir.validate(text, dialect=..., schema=...) -> ValidationResult (schema issues included)
+
+Emitter options are keyword arguments of ``emit`` and ``transpile`` (``pretty``, ``graph``,
+``spanner_elements``, ``rename_variables``: ``EmitOptions``), checked against the target.
 
 SQL dialects (``sql:sqlite``, ``sqlpgq:oracle`` ...) also take ``schema=``: the mapping of
 tables to node and edge types (a graph folder, a schema or DDL file, a database file, or a
@@ -16,7 +19,7 @@ Submodules are imported lazily so that ``import gqlir`` stays fast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from .errors import (
     DialectError,
@@ -30,20 +33,25 @@ from .errors import (
 
 if TYPE_CHECKING:
     from . import ir
-    from .api import ValidationResult
+    from .api import EmitOptions, SchemaSource, ValidationResult, emit_options
+    from .dialect import Dialect
+    from .schema.checks import SchemaIssue
 
 __version__ = "0.1.0"
 
 __all__ = [
     "DialectError",
+    "EmitOptions",
     "EngineError",
     "GqlirError",
     "ParseError",
     "SchemaError",
+    "SchemaIssue",
     "SemanticError",
     "UnsupportedError",
     "ValidationResult",
     "emit",
+    "emit_options",
     "get_dialect",
     "parse",
     "transpile",
@@ -52,7 +60,11 @@ __all__ = [
 
 
 def parse(
-    text: str, dialect: str = "neo4j", *, schema: Any = None, graph: str | None = None
+    text: str,
+    dialect: str = "neo4j",
+    *,
+    schema: SchemaSource | None = None,
+    graph: str | None = None,
 ) -> ir.Query:
     """Parse query text of ``dialect`` into the Graph-IR (``schema``: SQL's table mapping;
     ``graph``: the graph a Spanner query without a GRAPH clause reads)."""
@@ -61,11 +73,18 @@ def parse(
     return _parse(text, dialect, schema=schema, graph=graph)
 
 
-def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
-    """Render a Graph-IR query as text of ``dialect`` (``schema``: SQL's table mapping)."""
+def emit(
+    query: ir.Node,
+    dialect: str = "neo4j",
+    *,
+    schema: SchemaSource | None = None,
+    **options: Unpack[EmitOptions],
+) -> str:
+    """Render a Graph-IR query as text of ``dialect`` (``schema``: SQL's table mapping, GQL's
+    property types; ``options``: the target's emitter options, see ``EmitOptions``)."""
     from .api import emit as _emit
 
-    return _emit(query, dialect, schema=schema)
+    return _emit(query, dialect, schema=schema, **options)
 
 
 def transpile(
@@ -73,33 +92,43 @@ def transpile(
     read: str = "neo4j",
     write: str = "neo4j",
     *,
-    schema: Any = None,
-    graph: str | None = None,
+    schema: SchemaSource | None = None,
+    **options: Unpack[EmitOptions],
 ) -> str:
-    """Translate query text from dialect ``read`` to dialect ``write``."""
+    """Translate query text from dialect ``read`` to dialect ``write`` (``graph=``: the graph
+    the query reads, for a Spanner source without a GRAPH clause and for a GQL target)."""
     from .api import transpile as _transpile
 
-    return _transpile(text, read, write, schema=schema, graph=graph)
+    return _transpile(text, read, write, schema=schema, **options)
 
 
 def validate(
-    text: str, dialect: str = "neo4j", *, schema: Any = None, graph: str | None = None
+    text: str,
+    dialect: str = "neo4j",
+    *,
+    schema: SchemaSource | None = None,
+    graph: str | None = None,
 ) -> ValidationResult:
-    """Check that ``text`` is a valid query of ``dialect``; never raises for bad queries."""
+    """Check that ``text`` is a valid query of ``dialect`` and, given a ``schema``, that it fits
+    it; never raises for bad queries."""
     from .api import validate as _validate
 
     return _validate(text, dialect, schema=schema, graph=graph)
 
 
-def get_dialect(name: str) -> Any:
+def get_dialect(name: str) -> Dialect:
     from .dialect import get_dialect as _get
 
     return _get(name)
 
 
 def __getattr__(name: str) -> Any:
-    if name == "ValidationResult":
-        from .api import ValidationResult
+    if name in ("ValidationResult", "EmitOptions", "emit_options"):
+        from . import api
 
-        return ValidationResult
+        return getattr(api, name)
+    if name == "SchemaIssue":
+        from .schema.checks import SchemaIssue
+
+        return SchemaIssue
     raise AttributeError(f"module 'gqlir' has no attribute {name!r}")

@@ -2,17 +2,74 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from . import ir
 from .dialect import get_dialect
-from .errors import GqlirError, ParseError, UnsupportedError
+from .errors import DialectError, GqlirError, ParseError, UnsupportedError
+
+if TYPE_CHECKING:
+    from .schema.checks import SchemaIssue
+    from .schema.model import SchemaGraph
+
+
+type SchemaSource = SchemaGraph | str | os.PathLike[str]
+"""What ``schema=`` accepts everywhere: a SchemaGraph, or the path of a graph folder
+(``schemas/movies``), a schema file in any format gqlir reads, a SQL DDL file or a database."""
+
+
+class EmitOptions(TypedDict, total=False):
+    """The options of the emitters, as keyword arguments of :func:`emit` and :func:`transpile`.
+
+    ``pretty``: one clause per line (every target). ``graph``: the graph the query reads,
+    written as ``GRAPH g`` (Spanner) or ``USE g`` (other GQL targets) unless the query names one
+    (GQL targets). ``spanner_elements``: ``"refuse"`` (default) or ``"to_json"``, what to do with
+    a graph element in the result of a target that cannot return one (targets with a JSON
+    function for elements: Spanner). ``rename_variables``: rename variables whose names are
+    reserved in the target (default on; GQL targets).
+    """
+
+    pretty: bool
+    graph: str | None
+    spanner_elements: Literal["refuse", "to_json"]
+    rename_variables: bool
+
+
+def emit_options(dialect: str) -> tuple[str, ...]:
+    """The emitter options ``dialect`` takes as a target (see :class:`EmitOptions`)."""
+    d = get_dialect(dialect)
+    if d.family != "gql":
+        return ("pretty",)
+    if d.capabilities.element_json_function:
+        return ("pretty", "graph", "spanner_elements", "rename_variables")
+    return ("pretty", "graph", "rename_variables")
+
+
+def _check_options(
+    options: Mapping[str, object], dialect: str, *, also: Sequence[str] = ()
+) -> None:
+    """Refuse an option the target does not take, naming the ones it takes: an ignored option
+    would change nothing silently."""
+    taken = emit_options(dialect)
+    for name in options:
+        if name not in taken and name not in also:
+            what = "an option of" if name in EmitOptions.__annotations__ else "an emitter option of"
+            raise DialectError(
+                f"{name!r} is not {what} target {get_dialect(dialect).name}: it takes "
+                + ", ".join(taken),
+                code="EMIT_OPTION",
+            )
 
 
 def parse(
-    text: str, dialect: str = "neo4j", *, schema: Any = None, graph: str | None = None
+    text: str,
+    dialect: str = "neo4j",
+    *,
+    schema: SchemaSource | None = None,
+    graph: str | None = None,
 ) -> ir.Query:
     """``schema`` maps tables to node and edge types when ``dialect`` is SQL (ignored
     otherwise): a graph folder, a schema or DDL file, a database, or a schema object.
@@ -22,11 +79,25 @@ def parse(
     return _parse(text, get_dialect(dialect), schema=schema, graph=graph)
 
 
-def emit(query: ir.Node, dialect: str = "neo4j", *, schema: Any = None) -> str:
-    """``schema`` gives the tables a SQL target reads (ignored by graph dialects)."""
+def emit(
+    query: ir.Node,
+    dialect: str = "neo4j",
+    *,
+    schema: SchemaSource | None = None,
+    **options: Unpack[EmitOptions],
+) -> str:
+    """``schema`` gives the tables a SQL target reads and the property types a GQL target
+    writes operators by (Cypher targets do not read it). ``options``: see :class:`EmitOptions`;
+    one the target does not take raises :class:`DialectError` (code ``EMIT_OPTION``)."""
+    _check_options(options, dialect)
+    target = get_dialect(dialect)
+    if target.family == "gql":
+        from .emitter.gql import emit_gql
+
+        return emit_gql(query, target, schema=schema, **options)
     from .emitter import emit as _emit
 
-    return _emit(query, get_dialect(dialect), schema=schema)
+    return _emit(query, target, schema=schema, pretty=options.get("pretty", False))
 
 
 def transpile(
@@ -34,14 +105,20 @@ def transpile(
     read: str = "neo4j",
     write: str = "neo4j",
     *,
-    schema: Any = None,
-    graph: str | None = None,
+    schema: SchemaSource | None = None,
+    **options: Unpack[EmitOptions],
 ) -> str:
-    """Translate ``text``; ``schema`` is the table mapping of a SQL source or target, ``graph``
-    the graph a Spanner source without a GRAPH clause reads."""
+    """Translate ``text``; ``schema`` is the table mapping of a SQL source or target.
+    ``graph`` is the graph the query reads: a source that must name its graph (Spanner) and
+    does not reads it, and a GQL target writes it (see :class:`EmitOptions`)."""
+    reads_graph = get_dialect(read).capabilities.graph_prefix_required
+    _check_options(options, write, also=("graph",) if reads_graph else ())
+    graph = options.get("graph")
+    if "graph" not in emit_options(write):
+        options.pop("graph", None)
     try:
         query = parse(text, read, schema=schema, graph=graph)
-        return translate(query, read, write, schema=schema)
+        return translate(query, read, write, schema=schema, **options)
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
@@ -53,14 +130,15 @@ def translate(
     read: str,
     write: str,
     *,
-    schema: Any = None,
+    schema: SchemaSource | None = None,
     writer: Callable[[ir.Node], str] | None = None,
+    **options: Unpack[EmitOptions],
 ) -> str:
     """``query``, read from dialect ``read``, in dialect ``write``. What the target refuses is
     tried once more with its constant parts folded to values (``range(1, 3)`` is a list the
-    target may write). ``writer`` replaces the plain emitter (e.g. to pass the GQL
-    emitter's graph name): a function from a query to its text."""
-    write_query = writer or (lambda q: emit(q, write, schema=schema))
+    target may write). ``writer`` replaces the emitter: a function from a query to its text."""
+    _check_options(options, write)
+    write_query = writer or (lambda q: emit(q, write, schema=schema, **options))
     try:
         return write_query(query)
     except UnsupportedError as refused:
@@ -77,36 +155,79 @@ def translate(
 
 @dataclass(frozen=True)
 class ValidationResult:
-    """Whether a query is valid in a dialect, and the first error if it is not."""
+    """Whether a query is valid in a dialect: ``error`` is the first problem, ``schema_issues``
+    every mismatch with the schema (when one was given)."""
 
     valid: bool
     dialect: str
     error: GqlirError | None = None
+    schema_issues: tuple[SchemaIssue, ...] = ()
 
     def __bool__(self) -> bool:
         return self.valid
 
-    def to_dict(self) -> dict:
-        out: dict = {"valid": self.valid, "dialect": self.dialect}
+    @property
+    def errors(self) -> tuple[GqlirError, ...]:
+        """Every problem found: the grammar or dialect error, then each schema issue."""
+        if self.error is None or self.error in self.schema_issues:
+            return self.schema_issues
+        return (self.error, *self.schema_issues)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"valid": self.valid, "dialect": self.dialect}
         if self.error is not None:
             out["error"] = self.error.to_dict()
+        if self.schema_issues:
+            out["schema_issues"] = [i.to_dict() for i in self.schema_issues]
         return out
 
 
+def graph_schema(schema: SchemaSource) -> SchemaGraph:
+    """``schema`` as a SchemaGraph: one already, or read from a graph folder, a schema file in
+    any format gqlir reads, a SQL DDL file or a database (a missing path is a SchemaError)."""
+    from .schema.model import SchemaGraph
+
+    if isinstance(schema, SchemaGraph):
+        return schema
+    from .sqlmapping import mapping_for
+
+    return mapping_for(schema).schema
+
+
 def validate(
-    text: str, dialect: str = "neo4j", *, schema: Any = None, graph: str | None = None
+    text: str,
+    dialect: str = "neo4j",
+    *,
+    schema: SchemaSource | None = None,
+    graph: str | None = None,
 ) -> ValidationResult:
-    """Valid means: the dialect's grammar accepts the text, and the dialect can express every
-    construct in it (the grammar of a family is shared more widely than its features are).
-    ``graph`` names the graph a Spanner query without a GRAPH clause reads."""
+    """Valid means: the dialect's grammar accepts the text, the dialect can express every
+    construct in it (the grammar of a family is shared more widely than its features are), and
+    with a ``schema`` on a graph dialect, the query fits it (:mod:`gqlir.schema.checks`: every
+    unknown label, type or property and wrong direction, with positions and suggestions).
+    ``graph`` names the graph a Spanner query without a GRAPH clause reads. A schema that
+    cannot be read raises :class:`SchemaError`."""
     d = get_dialect(dialect)
+    checked = graph_schema(schema) if schema is not None and d.family != "sql" else None
     try:
         query = parse(text, d.name, schema=schema, graph=graph)
-        emit(query, d.name, schema=schema)
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
         return ValidationResult(False, d.name, exc)
+    issues: tuple[SchemaIssue, ...] = ()
+    if checked is not None:
+        from .schema.checks import check
+
+        issues = tuple(check(query, checked, text))
+    try:
+        emit(query, d.name, schema=schema)
+    except GqlirError as exc:
+        if exc.text is None:
+            exc.text = text
+        return ValidationResult(False, d.name, exc, issues)
+    if issues:
+        return ValidationResult(False, d.name, issues[0], issues)
     return ValidationResult(True, d.name)
 
 

@@ -1064,10 +1064,8 @@ def _translate_one(
     from .api import transpile
 
     try:
-        if graph is not None and target.family == "gql":
-            out = _translate_for_graph(text, source, target, graph, schema)
-        else:
-            out = transpile(text, source.name, target.name, schema=schema, graph=graph)
+        named = {"graph": graph} if graph is not None else {}
+        out = transpile(text, source.name, target.name, schema=schema, **named)
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
         return _Outcome(UNSUPPORTED, fields, exc.to_dict(), construct=exc.construct, exc=exc)
@@ -1077,26 +1075,6 @@ def _translate_one(
         fields = {"status": PARSE_ERROR, "translation": None}
         return _Outcome(PARSE_ERROR, fields, exc.to_dict(), exc=exc)
     return _Outcome(OK, {"status": OK, "translation": out})
-
-
-def _translate_for_graph(
-    text: str, source: Dialect, target: Dialect, graph: str, schema: Any = None
-) -> str:
-    """A GQL-family translation that names its graph (Spanner's GRAPH g, else USE g)."""
-    from .api import parse, translate
-    from .emitter.gql import emit_gql
-
-    try:
-        return translate(
-            parse(text, source.name, graph=graph),
-            source.name,
-            target.name,
-            writer=lambda query: emit_gql(query, target, graph=graph, schema=schema),
-        )
-    except GqlirError as exc:
-        if exc.text is None:
-            exc.text = text
-        raise
 
 
 def _guarded(

@@ -6,6 +6,7 @@ schema-aware query checks.
     schema = load_schema("schemas/movies/schema.json")       # gqlir's JSON (docs/schema-format.md)
     ddl = write_schema(schema, "kuzu", lossy=True)            # .text, .report (what was lost)
     same = read_schema(ddl.text, "kuzu", name="movies")
+    issues = check_query("MATCH (m:Movei) RETURN m", "neo4j", schema)  # [SchemaIssue ...]
 
 Modules: :mod:`.model`, :mod:`.types`, :mod:`.report`, :mod:`.relational`, :mod:`.formats`
 (one module per format), :mod:`.graphdata` (docs/graph-format.md), :mod:`.loaders`,
@@ -13,6 +14,8 @@ Modules: :mod:`.model`, :mod:`.types`, :mod:`.report`, :mod:`.relational`, :mod:
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from .formats import WriteResult, detect_format, format_names
 from .formats import read as read_schema
@@ -30,6 +33,11 @@ from .model import (
 from .report import Change, LossReport, diff
 from .types import PropertyType, TypeKind, parse_type
 
+if TYPE_CHECKING:
+    from .checks import SchemaIssue, check, check_query, suggest
+
+_CHECKS = ("SchemaIssue", "check", "check_query", "suggest")
+
 __all__ = [
     "Cardinality",
     "Change",
@@ -41,13 +49,27 @@ __all__ = [
     "Property",
     "PropertyType",
     "SchemaGraph",
+    "SchemaIssue",
     "TypeKind",
     "WriteResult",
+    "check",
+    "check_query",
     "detect_format",
     "diff",
     "format_names",
     "load_schema",
     "parse_type",
     "read_schema",
+    "suggest",
     "write_schema",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The query checks load the Graph-IR: imported on first use, so reading a schema stays
+    light."""
+    if name in _CHECKS:
+        from . import checks
+
+        return getattr(checks, name)
+    raise AttributeError(f"module 'gqlir.schema' has no attribute {name!r}")
