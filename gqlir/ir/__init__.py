@@ -94,7 +94,7 @@ from .expr import (
     Variable,
     Xor,
 )
-from .node import Node
+from .node import IR_JSON_VERSION, Node, from_json
 from .pattern import (
     Direction,
     Label,
@@ -167,6 +167,7 @@ from .query import (
 )
 
 __all__ = [
+    "IR_JSON_VERSION",
     "Aggregate",
     "AllDifferent",
     "And",
@@ -320,4 +321,5 @@ __all__ = [
     "Variable",
     "Xor",
     "YieldItem",
+    "from_json",
 ]

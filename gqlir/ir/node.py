@@ -4,16 +4,30 @@ Nodes are frozen, slotted dataclasses. Children are the fields whose values are 
 of nodes; they are found once per class. The source position (``pos``, an offset into the text a
 node was parsed from) never takes part in equality, so ``parse(a) == parse(b)`` compares meaning
 only.
+
+``to_json`` / :func:`from_json` give every node a JSON form for storing and exchanging IR: an
+envelope ``{"gqlir_ir": 1, "node": ...}`` whose version changes whenever the form does, nodes as
+objects tagged ``"$node"`` with their fields (and ``pos``), enums as ``{"$enum", "name"}``, tuples
+as arrays, non-finite floats as ``{"$float": "inf"}``.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
+import json
+import math
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
+from ..errors import ParseError
+
 N = TypeVar("N", bound="Node")
+
+#: The version of the JSON form; a reader refuses any other.
+IR_JSON_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +76,20 @@ class Node:
 
     def with_pos(self: N, pos: int | None) -> N:
         return replace(self, pos=pos)
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_json(self, *, indent: int | None = None) -> str:
+        """This node in the versioned JSON form (see the module docstring)."""
+        envelope = {"gqlir_ir": IR_JSON_VERSION, "node": _encode(self)}
+        return json.dumps(envelope, ensure_ascii=False, allow_nan=False, indent=indent)
+
+    @classmethod
+    def from_json(cls: type[N], text: str) -> N:
+        """The node ``text`` holds, which must be a ``cls``."""
+        node = from_json(text)
+        if not isinstance(node, cls):
+            raise _json_error(f"the JSON holds a {type(node).__name__}, not a {cls.__name__}")
+        return node
 
     # -- display -----------------------------------------------------------------------------
     def dump(self) -> str:
@@ -159,3 +187,98 @@ def _has_node(value: Any) -> bool:
     if isinstance(value, tuple):
         return any(_has_node(v) for v in value)
     return False
+
+
+def from_json(text: str) -> Node:
+    """The node a :meth:`Node.to_json` text holds (a ParseError ``IR_JSON`` if it is not one,
+    or of another version of the form)."""
+    try:
+        envelope = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _json_error(f"not JSON: {exc.msg}") from None
+    if not isinstance(envelope, dict) or "gqlir_ir" not in envelope:
+        raise _json_error('not gqlir IR: no "gqlir_ir" version')
+    if envelope["gqlir_ir"] != IR_JSON_VERSION:
+        raise _json_error(
+            f"IR JSON version {envelope['gqlir_ir']!r}; this gqlir reads version {IR_JSON_VERSION}"
+        )
+    node = _decode(envelope.get("node"))
+    if not isinstance(node, Node):
+        raise _json_error('"node" holds no IR node')
+    return node
+
+
+def _json_error(message: str) -> ParseError:
+    return ParseError(message, code="IR_JSON")
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Node):
+        out: dict[str, Any] = {"$node": type(value).__name__}
+        if value.pos is not None:
+            out["pos"] = value.pos
+        for name, v in value.field_values():
+            out[name] = _encode(v)
+        return out
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return {"$enum": type(value).__name__, "name": value.name}
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"$float": repr(value)}
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    raise TypeError(f"no JSON form for a {type(value).__name__} in the IR")
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_decode(v) for v in value)
+    if not isinstance(value, dict):
+        return value
+    if "$node" in value:
+        cls = _node_classes().get(value["$node"])
+        if cls is None:
+            raise _json_error(f"unknown IR node type {value['$node']!r}")
+        args = {k: _decode(v) for k, v in value.items() if k != "$node"}
+        try:
+            return cls(**args)
+        except TypeError as exc:
+            raise _json_error(f"{cls.__name__}: {exc}") from None
+    if "$enum" in value:
+        kind = _enum_classes().get(value["$enum"])
+        if kind is None or value.get("name") not in kind.__members__:
+            raise _json_error(f"unknown IR enum value {value.get('$enum')}.{value.get('name')}")
+        return kind[value["name"]]
+    if "$float" in value:
+        return float(value["$float"])
+    raise _json_error(f"not an IR value: {sorted(value)}")
+
+
+@functools.cache
+def _node_classes() -> dict[str, type[Node]]:
+    """Node classes by name: those a module defines (a slotted dataclass leaves behind the class
+    it replaced, which is no module's)."""
+    import gqlir.ir  # noqa: F401  (every node module, so that every class is registered)
+
+    out: dict[str, type[Node]] = {}
+    stack: list[type[Node]] = [Node]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            stack.append(sub)
+            if getattr(sys.modules[sub.__module__], sub.__qualname__, None) is not sub:
+                continue
+            if out.setdefault(sub.__name__, sub) is not sub:
+                raise TypeError(f"two IR node classes are named {sub.__name__}")
+    return out
+
+
+@functools.cache
+def _enum_classes() -> dict[str, type[enum.Enum]]:
+    out: dict[str, type[enum.Enum]] = {}
+    for cls in _node_classes().values():
+        for value in vars(sys.modules[cls.__module__]).values():
+            is_enum = isinstance(value, type) and issubclass(value, enum.Enum)
+            if is_enum and out.setdefault(value.__name__, value) is not value:
+                raise TypeError(f"two IR enums are named {value.__name__}")
+    return out
