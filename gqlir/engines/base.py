@@ -251,6 +251,11 @@ def _display(v: Any) -> str:
     return f"'{v}'"
 
 
+def _row(row: tuple[Any, ...]) -> str:
+    """A row as a reader writes it: ``('Kai', 3)``, not the comparison keys."""
+    return "(" + ", ".join(_display(v) for v in row) + ")"
+
+
 # -- the result table ----------------------------------------------------------------------------
 
 
@@ -284,17 +289,19 @@ class ResultTable:
             if mine != theirs:
                 for i, (a, b) in enumerate(zip(mine, theirs)):
                     if a != b:
-                        return f"row {i}: {self.rows[i]!r} != {other.rows[i]!r}"
+                        return f"row {i}: {_row(self.rows[i])} != {_row(other.rows[i])}"
                 return f"{len(mine)} rows != {len(theirs)} rows"
             return None
         ca, cb = Counter(mine), Counter(theirs)
         if ca == cb:
             return None
-        only_a = list((ca - cb).elements())[:3]
-        only_b = list((cb - ca).elements())[:3]
+        rows_a = dict(zip(mine, self.rows))
+        rows_b = dict(zip(theirs, other.rows))
+        only_a = ", ".join(_row(rows_a[k]) for k in list((ca - cb).elements())[:3])
+        only_b = ", ".join(_row(rows_b[k]) for k in list((cb - ca).elements())[:3])
         return (
-            f"{len(mine)} rows vs {len(theirs)} rows; only in the first: {only_a}; "
-            f"only in the second: {only_b}"
+            f"{len(mine)} rows vs {len(theirs)} rows; only in the first: [{only_a}]; "
+            f"only in the second: [{only_b}]"
         )
 
     def same_as(self, other: ResultTable, *, columns: bool = True) -> bool:
