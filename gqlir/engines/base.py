@@ -369,6 +369,10 @@ class Engine(Protocol):
 
     def close(self) -> None: ...
 
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Prepared:

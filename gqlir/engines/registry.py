@@ -9,9 +9,12 @@ options or environment variables, never built in).
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineError
+
+if TYPE_CHECKING:
+    from .base import Engine
 
 __all__ = ["EMBEDDED", "LOCAL", "default_engine", "engine_names", "open_engine"]
 
@@ -63,7 +66,7 @@ def default_engine(dialect: str) -> str:
 
 def open_engine(
     name: str, *, isolated: bool = False, max_memory: int | None = None, **options: Any
-) -> Any:
+) -> Engine:
     """A new engine by name; ``options`` go to its constructor (``url``, ``user``, ``password``,
     ``database``, ``path`` … as the adapter takes them). ``isolated`` (implied by
     ``max_memory``, a budget in bytes) runs it in a worker process
