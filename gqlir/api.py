@@ -61,6 +61,11 @@ def translate(
     target may write). ``writer`` replaces the plain emitter (e.g. to pass the GQL
     emitter's graph name): a function from a query to its text."""
     write_query = writer or (lambda q: emit(q, write, schema=schema))
+    source, target = get_dialect(read).capabilities, get_dialect(write).capabilities
+    if source.integer_division == "float" and target.integer_division != "float":
+        from .passes.division import float_quotients
+
+        query = float_quotients(query)
     try:
         return write_query(query)
     except UnsupportedError as refused:
