@@ -1527,7 +1527,10 @@ examples:
 formats: {formats}
 
 A format that cannot express part of the schema is an error naming what would be lost;
---lossy writes it anyway and lists the losses on stderr (--json: as data).
+--lossy writes it anyway and lists the losses on stderr (--json: as data, "lost" apart from
+"notes"). Notes never stop a conversion: additions (a surrogate key, a default the format
+writes), values that mean the same as leaving them unstated (cardinality n:m), and what a
+format leaves out by design (keys and indexes in a prompt).
 --from may be left out when the file says what it is (gqlir JSON, CypherBench JSON,
 TuGraph JSON, CREATE GRAPH TYPE, Kuzu or Neo4j DDL, prompt text).
 """
@@ -1652,6 +1655,7 @@ def _read_schema_file(path: str, fmt: str | None, name: str | None = None, args:
 
 def _cmd_schema_convert(args: argparse.Namespace) -> int:
     from .schema.formats import write
+    from .schema.report import SAME_MEANING
 
     schema = _read_schema_file(args.file, args.source, args.name, args)
     try:
@@ -1661,18 +1665,26 @@ def _cmd_schema_convert(args: argparse.Namespace) -> int:
         if report is None:
             raise
         if args.json:
-            data = {"error": exc.to_dict(), "report": report.to_dict()}
+            error = dict(exc.to_dict(), message=report.message("--lossy"))
+            data = {"error": error, "report": report.to_dict()}
             print(json.dumps(data, ensure_ascii=False), file=sys.stderr)
         else:
-            print(f"gqlir: {exc.message}", file=sys.stderr)
+            print(f"gqlir: {report.message('--lossy')}", file=sys.stderr)
         return EXIT_INVALID
     _write_single(args, result.text)
-    if result.report:
-        if args.json:
-            print(json.dumps(result.report.to_dict(), ensure_ascii=False), file=sys.stderr)
-        else:
-            lines = "\n  ".join(result.report.lines())
-            print(f"gqlir: {args.target} could not express:\n  {lines}", file=sys.stderr)
+    report = result.report
+    if args.json:
+        if report.lost or report.notes:
+            print(json.dumps(report.to_dict(), ensure_ascii=False), file=sys.stderr)
+        return EXIT_OK
+    # Notes of the same meaning (n:m written as nothing) tell a reader nothing: --json has them.
+    notes = [str(c) for c in report.notes if c.reason != SAME_MEANING]
+    for title, lines in (
+        (f"{args.target} could not express", report.lines()),
+        (f"notes on {args.target} (not losses)", notes),
+    ):
+        if lines:
+            print(f"gqlir: {title}:\n  " + "\n  ".join(lines), file=sys.stderr)
     return EXIT_OK
 
 
