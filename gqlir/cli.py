@@ -43,7 +43,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
 from .budget import memory_size
 from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
-from .jsonl import dumps, read_line
+from .jsonl import dumps, field_path, read_line, text_at
 
 if TYPE_CHECKING:
     from .dialect import Dialect
@@ -106,9 +106,10 @@ exit codes:
 
 _BATCH_HELP = """\
 batch mode (--input FILE.jsonl, or - for stdin):
-  one JSON object per line with a "query" string; every other field is carried
-  through to the output line, in input order. Output lines = input lines: a blank
-  or malformed line (not strict JSON, not an object, no "query" string) becomes a
+  one JSON object per line with a "query" string (--field NAME reads another
+  field; a dotted path such as gold.query a nested one); every other field is
+  carried through to the output line, in input order. Output lines = input lines:
+  a blank or malformed line (not strict JSON, not an object, no query string) becomes a
   record with "status": "input_error" and an "error" naming the line number; the
   run goes on. The output is strict JSON. A summary goes to stderr
   (--json: as one JSON object); a progress bar too when stderr is a terminal.
@@ -317,6 +318,13 @@ def _add_query_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "-i", "--input", metavar="IN.jsonl", help="batch mode: read JSONL records ('-' = stdin)"
+    )
+    p.add_argument(
+        "--field",
+        default="query",
+        metavar="NAME",
+        help="batch mode: the field holding the query, a dotted path for a nested one "
+        "(e.g. source, gold.query; default: query)",
     )
     p.add_argument("-o", "--output", metavar="OUT", help="write results here, not stdout")
     p.add_argument(
@@ -898,14 +906,16 @@ class _Line:
     record: dict[str, Any] | None = None
     problem: str | None = None
     column: int | None = None
+    query: str = ""
 
 
-def _read_jsonl(stream: IO[Any]) -> Iterator[_Line]:
+def _read_jsonl(stream: IO[Any], keys: tuple[str, ...]) -> Iterator[_Line]:
     """Records of a JSONL stream, one per line; a bad or blank line becomes a :class:`_Line`
     with a ``problem`` (its output record is an ``input_error``), so output lines = input lines.
 
     Bytes are split on ``\\n`` only and decoded line by line, so one undecodable or malformed
     line cannot disturb its neighbours (text mode would also split on U+2028 inside strings).
+    The query is the string at ``keys`` (``--field``, a dotted path split at its dots).
     """
     for number, raw in enumerate(stream, start=1):
         size = len(raw)
@@ -927,13 +937,11 @@ def _read_jsonl(stream: IO[Any]) -> Iterator[_Line]:
             kind = _JSON_KINDS.get(type(value), "null")
             yield _Line(number, size, problem=f"expected a JSON object, got {kind}")
             continue
-        if "query" not in value:
-            yield _Line(number, size, record=value, problem='no "query" field')
+        query, problem = text_at(value, keys)
+        if query is None:
+            yield _Line(number, size, record=value, problem=problem)
             continue
-        if not isinstance(value["query"], str):
-            yield _Line(number, size, record=value, problem='"query" is not a string')
-            continue
-        yield _Line(number, size, record=value)
+        yield _Line(number, size, record=value, query=query)
 
 
 def _open_input(path: str, stack: ExitStack) -> tuple[IO[Any], int | None]:
@@ -1355,12 +1363,16 @@ def _run_batch(
     """Process a JSONL input line by line, writing one output line per record, in order."""
     if args.query is not None:
         raise UsageError("give either QUERY or --input, not both")
+    try:
+        keys = field_path(args.field)
+    except ValueError as exc:
+        raise UsageError(f"--field: {exc}") from None
     tally = _Tally()
     started = time.monotonic()
     with ExitStack() as stack:
         stream, size = _open_input(args.input, stack)
         out = _open_output(args.output, args.input, stack)
-        _process(args, run, stream, out, size, reserved, failed, title, tally)
+        _process(args, run, _read_jsonl(stream, keys), out, size, reserved, failed, title, tally)
         out.flush()
     elapsed = time.monotonic() - started
     if not args.quiet:
@@ -1373,7 +1385,7 @@ def _run_batch(
 def _process(
     args: argparse.Namespace,
     run: Callable[[str], _Outcome],
-    stream: IO[Any],
+    lines: Iterator[_Line],
     out: IO[str],
     size: int | None,
     reserved: tuple[str, ...],
@@ -1384,14 +1396,13 @@ def _process(
     """The batch loop: one output line per input line, whatever the line holds."""
     try:
         with _Progress(enabled=not args.quiet, total=size, title=title) as progress:
-            for line in _read_jsonl(stream):
+            for line in lines:
                 tally.total += 1
                 if line.problem is not None:
                     outcome = _input_error(line, failed)
                     tally.input_errors.append(outcome.error["message"] if outcome.error else "")
                 else:
-                    assert line.record is not None
-                    outcome = _guarded(run, line.record["query"], args.debug, failed)
+                    outcome = _guarded(run, line.query, args.debug, failed)
                 tally.statuses[outcome.status] += 1
                 if outcome.construct:
                     tally.constructs[outcome.construct] += 1
