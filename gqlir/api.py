@@ -9,6 +9,7 @@ from typing import Any
 from . import ir
 from .dialect import get_dialect
 from .errors import GqlirError, UnsupportedError
+from .optional import MissingDependencyError
 
 
 def parse(text: str, dialect: str = "neo4j", *, schema: Any = None) -> ir.Query:
@@ -88,6 +89,8 @@ def validate(text: str, dialect: str = "neo4j", *, schema: Any = None) -> Valida
     try:
         query = parse(text, d.name, schema=schema)
         emit(query, d.name, schema=schema)
+    except MissingDependencyError:
+        raise  # the text was not checked: saying it is invalid would be wrong
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text

@@ -44,6 +44,8 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 from .budget import memory_size
 from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
 from .jsonl import dumps, field_path, read_line, text_at
+from .optional import MissingDependencyError
+from .progress import failure_code
 
 if TYPE_CHECKING:
     from .dialect import Dialect
@@ -484,11 +486,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
-        if args.json:
-            print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
-        else:
-            print(_format_error(exc), file=sys.stderr)
-        return EXIT_INVALID
+        _print_error(exc, args.json)
+        return failure_code(exc)
     if args.save:
         try:
             graph.save(args.save)
@@ -643,17 +642,28 @@ def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
 def _open_engine(args: argparse.Namespace, name: str) -> Any:
     """The engine; a local one in a worker process when a timeout or memory budget must hold
     whatever the query does (gqlir.engines.isolated)."""
+    from .dialect import get_dialect
     from .engines import open_engine
     from .engines.registry import LOCAL
+    from .parser.sql import require_sqlglot
 
     bounded = getattr(args, "timeout", None) is not None or getattr(args, "max_memory", None)
     isolated = bool(bounded) and name.lower() in LOCAL
-    return open_engine(
+    engine = open_engine(
         name,
         isolated=isolated,
         max_memory=getattr(args, "max_memory", None),
         **_engine_options(args, name),
     )
+    # A SQL engine loads graphs and reads queries through sqlglot: a missing sqlglot is said
+    # before any work, in the words every other SQL feature uses.
+    if any(get_dialect(d).family == "sql" for d in engine.dialects[:1]):
+        try:
+            require_sqlglot()
+        except MissingDependencyError:
+            engine.close()
+            raise
+    return engine
 
 
 def _load_graph(engine: Any, path: str) -> dict[str, int]:
@@ -681,12 +691,12 @@ def _cmd_load(args: argparse.Namespace) -> int:
         engine = _open_engine(args, args.engine)
     except GqlirError as exc:
         _print_error(exc, args.json)
-        return EXIT_INVALID
+        return failure_code(exc)
     try:
         counts = _load_graph(engine, args.graph)
     except GqlirError as exc:
         _print_error(exc, args.json)
-        return EXIT_INVALID
+        return failure_code(exc)
     finally:
         engine.close()
     if args.json:
@@ -718,7 +728,7 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
         engine = _open_engine(args, name)
     except GqlirError as exc:
         _print_error(exc, args.json)
-        return EXIT_INVALID
+        return failure_code(exc)
     try:
         if args.graph:
             _load_graph(engine, args.graph)
@@ -734,7 +744,7 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
         if exc.text is None and exc.offset is not None:
             exc.text = text
         _print_error(exc, args.json)
-        return EXIT_INVALID
+        return failure_code(exc)
     finally:
         engine.close()
     if args.json:
@@ -1045,8 +1055,8 @@ def _translate_one(
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
         return _Outcome(UNSUPPORTED, fields, exc.to_dict(), construct=exc.construct, exc=exc)
-    except DialectError:
-        raise  # a configuration problem (e.g. a bad sql:<flavour>), not this query's fault
+    except (DialectError, MissingDependencyError):
+        raise  # a configuration problem (a bad sql:<flavour>, sqlglot missing), not this query's
     except GqlirError as exc:
         fields = {"status": PARSE_ERROR, "translation": None}
         return _Outcome(PARSE_ERROR, fields, exc.to_dict(), exc=exc)
