@@ -9,6 +9,7 @@ from typing import Any
 from . import ir
 from .dialect import get_dialect
 from .errors import GqlirError, ParseError, UnsupportedError
+from .optional import MissingDependencyError
 
 
 def parse(
@@ -108,6 +109,8 @@ def validate(
     try:
         query = parse(text, d.name, schema=schema, graph=graph)
         emit(query, d.name, schema=schema)
+    except MissingDependencyError:
+        raise  # the text was not checked: saying it is invalid would be wrong
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
