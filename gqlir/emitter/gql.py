@@ -370,6 +370,10 @@ class GqlGenerator(GraphTextGenerator):
     def generate(self, node: Node) -> str:
         """A whole query (with the graph prefix where the dialect needs one), a single step, or
         an expression or pattern on its own."""
+        if not (self.caps.literal_null_operands and self.caps.element_filters_read_others):
+            from ..passes.googlesql import lower_googlesql
+
+            node = lower_googlesql(node, self.dialect)
         self._used, self._root = None, node
         self.scope = {}
         self.renamed = {}
@@ -2835,6 +2839,9 @@ class GqlGenerator(GraphTextGenerator):
                 message=f".{node.key} reads a component of a {kind} value, which "
                 f"{self.dialect.name} has no syntax for",
             )
+        if kind == "null" and not self.caps.literal_null_operands:
+            # GoogleSQL types a bare NULL as INT64, which has no fields
+            raise self.unsupported("property of a null value", node)
         if kind in ("integer", "float", "string", "boolean", "list", "path"):
             raise self.unsupported(
                 "property of a non-element",
@@ -2954,6 +2961,9 @@ class GqlGenerator(GraphTextGenerator):
         be null is tested first (operators.md, IN operator, semantic rules)."""
         if not self.caps.membership_unnest:
             raise self.unsupported("IN", node)
+        if self.type_of(node.item).kind == "list":
+            # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
+            raise self.unsupported("IN with a list item", node)
         container = node.container
         text = f"{self.operand(node.item, _PRED + 1)} IN UNNEST({self.expr(container)})"
         if isinstance(self.lower(container), e.ListLiteral):
