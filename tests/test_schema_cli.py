@@ -63,7 +63,7 @@ def test_a_prompt_needs_no_lossy_and_json_lists_notes_apart(capsys) -> None:
     report = json.loads(capsys.readouterr().err)
     assert report["lost"] == []
     reasons = {n["reason"] for n in report["notes"]}
-    assert reasons == {"left out by design", "same meaning"}
+    assert reasons == {"left out by design", "same meaning", "wording annotation"}
 
 
 def test_lossy_json_lists_lost_and_notes_separately(capsys) -> None:
