@@ -46,8 +46,8 @@ FUZZ_EXAMPLES ?= 20000
 fuzz: $(STAMP)
 	GQLIR_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -n 2 -p no:cacheprovider \
 		--hypothesis-seed=$(FUZZ_SEED) --hypothesis-show-statistics \
-		tests/test_fuzz.py tests/test_eval_equivalence.py tests/test_engines_hypothesis.py \
-		tests/test_sql_quoting.py tests/test_engines_adversarial.py
+		tests/test_fuzz.py tests/test_eval_equivalence.py tests/test_eval_reverse.py \
+		tests/test_engines_hypothesis.py tests/test_sql_quoting.py tests/test_engines_adversarial.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

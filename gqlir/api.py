@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 from . import ir
 from .dialect import get_dialect
 from .errors import DialectError, GqlirError, ParseError, UnsupportedError
+from .optional import MissingDependencyError
 
 if TYPE_CHECKING:
     from .schema.checks import SchemaIssue
@@ -139,6 +140,11 @@ def translate(
     target may write). ``writer`` replaces the emitter: a function from a query to its text."""
     _check_options(options, write)
     write_query = writer or (lambda q: emit(q, write, schema=schema, **options))
+    source, target = get_dialect(read).capabilities, get_dialect(write).capabilities
+    if source.integer_division == "float" and target.integer_division != "float":
+        from .passes.division import float_quotients
+
+        query = float_quotients(query)
     try:
         return write_query(query)
     except UnsupportedError as refused:
@@ -211,6 +217,8 @@ def validate(
     checked = graph_schema(schema) if schema is not None and d.family != "sql" else None
     try:
         query = parse(text, d.name, schema=schema, graph=graph)
+    except MissingDependencyError:
+        raise  # the text was not checked: saying it is invalid would be wrong
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
@@ -222,6 +230,8 @@ def validate(
         issues = tuple(check(query, checked, text))
     try:
         emit(query, d.name, schema=schema)
+    except MissingDependencyError:
+        raise
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text

@@ -34,7 +34,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             "Query composition",
             """call_subquery call_scope optional_call call_in_transactions exists_subquery
             pattern_predicate
-            count_subquery collect_subquery value_subquery subquery_rebinds_elements filter_step let_step
+            count_subquery collect_subquery value_subquery subquery_rebinds_elements
+            literal_null_operands element_filters_read_others filter_step let_step
             conditional_queries group_by_ordinals
             finish use_graph graph_prefix_required union_distinct union_all except_intersect
             otherwise standalone_order_by procedure_calls implicit_grouping group_by

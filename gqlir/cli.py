@@ -43,7 +43,9 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
 from .budget import memory_size
 from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
-from .jsonl import dumps, read_line
+from .jsonl import dumps, field_path, read_line, text_at
+from .optional import MissingDependencyError
+from .progress import failure_code
 
 if TYPE_CHECKING:
     from .dialect import Dialect
@@ -106,9 +108,10 @@ exit codes:
 
 _BATCH_HELP = """\
 batch mode (--input FILE.jsonl, or - for stdin):
-  one JSON object per line with a "query" string; every other field is carried
-  through to the output line, in input order. Output lines = input lines: a blank
-  or malformed line (not strict JSON, not an object, no "query" string) becomes a
+  one JSON object per line with a "query" string (--field NAME reads another
+  field; a dotted path such as gold.query a nested one); every other field is
+  carried through to the output line, in input order. Output lines = input lines:
+  a blank or malformed line (not strict JSON, not an object, no query string) becomes a
   record with "status": "input_error" and an "error" naming the line number; the
   run goes on. The output is strict JSON. A summary goes to stderr
   (--json: as one JSON object); a progress bar too when stderr is a terminal.
@@ -321,6 +324,13 @@ def _add_query_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-i", "--input", metavar="IN.jsonl", help="batch mode: read JSONL records ('-' = stdin)"
     )
+    p.add_argument(
+        "--field",
+        default="query",
+        metavar="NAME",
+        help="batch mode: the field holding the query, a dotted path for a nested one "
+        "(e.g. source, gold.query; default: query)",
+    )
     p.add_argument("-o", "--output", metavar="OUT", help="write results here, not stdout")
     p.add_argument(
         "-q", "--quiet", action="store_true", help="no summary and no progress bar in batch mode"
@@ -490,11 +500,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
-        if args.json:
-            print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
-        else:
-            print(_format_error(exc), file=sys.stderr)
-        return EXIT_INVALID
+        _print_error(exc, args.json)
+        return failure_code(exc)
     if args.save:
         try:
             graph.save(args.save)
@@ -659,17 +666,28 @@ def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
 def _open_engine(args: argparse.Namespace, name: str) -> Any:
     """The engine; a local one in a worker process when a timeout or memory budget must hold
     whatever the query does (gqlir.engines.isolated)."""
+    from .dialect import get_dialect
     from .engines import open_engine
     from .engines.registry import LOCAL
+    from .parser.sql import require_sqlglot
 
     bounded = getattr(args, "timeout", None) is not None or getattr(args, "max_memory", None)
     isolated = bool(bounded) and name.lower() in LOCAL
-    return open_engine(
+    engine = open_engine(
         name,
         isolated=isolated,
         max_memory=getattr(args, "max_memory", None),
         **_engine_options(args, name),
     )
+    # A SQL engine loads graphs and reads queries through sqlglot: a missing sqlglot is said
+    # before any work, in the words every other SQL feature uses.
+    if any(get_dialect(d).family == "sql" for d in engine.dialects[:1]):
+        try:
+            require_sqlglot()
+        except MissingDependencyError:
+            engine.close()
+            raise
+    return engine
 
 
 def _load_graph(engine: Any, path: str) -> dict[str, int]:
@@ -697,12 +715,12 @@ def _cmd_load(args: argparse.Namespace) -> int:
         engine = _open_engine(args, args.engine)
     except GqlirError as exc:
         _print_error(exc, args.json)
-        return EXIT_INVALID
+        return failure_code(exc)
     try:
         counts = _load_graph(engine, args.graph)
     except GqlirError as exc:
         _print_error(exc, args.json)
-        return EXIT_INVALID
+        return failure_code(exc)
     finally:
         engine.close()
     if args.json:
@@ -736,7 +754,7 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
         engine = _open_engine(args, name)
     except GqlirError as exc:
         _print_error(exc, args.json)
-        return EXIT_INVALID
+        return failure_code(exc)
     try:
         if args.graph:
             _load_graph(engine, args.graph)
@@ -752,7 +770,7 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
         if exc.text is None and exc.offset is not None:
             exc.text = text
         _print_error(exc, args.json)
-        return EXIT_INVALID
+        return failure_code(exc)
     finally:
         engine.close()
     if args.json:
@@ -924,14 +942,16 @@ class _Line:
     record: dict[str, Any] | None = None
     problem: str | None = None
     column: int | None = None
+    query: str = ""
 
 
-def _read_jsonl(stream: IO[Any]) -> Iterator[_Line]:
+def _read_jsonl(stream: IO[Any], keys: tuple[str, ...]) -> Iterator[_Line]:
     """Records of a JSONL stream, one per line; a bad or blank line becomes a :class:`_Line`
     with a ``problem`` (its output record is an ``input_error``), so output lines = input lines.
 
     Bytes are split on ``\\n`` only and decoded line by line, so one undecodable or malformed
     line cannot disturb its neighbours (text mode would also split on U+2028 inside strings).
+    The query is the string at ``keys`` (``--field``, a dotted path split at its dots).
     """
     for number, raw in enumerate(stream, start=1):
         size = len(raw)
@@ -953,13 +973,11 @@ def _read_jsonl(stream: IO[Any]) -> Iterator[_Line]:
             kind = _JSON_KINDS.get(type(value), "null")
             yield _Line(number, size, problem=f"expected a JSON object, got {kind}")
             continue
-        if "query" not in value:
-            yield _Line(number, size, record=value, problem='no "query" field')
+        query, problem = text_at(value, keys)
+        if query is None:
+            yield _Line(number, size, record=value, problem=problem)
             continue
-        if not isinstance(value["query"], str):
-            yield _Line(number, size, record=value, problem='"query" is not a string')
-            continue
-        yield _Line(number, size, record=value)
+        yield _Line(number, size, record=value, query=query)
 
 
 def _open_input(path: str, stack: ExitStack) -> tuple[IO[Any], int | None]:
@@ -1069,8 +1087,8 @@ def _translate_one(
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
         return _Outcome(UNSUPPORTED, fields, exc.to_dict(), construct=exc.construct, exc=exc)
-    except DialectError:
-        raise  # a configuration problem (e.g. a bad sql:<flavour>), not this query's fault
+    except (DialectError, MissingDependencyError):
+        raise  # a configuration problem (a bad sql:<flavour>, sqlglot missing), not this query's
     except GqlirError as exc:
         fields = {"status": PARSE_ERROR, "translation": None}
         return _Outcome(PARSE_ERROR, fields, exc.to_dict(), exc=exc)
@@ -1367,12 +1385,16 @@ def _run_batch(
     """Process a JSONL input line by line, writing one output line per record, in order."""
     if args.query is not None:
         raise UsageError("give either QUERY or --input, not both")
+    try:
+        keys = field_path(args.field)
+    except ValueError as exc:
+        raise UsageError(f"--field: {exc}") from None
     tally = _Tally()
     started = time.monotonic()
     with ExitStack() as stack:
         stream, size = _open_input(args.input, stack)
         out = _open_output(args.output, args.input, stack)
-        _process(args, run, stream, out, size, reserved, failed, title, tally)
+        _process(args, run, _read_jsonl(stream, keys), out, size, reserved, failed, title, tally)
         out.flush()
     elapsed = time.monotonic() - started
     if not args.quiet:
@@ -1385,7 +1407,7 @@ def _run_batch(
 def _process(
     args: argparse.Namespace,
     run: Callable[[str], _Outcome],
-    stream: IO[Any],
+    lines: Iterator[_Line],
     out: IO[str],
     size: int | None,
     reserved: tuple[str, ...],
@@ -1396,14 +1418,13 @@ def _process(
     """The batch loop: one output line per input line, whatever the line holds."""
     try:
         with _Progress(enabled=not args.quiet, total=size, title=title) as progress:
-            for line in _read_jsonl(stream):
+            for line in lines:
                 tally.total += 1
                 if line.problem is not None:
                     outcome = _input_error(line, failed)
                     tally.input_errors.append(outcome.error["message"] if outcome.error else "")
                 else:
-                    assert line.record is not None
-                    outcome = _guarded(run, line.record["query"], args.debug, failed)
+                    outcome = _guarded(run, line.query, args.debug, failed)
                 tally.statuses[outcome.status] += 1
                 if outcome.construct:
                     tally.constructs[outcome.construct] += 1
@@ -1539,7 +1560,10 @@ examples:
 formats: {formats}
 
 A format that cannot express part of the schema is an error naming what would be lost;
---lossy writes it anyway and lists the losses on stderr (--json: as data).
+--lossy writes it anyway and lists the losses on stderr (--json: as data, "lost" apart from
+"notes"). Notes never stop a conversion: additions (a surrogate key, a default the format
+writes), values that mean the same as leaving them unstated (cardinality n:m), and what a
+format leaves out by design (keys and indexes in a prompt).
 --from may be left out when the file says what it is (gqlir JSON, CypherBench JSON,
 TuGraph JSON, CREATE GRAPH TYPE, Kuzu or Neo4j DDL, prompt text).
 """
@@ -1664,6 +1688,7 @@ def _read_schema_file(path: str, fmt: str | None, name: str | None = None, args:
 
 def _cmd_schema_convert(args: argparse.Namespace) -> int:
     from .schema.formats import write
+    from .schema.report import SAME_MEANING
 
     schema = _read_schema_file(args.file, args.source, args.name, args)
     try:
@@ -1673,18 +1698,26 @@ def _cmd_schema_convert(args: argparse.Namespace) -> int:
         if report is None:
             raise
         if args.json:
-            data = {"error": exc.to_dict(), "report": report.to_dict()}
+            error = dict(exc.to_dict(), message=report.message("--lossy"))
+            data = {"error": error, "report": report.to_dict()}
             print(json.dumps(data, ensure_ascii=False), file=sys.stderr)
         else:
-            print(f"gqlir: {exc.message}", file=sys.stderr)
+            print(f"gqlir: {report.message('--lossy')}", file=sys.stderr)
         return EXIT_INVALID
     _write_single(args, result.text)
-    if result.report:
-        if args.json:
-            print(json.dumps(result.report.to_dict(), ensure_ascii=False), file=sys.stderr)
-        else:
-            lines = "\n  ".join(result.report.lines())
-            print(f"gqlir: {args.target} could not express:\n  {lines}", file=sys.stderr)
+    report = result.report
+    if args.json:
+        if report.lost or report.notes:
+            print(json.dumps(report.to_dict(), ensure_ascii=False), file=sys.stderr)
+        return EXIT_OK
+    # Notes of the same meaning (n:m written as nothing) tell a reader nothing: --json has them.
+    notes = [str(c) for c in report.notes if c.reason != SAME_MEANING]
+    for title, lines in (
+        (f"{args.target} could not express", report.lines()),
+        (f"notes on {args.target} (not losses)", notes),
+    ):
+        if lines:
+            print(f"gqlir: {title}:\n  " + "\n  ".join(lines), file=sys.stderr)
     return EXIT_OK
 
 

@@ -34,6 +34,11 @@ class Capabilities:
     value_subquery: bool = False  # GQL VALUE { }
     # a subquery's pattern may name an element variable of the enclosing query
     subquery_rebinds_elements: bool = True
+    # an operator may take a literal NULL operand (GoogleSQL's analyser refuses one)
+    literal_null_operands: bool = True
+    # an element pattern's property map or WHERE may read other variables (GoogleSQL: only
+    # the MATCH's WHERE may)
+    element_filters_read_others: bool = True
     filter_step: bool = True
     let_step: bool = True
     conditional_queries: bool = True  # Cypher 25 WHEN … THEN … ELSE

@@ -66,3 +66,27 @@ def dumps(data: Any, *, sort_keys: bool = False) -> str:
     (``ValueError``): callers write them as the strings ``NaN``/``Infinity`` themselves."""
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, sort_keys=sort_keys)
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def field_path(path: str) -> tuple[str, ...]:
+    """The keys of a dotted field path (``gold.query``); raises ``ValueError`` for an empty
+    step, which could name no field."""
+    keys = tuple(path.split("."))
+    if not all(keys):
+        raise ValueError(f"{path!r} is not a field path: an empty name between dots")
+    return keys
+
+
+def text_at(record: dict[str, Any], keys: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """``(text, None)`` for the string at ``keys`` in ``record``, else ``(None, why)``."""
+    name = ".".join(keys)
+    value: Any = record
+    for depth, key in enumerate(keys):
+        if not isinstance(value, dict):
+            return None, f'no "{name}" field ("{".".join(keys[:depth])}" is not an object)'
+        if key not in value:
+            return None, f'no "{name}" field'
+        value = value[key]
+    if not isinstance(value, str):
+        return None, f'"{name}" is not a string'
+    return value, None

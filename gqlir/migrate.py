@@ -35,6 +35,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from .errors import SchemaError
+from .optional import require
 from .schema.graphdata import hashable
 from .schema.relational import ForeignKey, RelationalSchema, Table, topological
 from .sqlaffinity import Affinity, column_affinity, comparison_converters
@@ -75,16 +76,10 @@ def connect(source: str) -> tuple[Any, str]:
         uri = "file:" + os.path.abspath(source) + "?mode=ro"
         return sqlite3.connect(uri, uri=True), "sqlite"
     if kind == "duckdb":
-        import duckdb
-
+        duckdb = require("duckdb", extra="engines", purpose="reading a DuckDB database")
         return duckdb.connect(source, read_only=True), "duckdb"
     if kind == "postgres":
-        try:
-            import pg8000.dbapi as pg
-        except ImportError:
-            raise SchemaError(
-                "reading PostgreSQL needs pg8000: pip install 'gqlir[engines]'", code="MIGRATE"
-            ) from None
+        pg = require("pg8000.dbapi", extra="engines", purpose="reading a PostgreSQL database")
         url = urlparse(source)
         conn = pg.connect(
             user=unquote(url.username or "postgres"),

@@ -8,6 +8,13 @@ import sys
 from typing import TextIO
 
 from .errors import GqlirError
+from .optional import MissingDependencyError
+
+
+def failure_code(exc: GqlirError) -> int:
+    """The exit code of a run that failed with ``exc``: 2 when a package is missing (the run
+    could not start, whatever its input: the same code as a usage error), else 1."""
+    return 2 if isinstance(exc, MissingDependencyError) else 1
 
 
 class ProgressLine:
@@ -43,4 +50,4 @@ def report_failure(command: str, exc: GqlirError, *, as_json: bool) -> int:
         print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
     else:
         print(f"gqlir {command}: {exc}", file=sys.stderr)
-    return 1
+    return failure_code(exc)

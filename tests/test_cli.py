@@ -472,6 +472,50 @@ def test_batch_all_ok_exits_0(tmp_path: Path) -> None:
     assert all(json.loads(line)["valid"] is True for line in lines)
 
 
+def test_batch_field_names_the_query(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = write_jsonl(
+        tmp_path / "in.jsonl",
+        [
+            {"id": 1, "gold": {"query": VALID}},
+            {"id": 2, "gold": {"query": BROKEN}},
+            {"id": 3, "query": VALID},  # the default field is not read when --field names another
+            {"id": 4, "gold": "MATCH (n) RETURN n"},  # a step through something not an object
+            {"id": 5, "gold": {"query": ["not", "text"]}},
+        ],
+    )
+    argv = ["translate", "--from", "neo4j", "--to", "iso-gql", "--input", str(src)]
+    assert main([*argv, "--field", "gold.query", "--quiet"]) == 1
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["id"] for r in records] == [1, 2, 3, 4, 5]  # output lines = input lines
+    assert [r["status"] for r in records] == [
+        "ok",
+        "parse_error",
+        "input_error",
+        "input_error",
+        "input_error",
+    ]
+    assert records[0]["translation"] and records[0]["gold"] == {"query": VALID}
+    assert records[2]["error"]["message"] == 'line 3: no "gold.query" field'
+    assert '"gold" is not an object' in records[3]["error"]["message"]
+    assert records[4]["error"]["message"] == 'line 5: "gold.query" is not a string'
+
+
+def test_batch_field_reads_the_repository_corpus(tmp_path: Path) -> None:
+    corpus = ROOT / "corpus" / "gql" / "from_cypher.jsonl"
+    out = tmp_path / "out.jsonl"
+    argv = ["validate", "--dialect", "neo4j", "--input", str(corpus), "--output", str(out)]
+    main([*argv, "--field", "source", "--quiet"])
+    records = read_jsonl(out)
+    assert len(records) == len(corpus.read_text(encoding="utf-8").splitlines())
+    assert not [r for r in records if r.get("status") == "input_error"]
+
+
+def test_batch_field_must_be_a_path(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["validate", "--dialect", "neo4j", "--input", "-", "--field", "gold..query"]
+    assert main(argv) == 2
+    assert "--field" in capsys.readouterr().err
+
+
 def test_batch_from_stdin(tmp_path: Path) -> None:
     data = "\n".join(json.dumps({"query": q, "k": k}) for k, q in enumerate([VALID, BROKEN])) + "\n"
     proc = run_cli("validate", "--dialect", "neo4j", "--input", "-", stdin=data)

@@ -2205,3 +2205,26 @@ def test_a_sort_key_that_aggregates_keeps_the_walk_in_one_statement() -> None:
     # ORDER BY count(*) belongs with the grouping: the aggregate is not computed first
     query = "MATCH (n) RETURN count(*) AS c, head(collect(n.v)) AS h ORDER BY count(*)"
     check(query, ISO, Refused("function head()"))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # the issue's example: the RETURN swaps the names of the WITH's columns
+        "UNWIND [1, 2, 3] AS i WITH i AS name, -i AS age "
+        "RETURN age AS name, name AS age ORDER BY name",
+        # a key that mixes a column with an incoming variable the column's name does not shadow
+        "UNWIND [1, 2, 3] AS i WITH i AS x, i * 2 % 5 AS y RETURN y AS x, x AS z "
+        "ORDER BY x * 10 - y",
+        # a grouping RETURN whose aggregate takes the name a key had
+        "UNWIND [1, 1, 2] AS v WITH v AS a, -v AS b RETURN b AS a, count(*) AS b ORDER BY b, a",
+    ],
+)
+def test_sort_keys_read_the_columns_their_names_shadow(query: str) -> None:
+    """In ORDER BY, a column's name means the column, also where it names an incoming variable
+    of another value; a translation must not read the incoming variable instead."""
+    from gqlir.eval import run
+
+    for target in (ISO, "tugraph-gql"):
+        text = translate(query, target)
+        assert run(text, None, dialect=target).rows == run(query, None).rows, text

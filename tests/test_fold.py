@@ -165,3 +165,57 @@ def test_free_variables_leave_out_what_comprehensions_bind() -> None:
     assert free_variables(expr("any(x IN l WHERE x = x)")) == {"l"}
     assert free_variables(expr("reduce(s = 0, x IN l | s + x + z)")) == {"l", "z"}
     assert free_variables(expr("[x IN [x] | x]")) == {"x"}  # the source reads the outer x
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # the translation's fallback once evaluated this million-item list
+        "UNWIND range(1000000, 2000000) AS i WITH i LIMIT 3000 RETURN sum(i) AS s",
+        "RETURN size(range(1, 1000000000000)) AS s",
+        # small ranges whose combination is large
+        "RETURN [x IN range(1, 1000) | range(1, 1000)] AS s",
+        "RETURN reduce(s = [1], x IN range(1, 60) | s + s) AS s",
+        "RETURN reduce(s = 'ab', x IN range(1, 60) | s + s) AS s",
+    ],
+)
+def test_large_constants_are_left_unevaluated(query: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Folding stays within its budget: a constant that would be large is not folded, and a
+    range() longer than the budget is never made (its length is known from its arguments)."""
+    import tracemalloc
+
+    from gqlir.eval import functions
+    from gqlir.passes import fold
+
+    made: list[int] = []
+    real = functions._FUNCTIONS["range"]
+
+    def counted(rt: object, args: list) -> object:
+        value = real(rt, args)
+        made.append(len(value))
+        return value
+
+    monkeypatch.setitem(functions._FUNCTIONS, "range", counted)
+    statement = gqlir.parse(query, "neo4j")
+    tracemalloc.start()
+    try:
+        folded = fold_constants(statement)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert max(made, default=0) <= fold.WORK_BUDGET
+    assert peak < 20 * fold.WORK_BUDGET * 8  # far below the large value's own size
+    first = folded.steps[0]
+    top = first.source if isinstance(first, ir.Unwind) else first.items[0].expr
+    assert not fold.is_constant_value(top)
+    assert all(len(x.items) <= fold.MAX_ITEMS for x in folded.find_all(ir.ListLiteral))
+
+
+def test_large_ranges_are_refused_not_folded() -> None:
+    """Without folding, a target that has no range() refuses the query, naming range()."""
+    query = "UNWIND range(1000000, 2000000) AS i WITH i LIMIT 3000 RETURN sum(i) AS s"
+    with pytest.raises(gqlir.UnsupportedError, match="range"):
+        gqlir.transpile(query, "neo4j", "iso-gql")
+    assert "[1, 2, 3]" in gqlir.transpile(
+        query.replace("1000000, 2000000", "1, 3"), "neo4j", "iso-gql"
+    )

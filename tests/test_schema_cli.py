@@ -40,8 +40,40 @@ def test_convert_refuses_to_lose(capsys) -> None:
     err = capsys.readouterr().err
     assert "neo4j cannot express" in err and "edge DIRECTED: edge type declared -> absent" in err
     assert main(["schema", "convert", "--to", "neo4j", MOVIES, "--json"]) == 1
-    report = json.loads(capsys.readouterr().err)["report"]
+    data = json.loads(capsys.readouterr().err)
+    report = data["report"]
     assert report["format"] == "neo4j" and report["lost"]
+    assert "--lossy" in data["error"]["message"] and "lossy=True" not in data["error"]["message"]
+
+
+def test_lossy_message_names_the_flag(capsys) -> None:
+    assert main(["schema", "convert", "--to", "spanner", MOVIES]) == 1
+    err = capsys.readouterr().err
+    assert "(pass --lossy to write it anyway)" in err and "lossy=True" not in err
+
+
+def test_a_prompt_needs_no_lossy_and_json_lists_notes_apart(capsys) -> None:
+    assert main(["schema", "convert", MOVIES, "--to", "prompt"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("Graph description: ")
+    assert "could not express" not in err
+    assert "node Movie: keys (title) -> () (left out by design)" in err
+    assert "same meaning" not in err  # n:m written as nothing tells a reader nothing
+    assert main(["schema", "convert", MOVIES, "--to", "prompt", "--json"]) == 0
+    report = json.loads(capsys.readouterr().err)
+    assert report["lost"] == []
+    reasons = {n["reason"] for n in report["notes"]}
+    assert reasons == {"left out by design", "same meaning", "wording annotation"}
+
+
+def test_lossy_json_lists_lost_and_notes_separately(capsys) -> None:
+    assert main(["schema", "convert", "--to", "sql:sqlite", "--lossy", "--json", SOURCE]) == 0
+    report = json.loads(capsys.readouterr().err)
+    lost = {(c["element"], c["aspect"]) for c in report["lost"]}
+    noted = {(c["element"], c["aspect"]): c["reason"] for c in report["notes"]}
+    assert ("node Member.height", "unit") in lost
+    assert noted[("node Tag", "keys")] == "added"
+    assert not lost & set(noted)
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """Schema formats: golden files, round trips, and loss reports.
 
 For every format F, tests/golden/schema/F.txt is what F can say of source.json (regenerate with
-tests/golden/schema/regen.py and review the diff) and F.lost lists what it cannot.
+tests/golden/schema/regen.py and review the diff), F.lost lists what it cannot, and F.notes what
+changes without loss.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import pytest
 
 from gqlir.errors import SchemaError
-from gqlir.schema.formats import detect_format, format_names, parse_format, read, write
+from gqlir.schema.formats import detect_format, format_names, parse_format, prompt, read, write
 from gqlir.schema.model import SchemaGraph, load_schema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,18 +54,61 @@ def test_writing_the_source_loses_exactly_what_the_golden_lists(
 ) -> None:
     result = write(source, fmt, lossy=True)
     assert result.report.lines() == golden(fmt, ".lost").splitlines()
+    assert result.report.note_lines() == golden(fmt, ".notes").splitlines()
     assert read(result.text, fmt, name=source.name) == read(
         golden(fmt, ".txt"), fmt, name=source.name
     )
 
 
-@pytest.mark.parametrize("fmt", [f for f in FORMATS if f != "gqlir"])
+@pytest.mark.parametrize("fmt", [f for f in FORMATS if golden(f, ".lost")])
 def test_loss_is_an_error_unless_lossy(fmt: str, source: SchemaGraph) -> None:
     with pytest.raises(SchemaError) as info:
         write(source, fmt)
     assert info.value.code == "SCHEMA_LOSSY"
     assert info.value.report.lines() == golden(fmt, ".lost").splitlines()  # type: ignore[attr-defined]
     assert "cannot express" in info.value.message
+    assert "lossy=True to write it anyway" in info.value.message
+    assert "--lossy" not in info.value.message  # the CLI says its own flag
+
+
+def test_a_prompt_keeps_what_a_model_reads(source: SchemaGraph) -> None:
+    result = write(source, "prompt")  # no lossy=True: nothing a prompt carries is lost
+    back = read(result.text, "prompt", name=source.name)
+    assert back.description == source.description
+    for label in source.node_labels:
+        node, again = source.node(label), back.node(label)
+        assert node is not None and again is not None
+        assert (again.description, again.extra_labels) == (node.description, node.extra_labels)
+        for p in node.properties:
+            q = again.prop(p.name)
+            assert q is not None and (q.type, q.required, q.unit) == (p.type, p.required, p.unit)
+    assert {c.aspect for c in result.report.notes} <= prompt.OMITS[None]
+    assert not {"description", "unit", "required", "extra_labels", "type"} & prompt.OMITS[None]
+
+
+def test_a_description_on_several_lines_is_a_loss_in_a_prompt(source: SchemaGraph) -> None:
+    schema = source.replace(description="line one\nline two")
+    with pytest.raises(SchemaError) as info:
+        write(schema, "prompt")
+    assert info.value.report.lines() == [  # type: ignore[attr-defined]
+        "graph: description line one\nline two -> line one line two"
+    ]
+
+
+def test_additions_and_same_meaning_defaults_are_notes(source: SchemaGraph) -> None:
+    tag = write(source, "sql:sqlite", lossy=True).report
+    assert "node Tag: keys () -> (id) (added)" in tag.note_lines()
+    assert "node Tag.id: property absent -> declared (added)" in tag.note_lines()
+    assert not any("Tag" in line for line in tag.lines())
+    spanner = write(source, "spanner", lossy=True).report
+    assert "edge STOCKS: cardinality n:m -> (none) (same meaning)" in spanner.note_lines()
+    assert not any("cardinality" in line for line in spanner.lines())
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_every_bundled_schema_writes_as_a_prompt_without_lossy(example: str) -> None:
+    schema = load_schema(os.path.join(ROOT, example, "schema.json"))
+    assert not write(schema, "prompt").report
 
 
 def test_gqlir_json_expresses_everything(source: SchemaGraph) -> None:

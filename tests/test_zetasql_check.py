@@ -22,6 +22,7 @@ import pytest
 from gqlir.checks import _wasm
 from gqlir.checks.zetasql import Verdict, check
 from gqlir.cli import main
+from gqlir.optional import MissingDependencyError
 from gqlir.schema import load_schema
 from gqlir.schema.model import SchemaGraph
 from gqlir.sqlcorpus import read_corpus
@@ -104,8 +105,9 @@ def test_the_compiled_module_is_cached_per_module_and_wasmtime() -> None:
 
 def test_a_missing_package_is_an_error_with_an_install_hint(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "zetasql.wasi", None)
-    with pytest.raises(_wasm.CheckerError, match=r"pip install 'gqlir\[zetasql\]'"):
+    with pytest.raises(MissingDependencyError, match=r"pip install 'gqlir\[zetasql\]'") as info:
         _wasm.Service()
+    assert info.value.code == "MISSING_DEPENDENCY" and info.value.package == "zetasql"
 
 
 def test_validate_reports_zetasql_verdict_and_position(capsys) -> None:

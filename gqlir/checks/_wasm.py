@@ -22,14 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GqlirError
+from ..optional import require
 from ..parser.tables import _cache_dir
 
-INSTALL_HINT = "pip install 'gqlir[zetasql]'"
 _LENGTH_BYTES = 4  # the response length is written as a little-endian uint32
 
 
 class CheckerError(GqlirError):
-    """The ZetaSQL checker cannot run (package missing, module broken, service crashed)."""
+    """The ZetaSQL checker cannot run (module broken, service crashed)."""
 
     code = "ZETASQL_CHECKER"
 
@@ -44,14 +44,9 @@ class ServiceError(Exception):
 
 
 def _imports() -> tuple[Any, Any]:
-    try:
-        import wasmtime
-        import zetasql.wasi
-    except ImportError as exc:
-        raise CheckerError(
-            f"the ZetaSQL checker needs the zetasql package ({exc.name} is missing): {INSTALL_HINT}"
-        ) from None
-    return wasmtime, zetasql.wasi
+    purpose = "the ZetaSQL checker"
+    wasi = require("zetasql.wasi", extra="zetasql", purpose=purpose)
+    return require("wasmtime", extra="zetasql", purpose=purpose), wasi
 
 
 def _file_hash(path: Path) -> str:

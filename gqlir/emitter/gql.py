@@ -70,8 +70,15 @@ from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import BOOLEAN_VALUED as _BOOLEAN_VALUED
+from ..ir.analysis import (
+    OPAQUE,
+    aggregates,
+    cannot_fail,
+    free_variables,
+    names_in,
+    outer_aggregates,
+)
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
-from ..ir.analysis import aggregates, cannot_fail, free_variables, names_in, outer_aggregates
 from ..ir.functions import WHITESPACE
 from ..ir.node import Node
 from . import gql_merge, gql_paths, gql_walks
@@ -363,6 +370,10 @@ class GqlGenerator(GraphTextGenerator):
     def generate(self, node: Node) -> str:
         """A whole query (with the graph prefix where the dialect needs one), a single step, or
         an expression or pattern on its own."""
+        if not (self.caps.literal_null_operands and self.caps.element_filters_read_others):
+            from ..passes.googlesql import lower_googlesql
+
+            node = lower_googlesql(node, self.dialect)
         self._used, self._root = None, node
         self.scope = {}
         self.renamed = {}
@@ -630,13 +641,15 @@ class GqlGenerator(GraphTextGenerator):
         aggregate); renaming in a second RETURN after NEXT would sort by a variable the
         RETURN renames, which some engines cannot find (grafeo). Only values that give the
         same answer when computed again: aggregates in a grouping RETURN, and any steady
-        expression without subqueries in a plain one."""
+        expression without subqueries in a plain one, that reads no name a column shadows."""
+        shadowed = _shadowing(cols)
         values = {
             a: x
             for x, a in cols
             if not self.usable_variable(a)
             and _repeatable(x)
             and (aggregates(x) if aggregating else True)
+            and not free_variables(x) & shadowed
         }
         if not values:
             return step
@@ -763,11 +776,10 @@ class GqlGenerator(GraphTextGenerator):
                         item,
                         rewrite="return the sort key as a column",
                     )
-                name = self.fresh()
-                hidden.append((item.expr, name))
-                order.append(replace(item, expr=e.Variable(name)))
+                key = self._hidden_sort_key(key, cols, outputs, hidden)
             else:
-                order.append(replace(item, expr=_rename(key, outputs)))
+                key = _rename(key, outputs)
+            order.append(replace(item, expr=key))
         first = q.Projection(
             tuple(q.ReturnItem(x, f) for x, f in fresh + hidden),
             distinct=step.distinct,
@@ -794,6 +806,29 @@ class GqlGenerator(GraphTextGenerator):
             )
         )
         return out
+
+    def _hidden_sort_key(
+        self,
+        key: e.Expr,
+        cols: list[tuple[e.Expr, str]],
+        outputs: dict[str, str],
+        hidden: list[tuple[e.Expr, str]],
+    ) -> e.Expr:
+        """A sort key that reads a value the projection drops, for the second of two stages:
+        computed in the first stage as a hidden column, unless it also reads a column whose
+        name shadows an incoming variable (``RETURN y AS x ORDER BY x * 10 - a.x``); then the
+        first stage carries the incoming variables it reads, and the key reads the columns and
+        those in the second."""
+        if not free_variables(key) & _shadowing(cols):
+            name = self.fresh()
+            hidden.append((key, name))
+            return e.Variable(name, pos=key.pos)
+        carried = {}
+        for v in sorted(free_variables(key) - set(outputs)):
+            if v in self.scope:
+                carried[v] = self.fresh()
+                hidden.append((e.Variable(v), carried[v]))
+        return _rename(key, {**outputs, **carried})
 
     def _stage_name(self, value: e.Expr, alias: str) -> str:
         """The name a column gets in the first of two stages: its own where it can be a
@@ -888,23 +923,19 @@ class GqlGenerator(GraphTextGenerator):
         self, key: e.Expr, cols: list[tuple[e.Expr, str]], *, usable_only: bool = True
     ) -> e.Expr:
         """``key`` with every part that repeats a column's expression replaced by that column
-        (only columns whose name can be referenced, unless ``usable_only`` is false)."""
+        (only columns whose name can be referenced, unless ``usable_only`` is false). A key's
+        variable that names a column reads the column, so a column whose expression reads such
+        a name is another value in the key (``RETURN b AS a, a AS b ORDER BY a`` sorts by the
+        first column) and is never swapped in."""
+        shadowed = _shadowing(cols)
         by_expr = {
             x: a
             for x, a in cols
             if not (isinstance(x, e.Variable) and x.name == a)
             and (self.usable_variable(a) or not usable_only)
+            and not free_variables(x) & shadowed
         }
-
-        def swap(node: Node) -> Node:
-            alias = by_expr.get(node) if isinstance(node, e.Expr) else None
-            return e.Variable(alias, pos=node.pos) if alias is not None else node
-
-        if not by_expr:
-            return key
-        result = key.transform(swap)
-        assert isinstance(result, e.Expr)
-        return result
+        return _swap_exprs(key, by_expr)
 
     def _iso_grouping(
         self, step: q.Projection, cols: list[tuple[e.Expr, str]], aggregating: bool
@@ -2808,6 +2839,9 @@ class GqlGenerator(GraphTextGenerator):
                 message=f".{node.key} reads a component of a {kind} value, which "
                 f"{self.dialect.name} has no syntax for",
             )
+        if kind == "null" and not self.caps.literal_null_operands:
+            # GoogleSQL types a bare NULL as INT64, which has no fields
+            raise self.unsupported("property of a null value", node)
         if kind in ("integer", "float", "string", "boolean", "list", "path"):
             raise self.unsupported(
                 "property of a non-element",
@@ -2927,6 +2961,9 @@ class GqlGenerator(GraphTextGenerator):
         be null is tested first (operators.md, IN operator, semantic rules)."""
         if not self.caps.membership_unnest:
             raise self.unsupported("IN", node)
+        if self.type_of(node.item).kind == "list":
+            # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
+            raise self.unsupported("IN with a list item", node)
         container = node.container
         text = f"{self.operand(node.item, _PRED + 1)} IN UNNEST({self.expr(container)})"
         if isinstance(self.lower(container), e.ListLiteral):
@@ -3749,29 +3786,49 @@ def _disjoin(terms: list[e.Expr], pos: int | None = None) -> e.Expr:
 
 
 def _swap_exprs(node: e.Expr, names: dict[e.Expr, str]) -> e.Expr:
-    """``node`` with every subexpression equal to a key of ``names`` (outside aggregates)
-    replaced by that variable."""
+    """``node`` with every subexpression equal to a key of ``names`` (outside aggregates and
+    subqueries) replaced by that variable. Under a comprehension, a key that reads the
+    comprehension's own variable is another value there and stays."""
     if not names:
         return node
     if node in names:
         return e.Variable(names[node], pos=node.pos)
-    if isinstance(node, (e.Aggregate, e.CountStar, *_SUBQUERIES)):
+    if isinstance(node, (e.Aggregate, e.CountStar, *OPAQUE)):
         return node
+    bound = _bound_names(node)
     changes = {}
     for attr, child in node.field_values():
+        inner = names
+        if bound and attr not in ("source", "init"):
+            inner = {x: a for x, a in names.items() if not free_variables(x) & bound}
         if isinstance(child, e.Expr):
-            new = _swap_exprs(child, names)
+            new = _swap_exprs(child, inner)
             if new is not child:
                 changes[attr] = new
         elif isinstance(child, tuple) and child and all(isinstance(c, e.Expr) for c in child):
-            items = tuple(_swap_exprs(c, names) for c in child)
+            items = tuple(_swap_exprs(c, inner) for c in child)
             if any(a is not b for a, b in zip(items, child)):
                 changes[attr] = items
         elif isinstance(child, tuple) and child and all(isinstance(c, tuple) for c in child):
-            entries = tuple((k, _swap_exprs(v, names)) for k, v in child)
+            entries = tuple((k, _swap_exprs(v, inner)) for k, v in child)
             if any(a[1] is not b[1] for a, b in zip(entries, child)):
                 changes[attr] = entries
     return replace(node, **changes) if changes else node
+
+
+def _bound_names(node: e.Expr) -> set[str]:
+    """The variables a comprehension, list predicate or reduce() binds for its body."""
+    if isinstance(node, (e.ListComprehension, e.ListPredicate)):
+        return {node.variable}
+    if isinstance(node, e.Reduce):
+        return {node.variable, node.accumulator}
+    return set()
+
+
+def _shadowing(cols: list[tuple[e.Expr, str]]) -> set[str]:
+    """Column names that stand for another value than the incoming variable of that name:
+    where a sort key reads one of them, it reads the column."""
+    return {a for x, a in cols if not (isinstance(x, e.Variable) and x.name == a)}
 
 
 def _rename(node: e.Expr, names: dict[str, str]) -> e.Expr:

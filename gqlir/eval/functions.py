@@ -199,10 +199,10 @@ def _length(rt: Runtime, a: list[Any]) -> Any:
 
 @_fn("size")
 def _size(rt: Runtime, a: list[Any]) -> Any:
+    """A string's size counts code points, as Neo4j's TextValue.length() does (and as
+    substring(), left() and right() count here, and CHAR_LENGTH in GQL and SQL)."""
     v = a[0]
-    if isinstance(v, str):
-        return len(v.encode("utf-16-le")) // 2
-    if isinstance(v, list):
+    if isinstance(v, (str, list)):
         return len(v)
     raise _arg_type_error("size", v, "TypeError")
 

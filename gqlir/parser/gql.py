@@ -714,20 +714,23 @@ class GqlBuilder(CypherBuilder):
     def _group_by(self, items: list[ir.ReturnItem], group: _Group) -> tuple[ir.Expr, ...] | None:
         """Explicit grouping keys, or None when they are exactly the implicit ones (the items
         that do not aggregate, when some item does)."""
-        by_alias = {i.alias: i.expr for i in items}
         implicit = [i.expr for i in items if not _aggregates(i.expr)]
         aggregating = len(implicit) < len(items)
         if group.value is None:  # GROUP BY ALL: the groupable items
             keys = implicit
         else:
-            keys = []
-            for key in group.value:
-                if isinstance(key, ir.Variable) and key.name in by_alias:
-                    key = by_alias[key.name]
-                keys.append(key)
+            keys = [self._group_key(items, key) for key in group.value]
         if aggregating and _same_set(keys, implicit):
             return None
         return tuple(keys)
+
+    def _group_key(self, items: list[ir.ReturnItem], key: ir.Expr) -> ir.Expr:
+        """A grouping key: a RETURN item's name stands for the item's expression."""
+        if isinstance(key, ir.Variable):
+            for item in items:
+                if item.alias == key.name:
+                    return item.expr
+        return key
 
     def projection_items(self, c: list, pos: int) -> dict:
         star = bool(c) and isinstance(c[0], tuple) and len(c[0]) == 3 and c[0][0] == "STAR"
@@ -1975,18 +1978,14 @@ class TuGraphGqlBuilder(GqlBuilder):
             raise _err("SET x += needs a record of properties { … }", c[1].pos or pos)
         return ir.SetProperties(c[0], c[1], merge=True, pos=pos)
 
-    def _group_by(self, items: list[ir.ReturnItem], group: _Group) -> tuple[ir.Expr, ...] | None:
-        """GEAX's GROUP BY takes an integer as the position of a RETURN item (1-based)."""
-        keys = []
-        for key in group.value or ():
-            if isinstance(key, ir.Integer):
-                if not 1 <= key.value <= len(items):
-                    raise _err(f"GROUP BY {key.value}: there is no such RETURN item", key.pos or 0)
-                key = items[key.value - 1].expr
-            keys.append(key)
-        return super()._group_by(
-            items, _Group(keys if group.value is not None else None, group.pos)
-        )
+    def _group_key(self, items: list[ir.ReturnItem], key: ir.Expr) -> ir.Expr:
+        """GEAX's GROUP BY takes an integer as the position of a RETURN item (1-based): the
+        item's expression, read in the incoming scope (not again as a column name)."""
+        if not isinstance(key, ir.Integer):
+            return super()._group_key(items, key)
+        if not 1 <= key.value <= len(items):
+            raise _err(f"GROUP BY {key.value}: there is no such RETURN item", key.pos or 0)
+        return items[key.value - 1].expr
 
 
 _BUILDERS: dict[str, type[GqlBuilder]] = {

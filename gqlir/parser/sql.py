@@ -123,14 +123,9 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
 
 def require_sqlglot() -> None:
     """SQL goes through sqlglot, an optional dependency (the ``sql`` extra)."""
-    try:
-        import sqlglot  # noqa: F401
-    except ImportError:
-        from ..errors import DialectError
+    from ..optional import require
 
-        raise DialectError(
-            "SQL dialects need sqlglot: pip install 'gqlir[sql]'", code="DIALECT_MISSING"
-        ) from None
+    require("sqlglot", extra="sql", purpose="reading and writing SQL")
 
 
 # =============================================================================================

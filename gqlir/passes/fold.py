@@ -9,6 +9,11 @@ target can express it.
 Nothing that depends on the moment, on chance or on the graph is folded (``datetime()``,
 ``rand()``, ``id(n)``), nor anything whose evaluation fails: the failure is the meaning, and the
 target's refusal stays.
+
+Folding is bounded: one constant may cost at most :data:`WORK_BUDGET` steps of evaluation (an
+evaluated node, or an item of a list, map or string it makes) and its value at most
+:data:`MAX_ITEMS` items. A ``range()`` is measured before it is made, so a constant that would
+be large (``range(1000000, 2000000)``) is never evaluated: it stays, and so does the refusal.
 """
 
 from __future__ import annotations
@@ -83,9 +88,16 @@ def fold_constants(query: ir.Statement, dialect: str = "neo4j") -> ir.Statement:
     return propagate_constants(folded, folder)
 
 
+#: The evaluation steps one constant may take before folding gives up on it.
+WORK_BUDGET = 100_000
+#: The most items (list and map entries, at any depth) a folded value may hold.
+MAX_ITEMS = 10_000
+
+
 class _Folder:
     def __init__(self, dialect: str) -> None:
         self.dialect = dialect
+        self.runtime = _runtime(dialect)
         # Constants with no literal (0.0 / 0.0): their parents may still have one (NaN = 1 is
         # false). Kept by identity (equal nodes elsewhere need not be constants' parts), and
         # held so that no identity is reused while the folder lives.
@@ -99,7 +111,7 @@ class _Folder:
         elif kind not in _SCOPED or not closed(node):
             return node
         value = self.evaluate(node)
-        if value is _FAILED:
+        if value is _FAILED or _too_large(value):
             return node
         literal = to_literal(value)
         if literal is None:
@@ -112,21 +124,85 @@ class _Folder:
         return literal.with_pos(node.pos)
 
     def evaluate(self, expr: ir.Expr) -> Any:
+        evaluator = self.runtime.expressions
+        evaluator.left = WORK_BUDGET
         try:
-            return _runtime(self.dialect).expressions.eval(expr, {})
-        except (GqlirError, ArithmeticError, ValueError, TypeError):
+            return evaluator.eval(expr, {})
+        except (GqlirError, ArithmeticError, ValueError, TypeError, _OverBudget):
             return _FAILED
 
 
-@functools.cache
 def _runtime(dialect: str) -> Any:
-    """An evaluator runtime on an empty graph: constants read nothing, write nothing and never
-    ask for the time or a random number (``_constant`` leaves those calls alone)."""
+    """An evaluator runtime on an empty graph, whose expressions count their work: constants
+    read nothing, write nothing and never ask for the time or a random number (``_constant``
+    leaves those calls alone)."""
     from ..dialect import get_dialect
     from ..eval import Graph
     from ..eval.runtime import Runtime
 
-    return Runtime(Graph(), {}, get_dialect(dialect).capabilities)
+    runtime = Runtime(Graph(), {}, get_dialect(dialect).capabilities)
+    runtime.expressions = _budgeted_class()(runtime)
+    return runtime
+
+
+class _OverBudget(Exception):
+    """A constant costs more to evaluate than folding may spend on it."""
+
+
+@functools.cache
+def _budgeted_class() -> type:
+    """The evaluator's expressions, charging each node and the size of what it makes against
+    ``left``; ``range()`` is charged its length before the list exists."""
+    from ..eval.expressions import ExpressionEvaluator
+    from ..eval.functions import call_function
+
+    class Budgeted(ExpressionEvaluator):
+        left = WORK_BUDGET
+
+        def charge(self, cost: int) -> None:
+            self.left -= cost
+            if self.left < 0:
+                raise _OverBudget
+
+        def eval(self, expr: ir.Expr, row: Any) -> Any:
+            self.charge(1)
+            value = super().eval(expr, row)
+            if isinstance(value, (list, dict, str)):
+                self.charge(len(value))
+            return value
+
+        def e_FunctionCall(self, e: ir.FunctionCall, row: Any) -> Any:
+            args = [self.eval(a, row) for a in e.args]
+            if e.name == "range":
+                self.charge(_range_length(args))
+            return call_function(self.rt, e.name, args)
+
+    return Budgeted
+
+
+def _range_length(args: list[Any]) -> int:
+    """How many items ``range(*args)`` makes (0 where the arguments are not integers, which
+    range() refuses)."""
+    if not args or not all(type(a) is int for a in args):
+        return 0
+    step = args[2] if len(args) > 2 else 1
+    return len(range(args[0], args[1] + (1 if step > 0 else -1), step)) if step else 0
+
+
+def _too_large(value: Any) -> bool:
+    """Whether ``value`` holds more than :data:`MAX_ITEMS` list and map entries."""
+    left = MAX_ITEMS
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            left -= len(item)
+            if left < 0:
+                return True
+            stack.extend(item)
+    return False
 
 
 _FAILED = object()

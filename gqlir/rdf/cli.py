@@ -1,5 +1,6 @@
 """``gqlir rdf2pg``: convert RDF (a SPARQL endpoint or RDF files) into a graph folder by a
-mapping file. Exit codes: 0 converted, 1 the mapping, the RDF or the endpoint failed."""
+mapping file. Exit codes: 0 converted, 1 the mapping, the RDF or the endpoint failed, 2 a
+package it needs (pint, pyoxigraph) is not installed."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from typing import Any
 
 from ..errors import GqlirError
+from ..progress import failure_code
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -108,4 +110,4 @@ def _fail(exc: GqlirError, as_json: bool) -> int:
         print(json.dumps({"error": exc.to_dict()}, ensure_ascii=False))
     else:
         print(f"gqlir rdf2pg: {exc}", file=sys.stderr)
-    return EXIT_FAILED
+    return failure_code(exc)

@@ -14,8 +14,14 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from ..optional import require
 from .errors import RdfDataError, SparqlError
 from .terms import Row, parse_results
+
+
+def _pyoxigraph() -> Any:
+    return require("pyoxigraph", extra="rdf", purpose="reading RDF files")
+
 
 RESULTS_JSON = "application/sparql-results+json"
 _RETRY_STATUS = (429, 502, 503, 504)
@@ -104,7 +110,7 @@ class StoreSource:
     ``.nt``, ``.ttl``, ``.nq``, ``.trig``, ``.rdf``, ``.jsonld`` …)."""
 
     def __init__(self, paths: Sequence[str]) -> None:
-        import pyoxigraph as ox
+        ox = _pyoxigraph()
 
         self._ox = ox
         self.store = ox.Store()
@@ -130,7 +136,7 @@ class StoreSource:
 
 def load_rdf_file(store: Any, path: str) -> None:
     """Load one RDF file into a pyoxigraph store; a syntax error points at its line and column."""
-    import pyoxigraph as ox
+    ox = _pyoxigraph()
 
     extension = os.path.splitext(path)[1].lstrip(".").lower()
     fmt = ox.RdfFormat.from_extension(extension) if extension else None

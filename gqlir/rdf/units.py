@@ -7,6 +7,12 @@ import decimal
 from functools import lru_cache
 from typing import Any
 
+from ..optional import require
+
+
+def _pint() -> Any:
+    return require("pint", extra="rdf", purpose="unit conversion")
+
 
 class UnitConversionFailed(Exception):
     """A value could not be converted; the message is the reason the report counts."""
@@ -14,7 +20,7 @@ class UnitConversionFailed(Exception):
 
 @lru_cache(maxsize=8)
 def _registry(definitions: tuple[str, ...]) -> Any:
-    import pint
+    pint = _pint()
 
     registry = pint.UnitRegistry(non_int_type=decimal.Decimal)
     for line in definitions:
@@ -24,7 +30,7 @@ def _registry(definitions: tuple[str, ...]) -> Any:
 
 def registry_problem(definitions: tuple[str, ...]) -> tuple[int, str] | None:
     """(index, reason) of the first unit definition pint refuses, or None."""
-    import pint
+    pint = _pint()
 
     registry = pint.UnitRegistry(non_int_type=decimal.Decimal)
     for i, line in enumerate(definitions):
@@ -37,7 +43,7 @@ def registry_problem(definitions: tuple[str, ...]) -> tuple[int, str] | None:
 
 def unit_problem(expression: str, definitions: tuple[str, ...]) -> str | None:
     """Why ``expression`` is not a unit pint knows (None when it is)."""
-    import pint
+    pint = _pint()
 
     try:
         _registry(definitions).parse_units(expression)
@@ -56,7 +62,7 @@ def convert(
     amount: decimal.Decimal, source: str, target: str, definitions: tuple[str, ...]
 ) -> decimal.Decimal:
     """``amount`` in ``source`` units expressed in ``target`` units."""
-    import pint
+    pint = _pint()
 
     registry = _registry(definitions)
     try:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SchemaError
+from ..optional import require
 from .model import EdgeType, NodeType, Participation, SchemaGraph
 from .types import INTEGER_RANGES, PropertyType, TypeKind
 
@@ -260,12 +261,7 @@ def _csv_rows(
 
 
 def _parquet_rows(path: str) -> Iterator[tuple[Location, dict[str, Any]]]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise SchemaError(
-            "reading Parquet graphs needs pyarrow: pip install pyarrow", code="GRAPH_LAYOUT"
-        ) from None
+    pq = require("pyarrow.parquet", extra="engines", purpose="reading Parquet graphs")
     name = os.path.relpath(path, os.path.dirname(os.path.dirname(path)))
     n = 0
     for batch in pq.ParquetFile(path).iter_batches(batch_size=4096):
@@ -415,8 +411,8 @@ def _to_arrow_value(v: Any, t: PropertyType) -> Any:
 def write_parquet(
     directory: str, schema: SchemaGraph, nodes: Iterable[Node], edges: Iterable[Edge]
 ) -> None:
+    pq = require("pyarrow.parquet", extra="engines", purpose="writing Parquet graphs")
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     by_node, by_edge = _group(schema, nodes, edges)
     kinds = {type(n.id) for items in by_node.values() for n in items}

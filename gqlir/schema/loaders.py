@@ -17,6 +17,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..errors import SchemaError
+from ..optional import require
 from .formats import kuzu as kuzu_format
 from .formats import sql as sql_format
 from .graphdata import iter_edges, iter_nodes
@@ -124,7 +125,7 @@ def table_rows(schema: SchemaGraph, directory: str) -> list[tuple[Table, list[di
 def load_sql(connection: Any, schema: SchemaGraph, directory: str, dialect: str) -> dict[str, int]:
     """Create the tables of ``schema`` on a DB-API ``connection`` of ``dialect`` (``sqlite``,
     ``duckdb``, ``postgres``) and insert the graph in ``directory``; returns rows per table."""
-    from sqlglot import exp
+    exp = require("sqlglot.expressions", extra="sql", purpose="loading a graph into SQL tables")
 
     tables = table_rows(schema, directory)
     cur = connection.cursor()

@@ -108,7 +108,9 @@ def card(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]
         "",
         "## Files",
         "",
-        "* `items.jsonl` (and `items.parquet`): one item per line: `id`, `question`, "
+        "* `items.jsonl`"
+        + ("" if "items.parquet" in stats.get("not_written", {}) else " (and `items.parquet`)")
+        + ": one item per line: `id`, `question`, "
         "`questions` by level, `queries` by dialect, `unsupported` (dialect → the construct "
         "it cannot express), `schema`, `difficulty`, `pattern`, `match_category`, "
         "`return_category`, `operators`, `hops`, `result`, `bindings`;",

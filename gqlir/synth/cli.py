@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any
 
@@ -144,6 +145,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"items": len(items), **stats}, ensure_ascii=False, default=str))
     else:
+        for name, why in stats.get("not_written", {}).items():
+            print(f"gqlir synth: {name} is not written: {why}", file=sys.stderr)
         per = ", ".join(f"{k}: {v['items']}" for k, v in sorted(stats["schemas"].items()))
         print(f"{len(items)} verified items ({per}); dataset card: {args.out}/README.md")
     return 0

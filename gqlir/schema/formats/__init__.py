@@ -7,9 +7,11 @@ A format is named as on the command line: ``gqlir`` (gqlir's own JSON), ``cypher
 LLM-facing ``prompt`` (Text2GQL-Bench ``schema.txt``) and ``prompt:cypherbench``.
 
 :func:`write` renders a schema, reads the text back with the same format and reports every
-difference (:mod:`gqlir.schema.report`): with ``lossy=False`` (the default) any difference is a
+difference (:mod:`gqlir.schema.report`): with ``lossy=False`` (the default) any loss is a
 :class:`~gqlir.errors.SchemaError` naming what would be lost; with ``lossy=True`` the text is
-returned together with the :class:`~gqlir.schema.report.LossReport`.
+returned together with the :class:`~gqlir.schema.report.LossReport`. Differences that lose
+nothing (additions, defaults of the same meaning, and what a format module lists in its
+``OMITS`` as left out by design) are the report's ``notes`` and never stop a write.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Protocol
 
 from ...errors import SchemaError
 from ..model import SchemaGraph
-from ..report import LossReport, diff
+from ..report import LossReport, report
 
 
 class FormatModule(Protocol):
@@ -108,7 +110,7 @@ def write(schema: SchemaGraph, fmt: str, *, lossy: bool = False) -> WriteResult:
     """Render ``schema`` in format ``fmt`` and report what the format could not express.
 
     Raises :class:`SchemaError` (code ``SCHEMA_LOSSY``, with the report as ``.report``) when
-    something would be lost and ``lossy`` is False.
+    something would be lost and ``lossy`` is False; notes alone never raise.
     """
     f = parse_format(fmt)
     mod = _module(f)
@@ -120,10 +122,11 @@ def write(schema: SchemaGraph, fmt: str, *, lossy: bool = False) -> WriteResult:
             f"internal error: {f} could not read back what it wrote: {exc.message}",
             code="SCHEMA_INTERNAL",
         ) from exc
-    report = LossReport(str(f), diff(schema, back), diff(schema, back, notes=True))
-    if report and not lossy:
-        raise report.error()
-    return WriteResult(text, report)
+    omits: dict[str | None, frozenset[str]] = getattr(mod, "OMITS", {})
+    result = report(str(f), schema, back, omits.get(f.variant, frozenset()))
+    if result and not lossy:
+        raise result.error()
+    return WriteResult(text, result)
 
 
 def detect_format(text: str) -> str | None:
@@ -145,7 +148,7 @@ def detect_format(text: str) -> str | None:
             return "tugraph"
         return None
     upper = re.sub(r"\s+", " ", re.sub(r"(--|//)[^\n]*", "", text)).upper()
-    if head.startswith("Node properties:"):
+    if head.startswith(("Node properties:", "Graph description:")):
         return "prompt"
     if "CREATE GRAPH TYPE" in upper or "CREATE PROPERTY GRAPH TYPE" in upper:
         return "gql"

@@ -25,6 +25,7 @@ import contextlib
 from typing import Any
 
 from ...errors import SchemaError
+from ...optional import require
 from ..model import EdgeType, Endpoint, NodeType, Property, SchemaGraph
 from ..types import NEO4J, PropertyType, TypeKind
 from ._ddl import Cursor, quote_ident
@@ -362,13 +363,7 @@ def read_live(driver: Any, database: str | None = None, *, name: str = "") -> Sc
 
 def connect(uri: str, user: str | None = None, password: str | None = None) -> Any:
     """A ``neo4j`` driver for ``uri`` (the optional ``neo4j`` package)."""
-    try:
-        import neo4j
-    except ImportError:
-        raise SchemaError(
-            "reading a live database needs the neo4j driver: pip install neo4j",
-            code="SCHEMA_FORMAT",
-        ) from None
+    neo4j = require("neo4j", extra="engines", purpose="reading the schema of a live database")
     auth = (user, password or "") if user else None
     return neo4j.GraphDatabase.driver(uri, auth=auth)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import SchemaError
+from ...optional import require
 from ..model import SchemaGraph
 from ..relational import (
     Column,
@@ -48,13 +49,7 @@ _DEFAULT_LACKS = frozenset({K.POINT, K.ANY})
 
 
 def _sqlglot() -> Any:
-    try:
-        import sqlglot
-    except ImportError:  # pragma: no cover - sqlglot is a dependency of the SQL formats
-        raise SchemaError(
-            "the SQL schema formats need sqlglot: pip install 'gqlir[sql]'", code="SCHEMA_FORMAT"
-        ) from None
-    return sqlglot
+    return require("sqlglot", extra="sql", purpose="reading and writing SQL schemas")
 
 
 def _dialect(variant: str | None) -> str:

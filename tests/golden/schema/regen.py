@@ -3,7 +3,8 @@
     python tests/golden/schema/regen.py
 
 For each format F: ``<F>.txt`` is the fixpoint text (source.json written in F, read back, and
-written again) and ``<F>.lost`` the loss report of writing source.json in F.
+written again), ``<F>.lost`` the losses of writing source.json in F and ``<F>.notes`` the
+differences that lose nothing (additions, same-meaning defaults, what F leaves out by design).
 """
 
 from __future__ import annotations
@@ -52,10 +53,11 @@ def main() -> None:
             os.path.join(HERE, file_stem(fmt) + ".txt"), "w", encoding="utf-8", newline="\n"
         ) as fh:
             fh.write(fixpoint)
-        with open(
-            os.path.join(HERE, file_stem(fmt) + ".lost"), "w", encoding="utf-8", newline="\n"
-        ) as fh:
-            fh.write("".join(line + "\n" for line in first.report.lines()))
+        for ext, lines in ((".lost", first.report.lines()), (".notes", first.report.note_lines())):
+            with open(
+                os.path.join(HERE, file_stem(fmt) + ext), "w", encoding="utf-8", newline="\n"
+            ) as fh:
+                fh.write("".join(line + "\n" for line in lines))
 
 
 if __name__ == "__main__":
