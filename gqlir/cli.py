@@ -770,6 +770,9 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
         if exc.text is None and exc.offset is not None:
             exc.text = text
         _print_error(exc, args.json)
+        hint = _other_dialect_hint(engine, text) if args.dialect is None else None
+        if hint and not args.json:
+            print(hint, file=sys.stderr)
         return failure_code(exc)
     finally:
         engine.close()
@@ -778,6 +781,27 @@ def _cmd_run_engine(args: argparse.Namespace) -> int:
     else:
         print(table.format_table())
     return EXIT_OK
+
+
+def _other_dialect_hint(engine: Any, text: str) -> str | None:
+    """When a SQL engine fails on text that reads as a graph query, say which ``--dialect``
+    translates it (the engine's own error, a syntax error at MATCH, does not)."""
+    from .api import validate
+
+    own = engine.native_dialect(None) or ""
+    if not own.startswith("sql"):
+        return None
+    for dialect in ("neo4j", "iso-gql"):
+        try:
+            readable = bool(validate(text, dialect=dialect))
+        except GqlirError:
+            readable = False
+        if readable:
+            return (
+                f"hint: this query reads as {dialect} text, which {engine.name} does not run; "
+                f"--dialect {dialect} translates it to {own}"
+            )
+    return None
 
 
 # -- entry point ---------------------------------------------------------------------------------

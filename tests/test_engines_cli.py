@@ -6,6 +6,8 @@ import json
 import os
 from typing import Any
 
+import pytest
+
 from gqlir.cli import main
 
 FINANCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas", "finance")
@@ -97,3 +99,16 @@ def test_servers_need_an_address(capsys: Any, monkeypatch: Any) -> None:
 def test_the_reference_engine_keeps_its_own_output(capsys: Any) -> None:
     code, data = _run(capsys, "run", "--json", "RETURN 1 AS x")
     assert code == 0 and data["rows"] == [[1]] and "side_effects" in data
+
+
+def test_a_sql_engine_given_cypher_says_which_dialect_translates_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    graph = ["--engine", "sqlite", "--graph", "schemas/bookstore"]
+    cypher = "MATCH (a:author) RETURN a.name AS name LIMIT 2"
+    assert main(["run", *graph, cypher]) == 1
+    err = capsys.readouterr().err
+    assert "syntax error" in err and "--dialect neo4j translates it to sql:sqlite" in err
+    assert main(["run", *graph, "SELECT nme FROM author"]) == 1
+    assert "hint" not in capsys.readouterr().err  # SQL that fails on its own gets no hint
+    assert main(["run", *graph, "--dialect", "neo4j", cypher]) == 0
