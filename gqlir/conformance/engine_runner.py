@@ -80,6 +80,7 @@ class EngineTck:
         try:
             table = self.engine.run(text, dialect=dialect, parameters=params, **self._timeout())
         except Exception as exc:
+            _refused_by_translation(exc)
             if expected.kind != "error":
                 raise _Failure("unexpected-error", _describe(exc)) from None
             return self._expected_error(scenario, text, dialect, params, exc)
@@ -112,10 +113,13 @@ class EngineTck:
             return scenario.query, "neo4j"
         from .. import api
         from ..errors import GqlirError, UnsupportedError
+        from ..eval.check import check
 
         try:
+            statement = api.parse(scenario.query, "neo4j")
+            check(statement)  # a query that must not compile has no translation to run
             text = api.translate(
-                scenario.query, "neo4j", self.target, writer=translation_writer(self.target)
+                statement, "neo4j", self.target, writer=translation_writer(self.target)
             )
         except UnsupportedError as exc:
             raise _Failure("refused", f"refused: {exc.construct or exc.message}") from None
@@ -126,12 +130,6 @@ class EngineTck:
     def _expected_error(
         self, scenario: TckScenario, text: str, dialect: str, params: dict[str, Any], exc: Exception
     ) -> ErrorMatch:
-        from ..errors import EngineError, UnsupportedError
-
-        if isinstance(exc, UnsupportedError):
-            raise _Failure("refused", f"refused: {exc.construct or exc.message}")
-        if not isinstance(exc, EngineError):
-            raise _Failure("refused", f"gqlir rejects the query: {_describe(exc)}")
         compiles = self._compiles(text, dialect, params)
         match = match_error(self.profile.name, exc, scenario.expected, compiles)
         if not match.accepted:
@@ -165,6 +163,17 @@ class EngineTck:
 
     def _read(self, text: str) -> Any:
         return self._execute(text, "neo4j", {}, "graph snapshot failed")
+
+
+def _refused_by_translation(exc: Exception) -> None:
+    """An error of gqlir's rather than the engine's (the engine's dialect differs and the query
+    could not be translated into it): the query was refused, not run."""
+    from ..errors import EngineError, GqlirError, UnsupportedError
+
+    if isinstance(exc, UnsupportedError):
+        raise _Failure("refused", f"refused: {exc.construct or exc.message}")
+    if isinstance(exc, GqlirError) and not isinstance(exc, EngineError):
+        raise _Failure("refused", f"gqlir cannot translate it: {_describe(exc)}")
 
 
 def _describe(exc: BaseException) -> str:
@@ -254,6 +263,12 @@ def format_engine_report(report: TckReport, engine: str, failures: bool = True) 
                 lines.append(f"  {n:>4}  {kind}: {reason}")
             for reason, n in _not_runnable_reasons(skipped):
                 lines.append(f"  {n:>4}  not-runnable: {reason}")
+            lines.append("")
+            lines.append("each failure:")
+            for r in report.results:
+                if not r.passed and r.kind not in ("refused", "not-runnable"):
+                    reason = (r.reason or "").replace("\n", " ")[:240]
+                    lines.append(f"  {r.scenario.id}: {r.kind}: {reason}")
     return "\n".join(lines)
 
 
