@@ -114,9 +114,10 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
         "GRAFEO-Q001/Q002 compile time, other codes runtime",
         stops_queries=False,
     ),
+    # Kuzu in a worker process: some TCK queries crash it (SIGSEGV), which must fail only them
     "kuzu": EngineProfile(
         "kuzu",
-        lambda _: _open("kuzu"),
+        lambda _: _open("kuzu", isolated=True),
         "Parser/Binder exception compile time, Runtime exception runtime",
         reset=None,
         reports_side_effects=False,
