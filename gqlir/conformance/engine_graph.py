@@ -53,6 +53,10 @@ def _open_grafeo(_: str | None) -> Any:
 
 
 def _open_neo4j(url: str | None) -> Any:
+    import logging
+
+    # the server's notes on TCK queries (unknown labels, deprecations) are not results
+    logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
     return _open("neo4j", url=url or local_neo4j())
 
 

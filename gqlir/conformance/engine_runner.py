@@ -16,6 +16,7 @@ neither counts as passed or failed.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path as FsPath
@@ -249,6 +250,10 @@ def format_engine_report(report: TckReport, engine: str, failures: bool = True) 
     profile = ENGINE_PROFILES.get(engine)
     if profile is not None:
         lines.append(f"errors: {profile.errors}")
+        phases = Counter(r.rejected_by for r in report.results if r.passed and r.rejected_by)
+        if phases:
+            shown = ", ".join(f"{n} {phase}" for phase, n in sorted(phases.items()))
+            lines.append(f"expected errors passed: {shown}")
         lines.append(
             "side effects: measured from graph snapshots"
             if profile.reports_side_effects
@@ -273,7 +278,5 @@ def format_engine_report(report: TckReport, engine: str, failures: bool = True) 
 
 
 def _not_runnable_reasons(results: list[ScenarioResult]) -> list[tuple[str, int]]:
-    from collections import Counter
-
     counts = Counter(r.reason or "" for r in results)
     return sorted(counts.items(), key=lambda t: -t[1])
