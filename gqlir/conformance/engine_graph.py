@@ -34,6 +34,7 @@ class EngineProfile:
     explain: str | None = None  # prefix that compiles a query without running it
     stops_queries: bool = True  # the engine honours a timeout in this process
     reports_side_effects: bool = True
+    forget_schema: Callable[[Any], None] | None = None  # after the reset: drop what it kept
     labels: Callable[[tuple[str, ...]], tuple[str, ...]] = lambda labels: labels
     not_runnable: Callable[[Any], str | None] = lambda scenario: None
 
@@ -79,6 +80,15 @@ def _arcadedb_labels(labels: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(x for label in labels for x in label.split("~") if x and x != "NO_LABEL")
 
 
+def _arcadedb_drop_types(engine: Any) -> None:
+    """ArcadeDB keeps a type for every label and relationship type ever used, and one name
+    cannot be a vertex type and an edge type: without this, ``(:A)`` in one scenario makes
+    ``[:A]`` fail in the next."""
+    names = [r.get("name") for r in engine.db.query("sql", "SELECT name FROM schema:types")]
+    for name in names:
+        engine.db.command("sql", f"DROP TYPE `{name}` UNSAFE")
+
+
 def _kuzu_not_runnable(scenario: Any) -> str | None:
     """Kuzu needs a node or relationship table before anything is created, and a TCK setup
     creates whatever labels it likes: scenarios that create elements are not run."""
@@ -110,6 +120,7 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
         lambda _: _open("arcadedb"),
         "CommandParsingException compile time, CommandSemanticException unclassified, "
         "others runtime",
+        forget_schema=_arcadedb_drop_types,
         labels=_arcadedb_labels,
     ),
     "grafeo": EngineProfile(

@@ -68,6 +68,8 @@ class EngineTck:
         self._runnable(scenario)
         if self.profile.reset is not None:
             self._execute(self.profile.reset, "neo4j", {}, "reset failed")
+        if self.profile.forget_schema is not None:
+            self.profile.forget_schema(self.engine)
         for setup in scenario.setup_queries:
             self._execute(setup, "neo4j", {}, "setup query failed")
         try:
