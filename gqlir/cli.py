@@ -377,6 +377,9 @@ examples:
   gqlir tck ../shared/tck/features
   gqlir tck ../shared/tck --area expressions/temporal --json
   gqlir tck ../shared/tck/features --to iso-gql
+  gqlir tck ../shared/tck/features --engine arcadedb --area clauses/match
+  gqlir tck ../shared/tck/features --engine neo4j --url bolt://127.0.0.1:7687
+  gqlir tck ../shared/tck/features/clauses/create/Create1.feature --engine grafeo --to iso-gql
 
 Runs every scenario of a folder of openCypher TCK features through the parser and the
 reference evaluator; prints the pass rate by feature area and every failure's reason
@@ -450,7 +453,9 @@ def _add_evaluator_commands(sub: Any) -> None:
         epilog=_TCK_EPILOG,
         formatter_class=_FORMATTER,
     )
-    p.add_argument("directory", metavar="DIR", help="a features folder (or a TCK root)")
+    p.add_argument(
+        "directory", metavar="DIR", help="a features folder (or a TCK root, or one .feature file)"
+    )
     p.add_argument("-a", "--area", action="append", default=[], help="only this area (repeatable)")
     p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="dialect of the queries")
     p.add_argument(
@@ -460,6 +465,16 @@ def _add_evaluator_commands(sub: Any) -> None:
         metavar="T",
         help="translate each query into T and run the translation (the expected results then "
         "check the translation; queries T cannot express are not run)",
+    )
+    p.add_argument(
+        "-e",
+        "--engine",
+        metavar="E",
+        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu) instead of the "
+        "reference evaluator, on a database emptied before each scenario",
+    )
+    p.add_argument(
+        "--url", help="the engine's server (neo4j: a Bolt URL; default: scripts/neo4j-local)"
     )
     p.add_argument("--min-rate", type=float, default=1.0, help="pass rate below which to exit 1")
     _add_common_arguments(p)
@@ -535,19 +550,30 @@ def _cmd_tck(args: argparse.Namespace) -> int:
     from .conformance.tck import TckFormatError
     from .dialect import get_dialect
 
-    if not os.path.isdir(args.directory):
-        raise UsageError(f"not a directory: {args.directory}")
+    if not os.path.exists(args.directory):
+        raise UsageError(f"no such folder or file: {args.directory}")
     for name in (args.dialect, args.target):
         if name is not None:
             get_dialect(name)  # an unknown dialect is a usage error, not 2,000 failures
     try:
-        report = run_tck(args.directory, areas=args.area, dialect=args.dialect, target=args.target)
+        if args.engine:
+            from .conformance.engine_runner import format_engine_report, run_engine_tck
+
+            report = run_engine_tck(
+                args.directory, args.engine, url=args.url, target=args.target, areas=args.area
+            )
+            text = format_engine_report(report, args.engine)
+        else:
+            report = run_tck(
+                args.directory, areas=args.area, dialect=args.dialect, target=args.target
+            )
+            text = format_report(report)
     except TckFormatError as exc:
         raise UsageError(f"cannot read the features: {exc}") from None
     if args.json:
         print(json.dumps(report.summary(), ensure_ascii=False))
     else:
-        print(format_report(report))
+        print(text)
     rate = report.passed / report.total if report.total else 1.0
     return EXIT_OK if rate >= args.min_rate else EXIT_INVALID
 

@@ -42,6 +42,8 @@ PASS = "passed"
 # Failure kinds, in report order.
 KINDS = (
     "refused",
+    "not-runnable",
+    "unreadable-step",
     "semantic-check-missing",
     "not-modelled",
     "wrong-result",
@@ -84,12 +86,17 @@ class TckReport:
 
     @property
     def total(self) -> int:
-        """Scenarios run: those whose query the translation target refused are not."""
-        return len(self.results) - self.refused
+        """Scenarios run: not those whose query the translation target refused, nor those the
+        engine cannot be given (``not-runnable``)."""
+        return len(self.results) - self.refused - self.not_runnable
 
     @property
     def refused(self) -> int:
         return sum(r.kind == "refused" for r in self.results)
+
+    @property
+    def not_runnable(self) -> int:
+        return sum(r.kind == "not-runnable" for r in self.results)
 
     @property
     def passed(self) -> int:
@@ -105,17 +112,19 @@ class TckReport:
         areas: dict[str, dict[str, int]] = {}
         for r in self.results:
             a = areas.setdefault(r.scenario.area, {"total": 0, "passed": 0})
-            if r.kind != "refused":
+            if r.kind in _NOT_RUN:
+                a[r.kind] = a.get(r.kind, 0) + 1
+            else:
                 a["total"] += 1
                 a["passed"] += r.passed
-        return {k: v for k, v in sorted(areas.items()) if v["total"]}
+        return {k: v for k, v in sorted(areas.items()) if v["total"] or "not-runnable" in v}
 
     def reasons(self) -> list[tuple[str, str, int]]:
         """(kind, reason, count) of the failures, most frequent first within each kind."""
         counts = Counter(
             (r.kind or "", _reason_group(r.reason or ""))
             for r in self.results
-            if not r.passed and r.kind != "refused"
+            if not r.passed and r.kind not in _NOT_RUN
         )
         order = {k: i for i, k in enumerate(KINDS)}
         return sorted(
@@ -129,21 +138,28 @@ class TckReport:
         return {
             "total": self.total,
             "refused": self.refused,
+            "not_runnable": self.not_runnable,
             "translated": self.translated,
             "passed": self.passed,
             "failed": self.total - self.passed,
             "pass_rate": round(self.passed / self.total, 4) if self.total else 0.0,
             "seconds": round(self.seconds, 2),
             "areas": {
-                area: {**c, "pass_rate": round(c["passed"] / c["total"], 4)}
+                area: {**c, "pass_rate": round(c["passed"] / c["total"], 4) if c["total"] else 0.0}
                 for area, c in self.by_area().items()
             },
             "compile_time_errors_rejected_by": dict(rejected),
             "passed_errors_with_same_detail": sum(bool(r.detail_matched) for r in errors),
             "passed_errors": len(errors),
             "failure_reasons": [{"kind": k, "reason": r, "count": n} for k, r, n in self.reasons()],
-            "failures": [r.to_data() for r in self.results if not r.passed and r.kind != "refused"],
+            "failures": [
+                r.to_data() for r in self.results if not r.passed and r.kind not in _NOT_RUN
+            ],
         }
+
+
+#: kinds of scenarios that did not run: they count neither as passed nor as failed
+_NOT_RUN = ("refused", "not-runnable")
 
 
 def _reason_group(reason: str) -> str:
@@ -206,6 +222,8 @@ def _run(
     from ..eval import Graph, evaluate
     from ..eval.check import StaticCheckError, check
 
+    if scenario.problem is not None:
+        raise _Failure("unreadable-step", scenario.problem)
     if scenario.graph not in ("empty", "any"):
         raise _Failure("setup-failed", f"named TCK graph {scenario.graph!r} is not available")
     graph = Graph()
@@ -446,7 +464,7 @@ def format_report(report: TckReport, failures: bool = True) -> str:
     lines = [f"{'area':<36} {'passed':>7} {'total':>6} {'rate':>7}"]
     for area, c in report.by_area().items():
         lines.append(
-            f"{area:<36} {c['passed']:>7} {c['total']:>6} {c['passed'] / c['total']:>7.1%}"
+            f"{area:<36} {c['passed']:>7} {c['total']:>6} {c['passed'] / (c['total'] or 1):>7.1%}"
         )
     total = report.total or 1
     lines.append(

@@ -190,6 +190,7 @@ class TckScenario:
     control_expected: TckOutcome | None = None
     tags: tuple[str, ...] = ()
     example: dict[str, str] = field(default_factory=dict, hash=False)
+    problem: str | None = None  # why the steps could not be read (an unknown step …): fails it
 
     @property
     def id(self) -> str:
@@ -617,6 +618,17 @@ class _Interpreter:
         }
 
 
+def _unreadable(problem: str) -> dict[str, Any]:
+    """The fields of a scenario whose steps could not be read: nothing to run."""
+    return {
+        "graph": "any",
+        "setup_queries": (),
+        "query": "",
+        "expected": TckOutcome("empty"),
+        "problem": problem,
+    }
+
+
 def _interpret(
     steps: Iterable[_Step], values: Mapping[str, str], path: str, block_line: int
 ) -> dict[str, Any]:
@@ -627,12 +639,22 @@ def _interpret(
     return interpreter.fields()
 
 
-def parse_feature(text: str, path: str = "<string>") -> list[TckScenario]:
+def parse_feature(text: str, path: str = "<string>", strict: bool = True) -> list[TckScenario]:
     """Every executable scenario instance of one feature file, in file order.
 
     ``path`` is the file's path relative to the features directory; its directory becomes the
-    scenario's ``area``.
+    scenario's ``area``. Not ``strict``, a scenario whose steps cannot be read (an unknown
+    step) is kept with its ``problem`` instead of failing the whole file: runs fail it alone.
     """
+
+    def interpret(steps: list[_Step], values: Mapping[str, str], line: int) -> dict[str, Any]:
+        try:
+            return _interpret(steps, values, path, line)
+        except TckFormatError as exc:
+            if strict:
+                raise
+            return _unreadable(str(exc))
+
     feature = _read_structure(text, path)
     area = path.rsplit("/", 1)[0] if "/" in path else ""
     background = feature.background.steps if feature.background else []
@@ -640,7 +662,7 @@ def parse_feature(text: str, path: str = "<string>") -> list[TckScenario]:
     for block in feature.blocks:
         base_tags = tuple(feature.tags + block.tags)
         if block.kind == "scenario":
-            fields = _interpret([*background, *block.steps], {}, path, block.line)
+            fields = interpret([*background, *block.steps], {}, block.line)
             out.append(
                 TckScenario(
                     path=path,
@@ -664,7 +686,7 @@ def parse_feature(text: str, path: str = "<string>") -> list[TckScenario]:
                 if len(row) != len(header):
                     raise TckFormatError(path, ex.line, "Examples row width differs from header")
                 values = dict(zip(header, row, strict=True))
-                fields = _interpret([*background, *block.steps], values, path, block.line)
+                fields = interpret([*background, *block.steps], values, block.line)
                 out.append(
                     TckScenario(
                         path=path,
@@ -746,22 +768,35 @@ def _resolve(tck_dir: str | os.PathLike[str] | None) -> Path:
 @lru_cache(maxsize=4)
 def _read_tck_cached(root: str) -> tuple[TckScenario, ...]:
     base = Path(root)
+    if base.is_file():
+        return tuple(parse_feature(base.read_text(encoding="utf-8"), _file_path(base), False))
     files = sorted(base.rglob("*.feature"), key=lambda f: f.relative_to(base).as_posix())
     out: list[TckScenario] = []
     for f in files:
         rel = f.relative_to(base).as_posix()
-        out.extend(parse_feature(f.read_text(encoding="utf-8"), rel))
+        out.extend(parse_feature(f.read_text(encoding="utf-8"), rel, False))
     return tuple(out)
+
+
+def _file_path(file: Path) -> str:
+    """A lone feature file's path as in its TCK (below ``features``, so its area is the same as
+    in a whole run), else its folder's name and its own."""
+    parts = file.parts
+    if "features" in parts[:-1]:
+        at = len(parts) - 1 - parts[::-1].index("features")
+        return "/".join(parts[at + 1 :])
+    return f"{file.parent.name}/{file.name}"
 
 
 def read_tck(tck_dir: str | os.PathLike[str] | None = None) -> tuple[TckScenario, ...]:
     """All scenario instances of a TCK, files in path order, scenarios in file order.
 
-    ``tck_dir`` may be the ``features`` directory or the TCK root; None uses
-    ``default_tck_dir()``. Results are cached per directory (the TCK does not change in a run).
+    ``tck_dir`` may be the ``features`` directory, the TCK root or one ``.feature`` file; None
+    uses ``default_tck_dir()``. A scenario with an unknown step is kept with its ``problem``.
+    Results are cached per path (the TCK does not change in a run).
     """
     root = _resolve(tck_dir)
-    if not root.is_dir():
+    if not root.exists():
         raise FileNotFoundError(f"openCypher TCK not found at {root}")
     return _read_tck_cached(str(root.resolve()))
 
