@@ -65,6 +65,20 @@ def test_numeric_plus_in_cypher_keeps_the_meaning() -> None:
     assert "- 0" not in api.transpile("GRAPH g RETURN 1 + 2.5 AS x", "spanner", "neo4j")
 
 
+def test_gql_plus_adds_durations_to_instants_and_keeps_them_in_cypher() -> None:
+    """ISO GQL's datetime and duration value expressions take + (so does GoogleSQL's
+    TIMESTAMP + INTERVAL): the arithmetic + is not numbers only."""
+    text = (
+        "RETURN date('2020-01-31') + duration('P1D') AS d, duration('P1D') + duration('PT1H') AS e"
+    )
+    day, span = run(text, dialect="iso-gql").rows[0]
+    assert str(day) == "2020-02-01" and str(span) == "P1DT1H"
+    cypher = api.transpile(text, "iso-gql", "neo4j")
+    assert "- 0" not in cypher and run(cypher).rows == run(text, dialect="iso-gql").rows
+    with pytest.raises(GqlirError):
+        run("RETURN date('2020-01-31') + date('2020-01-31') AS d", dialect="iso-gql")
+
+
 def test_numeric_plus_to_sql_is_refused_by_name_when_types_are_unknown() -> None:
     from gqlir.dialect import get_dialect
     from gqlir.passes.gql_family import lower_gql_meanings

@@ -529,9 +529,14 @@ def arithmetic(op: ir.ArithOp, a: Any, b: Any, integer_division: str = "truncate
     if op is ir.ArithOp.ADD:
         return _add(a, b)
     if op is ir.ArithOp.ADD_NUMBERS:
-        if is_number(a) and is_number(b):
+        arithmetic_operands = (is_number(a) and is_number(b)) or (
+            isinstance(a, tm.TEMPORAL_TYPES)
+            and isinstance(b, tm.TEMPORAL_TYPES)
+            and (isinstance(a, tm.Duration) or isinstance(b, tm.Duration))
+        )
+        if arithmetic_operands:
             return _add(a, b)
-        raise _type_error(f"+ adds numbers, not {type_name(a)} and {type_name(b)}")
+        raise _type_error(f"+ adds numbers and durations, not {type_name(a)} and {type_name(b)}")
     if is_number(a) and is_number(b):
         return _numeric(op, a, b, integer_division)
     if op is ir.ArithOp.SUB and isinstance(b, tm.Duration):

@@ -129,15 +129,17 @@ class ArithOp(enum.Enum):
     DIV = "/"
     MOD = "%"
     POW = "^"
-    #: GQL's and GoogleSQL's ``+``: numbers add, any other operand is a type error, null
-    #: propagates (strings and lists concatenate with ``||``)
+    #: GQL's and GoogleSQL's ``+``: arithmetic only. Numbers add, a duration adds to an instant
+    #: or a duration (ISO GQL's datetime and duration value expressions; GoogleSQL's
+    #: TIMESTAMP + INTERVAL); any other operand is a type error, null propagates (strings and
+    #: lists concatenate with ``||``)
     ADD_NUMBERS = "numeric +"
 
 
 @dataclass(frozen=True, slots=True)
 class Arithmetic(Expr):
     """Binary arithmetic. ``ADD`` has Cypher's meaning: numbers add, strings and lists
-    concatenate; ``ADD_NUMBERS`` is the GQL-family ``+``, which adds numbers only."""
+    concatenate; ``ADD_NUMBERS`` is the GQL-family ``+``, which never concatenates."""
 
     op: ArithOp
     left: Expr

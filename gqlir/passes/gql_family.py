@@ -5,11 +5,13 @@ Spanner dialect file) are refused by name: no Cypher or SQL function of any name
 mean the same.
 
 
-GQL and GoogleSQL add numbers with ``+`` and concatenate with ``||``
-(:attr:`~gqlir.ir.ArithOp.ADD_NUMBERS`). Cypher's ``+`` also concatenates strings and lists and
-adds durations, so an operand not known to be a number is written ``x - 0``: a number (or null)
-stays what it is, and a string, list, boolean, instant or duration fails in Cypher as it does
-under GQL's ``+``. A SQL target's ``+`` on two text columns concatenates in some flavours, and
+GQL and GoogleSQL add numbers (and durations to instants and durations) with ``+`` and
+concatenate with ``||`` (:attr:`~gqlir.ir.ArithOp.ADD_NUMBERS`). Cypher's ``+`` also
+concatenates strings and lists. Operands known to be numbers, instants or durations (literals,
+temporal constructors, arithmetic on them) are written with Cypher's ``+`` as they are; another
+operand is written ``x - 0``: a number (or null) stays what it is, and a string, list or boolean
+fails in Cypher as it does under GQL's ``+`` (so does an instant or duration of unknown type:
+an error where GQL adds, never another value). A SQL target's ``+`` on two text columns concatenates in some flavours, and
 its types come from the table mapping this pass does not read, so there an operand not known to
 be a number is refused.
 """
@@ -36,7 +38,7 @@ def known_number(node: e.Expr) -> bool:
     if isinstance(node, (e.Negate, e.UnaryPlus)):
         return known_number(node.operand)
     if isinstance(node, e.Arithmetic):
-        if node.op in (e.ArithOp.ADD_NUMBERS, e.ArithOp.MOD, e.ArithOp.POW):
+        if node.op in (e.ArithOp.MOD, e.ArithOp.POW):
             return True  # numbers only, in Cypher too
         if node.op is e.ArithOp.SUB and (known_number(node.left) or known_number(node.right)):
             return True  # Cypher subtracts a number from numbers only
@@ -46,6 +48,26 @@ def known_number(node: e.Expr) -> bool:
     if isinstance(node, e.FunctionCall):
         return node.name in _NUMERIC_FUNCTIONS
     return False
+
+
+#: canonical functions whose value is an instant or a duration (or null)
+_TEMPORAL_FUNCTIONS = frozenset(
+    "date datetime localdatetime time localtime duration duration.between".split()
+)
+
+
+def known_temporal(node: e.Expr) -> bool:
+    """Is ``node``'s value an instant or a duration whenever it is not an error?"""
+    if isinstance(node, e.TemporalLiteral):
+        return True
+    if isinstance(node, e.FunctionCall):
+        return node.name in _TEMPORAL_FUNCTIONS
+    if isinstance(node, e.Arithmetic) and node.op in _ADDITIVE:
+        return known_temporal(node.left) or known_temporal(node.right)
+    return False
+
+
+_ADDITIVE = (e.ArithOp.ADD, e.ArithOp.ADD_NUMBERS, e.ArithOp.SUB)
 
 
 def lower_gql_meanings(root: Node, target: Dialect) -> Node:
@@ -79,6 +101,6 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
 
 
 def _number(node: e.Expr) -> e.Expr:
-    if known_number(node):
+    if known_number(node) or known_temporal(node):
         return node
     return e.Arithmetic(e.ArithOp.SUB, node, e.Integer(0), pos=node.pos)
