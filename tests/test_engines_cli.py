@@ -112,3 +112,22 @@ def test_a_sql_engine_given_cypher_says_which_dialect_translates_it(
     assert main(["run", *graph, "SELECT nme FROM author"]) == 1
     assert "hint" not in capsys.readouterr().err  # SQL that fails on its own gets no hint
     assert main(["run", *graph, "--dialect", "neo4j", cypher]) == 0
+
+
+def test_arcadedb_writes_nothing_into_the_users_folder_or_terminal(tmp_path: Any) -> None:
+    """Its JVM's start-up notice, its polyglot warning and its ./log folder stay out."""
+    import subprocess
+    import sys
+
+    schemas = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas", "movies")
+    done = subprocess.run(
+        [sys.executable, "-m", "gqlir", "run", "--engine", "arcadedb", "--graph", schemas]
+        + ["MATCH (n:Movie) RETURN count(n) AS c"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and "(1 row)" in done.stdout
+    assert done.stderr == ""
+    assert os.listdir(tmp_path) == []

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import GqlirError
 from ..optional import require
-from ..parser.tables import _cache_dir
+from ..resources import cache_dir
 
 _LENGTH_BYTES = 4  # the response length is written as a little-endian uint32
 
@@ -77,7 +77,7 @@ def _locked(path: Path) -> Iterator[None]:
 
 def cache_path(wasm: Path) -> Path:
     """Where the compiled module for ``wasm`` and this wasmtime lives."""
-    return _cache_dir() / f"zetasql-{_file_hash(wasm)}-wasmtime{version('wasmtime')}.cwasm"
+    return cache_dir() / f"zetasql-{_file_hash(wasm)}-wasmtime{version('wasmtime')}.cwasm"
 
 
 def load_module(engine: Any, wasm: Path) -> Any:

@@ -17,16 +17,21 @@ In process:
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from ..errors import EngineError
 from ..eval import temporal as tm
+from ..resources import cache_dir
 from .base import (
     BaseEngine,
     EdgeValue,
@@ -69,6 +74,51 @@ def arcadedb_home() -> str:
             code="ENGINE_MISSING",
         ) from None
     return os.path.dirname(arcadedb_embedded.__file__)
+
+
+_LOGGING = """\
+handlers=java.util.logging.ConsoleHandler
+.level=WARNING
+java.util.logging.ConsoleHandler.level=WARNING
+com.arcadedb.query.polyglot.level=SEVERE
+"""
+
+
+def _start_jvm() -> None:
+    """Start ArcadeDB's JVM so that it leaves nothing in the user's folder or terminal: its
+    logging goes to the console at WARNING only (ArcadeDB's own configuration would open
+    ``./log``), crash files to gqlir's cache, and what the JVM prints while it starts (the
+    incubator-module notice) is dropped."""
+    import jpype
+
+    if jpype.isJVMStarted():
+        return
+    from arcadedb_embedded import jvm
+
+    folder = cache_dir() / "arcadedb"
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "logging.properties"
+    if not config.exists() or config.read_text() != _LOGGING:
+        config.write_text(_LOGGING)
+    os.environ.setdefault("ARCADEDB_JVM_ERROR_FILE", str(folder / "hs_err_pid%p.log"))
+    extra = shlex.quote(f"-Djava.util.logging.config.file={config}")
+    os.environ["ARCADEDB_JVM_ARGS"] = f"{os.environ.get('ARCADEDB_JVM_ARGS', '')} {extra}".strip()
+    with _stderr_dropped():
+        jvm.start_jvm()
+
+
+@contextlib.contextmanager
+def _stderr_dropped() -> Iterator[None]:
+    """File descriptor 2 goes to /dev/null meanwhile (the JVM writes there, not to sys.stderr)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 class _Converter:
@@ -163,6 +213,7 @@ class ArcadeDBEngine(BaseEngine):
 
     def __init__(self, path: str | None = None, *, create: bool = True) -> None:
         arcadedb_home()
+        _start_jvm()
         import arcadedb_embedded as arcadedb
         import jpype
 

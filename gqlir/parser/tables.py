@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..resources import data_dir
+from ..resources import cache_dir, data_dir
 
 FORMAT_VERSION = 5
 
@@ -76,14 +76,6 @@ def _grammar_sources(name: str) -> list[Path]:
     return seen
 
 
-def _cache_dir() -> Path:
-    env = os.environ.get("GQLIR_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "gqlir"
-
-
 def _cache_key(name: str) -> str:
     digest = hashlib.sha256(f"{FORMAT_VERSION}".encode())
     try:
@@ -101,7 +93,7 @@ def _cache_key(name: str) -> str:
 def load_tables(name: str) -> Tables:
     """Tables for grammar ``name``, from the cache or freshly compiled (and then cached)."""
     key = _cache_key(name)
-    cache_file = _cache_dir() / f"{name}-{key}.pickle"
+    cache_file = cache_dir() / f"{name}-{key}.pickle"
     try:
         with cache_file.open("rb") as fh:
             tables = pickle.load(fh)
