@@ -99,3 +99,19 @@ def test_read_only_run_is_refused_and_rolled_back_by_neo4j(loaded: Any) -> None:
     assert info.value.engine_code == "Neo.ClientError.Statement.AccessMode"
     touched = engine.run("MATCH (v:V) WHERE v.touched IS NOT NULL RETURN count(v) AS c")
     assert touched.rows == [(0,)]
+
+
+def test_datetimes_in_named_zones_keep_their_zone(loaded: Any) -> None:
+    """The driver's ISO text keeps only the offset; the value Neo4j returns keeps the zone
+    name, as the reference evaluator's does."""
+    from gqlir.eval import run
+
+    engine = loaded("neo4j", "dense")
+    text = (
+        "RETURN datetime('2015-07-21T21:40:32.142[Pacific/Honolulu]') AS named, "
+        "datetime('2015-07-21T21:40:32.142+01:00') AS offset, "
+        "datetime('2015-07-21T21:40:32.142Z') AS utc"
+    )
+    got = engine.run(text).rows
+    assert got == run(text).rows
+    assert "[Pacific/Honolulu]" in str(got[0][0]) and "[" not in str(got[0][1])

@@ -90,7 +90,7 @@ class _Values:
             return tm.Duration(v.months, v.days, nanos)
         if isinstance(v, self.time.DateTime):
             kind = "datetime" if v.tzinfo is not None else "localdatetime"
-            return tm.parse_temporal(kind, v.iso_format())
+            return tm.parse_temporal(kind, v.iso_format() + _zone_suffix(v.tzinfo))
         if isinstance(v, self.time.Time):
             kind = "time" if v.tzinfo is not None else "localtime"
             return tm.parse_temporal(kind, v.iso_format())
@@ -101,6 +101,16 @@ class _Values:
         if isinstance(v, dict):
             return {str(k): self.value(x) for k, x in v.items()}
         return from_python(v)
+
+
+def _zone_suffix(tzinfo: Any) -> str:
+    """``[Region/City]`` for a datetime in a named zone: the driver's ISO text keeps only the
+    offset, and Cypher's value (and its text) keeps the zone. A zero offset comes back as UTC
+    whether it was written Z or named; it is read as the offset."""
+    name = getattr(tzinfo, "zone", None) or getattr(tzinfo, "key", None)
+    if not isinstance(name, str) or name == "UTC":
+        return ""
+    return f"[{name}]"
 
 
 class BoltEngine(BaseEngine):
