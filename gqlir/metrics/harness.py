@@ -292,8 +292,12 @@ def _outcomes(
     config: EvalConfig,
 ) -> Iterator[tuple[GoldItem, Prediction | None, dict[str, Any], bool]]:
     keys = [_cache_key(_item_dialect(item, config), item.query) for item, _ in todo]
-    tasks = [_task(item, pred, cache.get(key), config) for (item, pred), key in zip(todo, keys)]
-    needs_engine = any(t["gold"] is not None or t["pred"] is not None for t in tasks)
+    pairs = list(zip(todo, keys))
+    first = [_task(item, pred, cache.get(key), config) for (item, pred), key in pairs]
+    needs_engine = any(t["gold"] is not None or t["pred"] is not None for t in first)
+    # built as each is dispatched, so an item sharing a gold query with an earlier one (a
+    # question level, another prediction) takes its cached result instead of running it again
+    tasks = (_task(item, pred, cache.get(key), config) for (item, pred), key in pairs)
     run, close = _executor(config, needs_engine)
     try:
         for (item, pred), key, outcome in zip(todo, keys, run(tasks)):
