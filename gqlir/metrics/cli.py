@@ -21,21 +21,23 @@ _EPILOG = """\
 examples:
   gqlir eval --gold tests/data/eval/gold.jsonl --pred tests/data/eval/pred.jsonl \\
       --engine reference --graph schemas/movies --out runs/movies
-  gqlir eval --gold cypherbench_test.json --pred preds.json --engine neo4j \\
-      --url bolt://localhost:7687 --policy cypherbench --out runs/cb
-  gqlir eval --gold text2gql_test.jsonl --pred preds.txt --dialect iso-gql \\
-      --engine reference --graph g/ --policy text2gql --grammar text2gql --out runs/t2g
+  gqlir eval --gold cypherbench_test.json --pred result.json --engine neo4j \\
+      --url bolt://localhost:7687 --preset cypherbench --out runs/cb
+  gqlir eval --gold text2gql_test.json --pred cypher_zeroshot_g.json --dialect iso-gql \\
+      --engine reference --graph g/ --preset text2gql-bench --level level_1 --out runs/t2g
 
 Writes OUT/results.jsonl (one record per item, appended as items finish; rerunning the same
-command resumes), OUT/summary.json, OUT/summary.md and OUT/report.html. Policies: default,
-set, bag, ordered-if-gold, ordered-if-either, test-suite, text2gql, text2gql-spanner,
-text2gql-tugraph, cypherbench (docs/metrics.md defines each).
+command resumes), OUT/summary.json, OUT/summary.md and OUT/report.html. Presets: default
+(gqlir's scores), text2gql-bench[@driver], cypherbench[@7c9c68dd] (each benchmark's own
+numbers). Policies: default, set, bag, ordered-if-gold, ordered-if-either, test-suite,
+text2gql, text2gql-spanner, text2gql-tugraph, cypherbench (docs/metrics.md defines each).
 """
 
 
 def add_commands(sub: Any) -> None:
     """Add ``eval`` to the ``gqlir`` subcommands."""
     from .formats import FORMATS, TEXT2GQL_LEVELS
+    from .presets import PRESETS
 
     p = sub.add_parser(
         "eval",
@@ -59,7 +61,13 @@ def add_commands(sub: Any) -> None:
         help="the graph Spanner queries without a GRAPH clause read (Text2GQL-Bench's driver "
         "adds GRAPH NAME to its Spanner corpora)",
     )
-    p.add_argument("--timeout", type=float, default=30.0, metavar="S", help="per query (30)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="per query (default: 30 s for gold queries, a prediction 10x its gold's time, "
+        "at least 1 s)",
+    )
     p.add_argument(
         "--max-memory",
         type=memory_size,
@@ -69,9 +77,17 @@ def add_commands(sub: Any) -> None:
     )
     p.add_argument("--row-cap", type=int, default=100_000, metavar="N", help="rows read per query")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (1)")
-    p.add_argument("--policy", default="default", metavar="P", help="EX policy (see below)")
     p.add_argument(
-        "--grammar", default="strict", choices=("strict", "text2gql"), help="grammar convention"
+        "--preset",
+        default="default",
+        choices=tuple(PRESETS),
+        help="whose scores: gqlir's (default) or a benchmark's, to the last digit",
+    )
+    p.add_argument("--policy", metavar="P", help="EX policy (default: the preset's)")
+    p.add_argument(
+        "--grammar",
+        choices=("strict", "text2gql", "benchmark"),
+        help="grammar convention (default: the preset's)",
     )
     p.add_argument("--format", dest="gold_format", default="auto", choices=FORMATS)
     p.add_argument("--pred-format", default="auto", choices=FORMATS)
@@ -136,6 +152,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         policy=args.policy,
         grammar=args.grammar,
+        preset=args.preset,
         gold_format=args.gold_format,
         pred_format=args.pred_format,
         levels=tuple(args.level or ("initial",)),

@@ -9,8 +9,11 @@ rule is a field of :class:`ExecutionPolicy`:
 * ``permute_columns``: Spider's test-suite comparison: the answer may list the gold columns in
   any order (column names never matter: they are the writer's choice);
 * ``values``: :class:`~.values.ValueRules` (floats, temporal values, lists, nodes and paths);
-* ``gold_failure``: an item whose gold query fails is ``excluded`` from the mean, or counted
-  ``wrong`` (and kept in the denominator).
+* ``gold_failure``: an item whose gold query fails is ``excluded`` from the mean, counted
+  ``wrong`` (and kept in the denominator), or, as in CypherBench, a ``crash`` of the
+  benchmark's run (scored 0 and reported);
+* ``peer``: compare as a benchmark's own script does (:mod:`.peers`) instead of by typed
+  values: ``text2gql-driver`` or ``cypherbench``.
 
 :data:`POLICIES` names the presets, including each benchmark's own.
 """
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .errors import MetricsError
+from .peers import PeerCrash, cypherbench_equal, text2gql_equal
 from .values import ValueRules, row_key
 
 __all__ = [
@@ -49,8 +53,9 @@ class ExecutionPolicy:
     rows: RowRule = "ordered-if-gold"
     permute_columns: bool = False
     values: ValueRules = field(default_factory=ValueRules)
-    gold_failure: Literal["exclude", "wrong"] = "exclude"
+    gold_failure: Literal["exclude", "wrong", "crash"] = "exclude"
     order_from: Literal["ir", "text"] = "ir"
+    peer: Literal["text2gql-driver", "cypherbench"] | None = None
 
 
 POLICIES: dict[str, ExecutionPolicy] = {
@@ -62,12 +67,12 @@ POLICIES: dict[str, ExecutionPolicy] = {
     "ordered-if-either": ExecutionPolicy(rows="ordered-if-either"),
     "test-suite": ExecutionPolicy(rows="ordered-if-gold", permute_columns=True),
     # Text2GQL-Bench Driver, impl/evaluation/metrics.py: "order by" in the prediction's text,
-    # values rounded to 9 places, temporal values as text, gold failures counted wrong
+    # the Driver's value normalisation, gold failures counted wrong
     "text2gql": ExecutionPolicy(
         rows="ordered-if-pred",
-        values=ValueRules(float_digits=None, float_decimals=9, temporal="text"),
         gold_failure="wrong",
         order_from="text",
+        peer="text2gql-driver",
     ),
     # the paper's ea_gql.py (Spanner): the same rules, gold failures excluded
     "text2gql-spanner": ExecutionPolicy(
@@ -83,13 +88,13 @@ POLICIES: dict[str, ExecutionPolicy] = {
         gold_failure="exclude",
     ),
     # CypherBench execution_accuracy.py: test-suite permutations, "order by" in the gold text,
-    # list values compared sorted, numbers as Python compares them
+    # its to_hashable values; a failing gold query stops its run
     "cypherbench": ExecutionPolicy(
         rows="ordered-if-gold",
         permute_columns=True,
-        values=ValueRules(float_digits=None, temporal="text", lists="sorted"),
-        gold_failure="exclude",
+        gold_failure="crash",
         order_from="text",
+        peer="cypherbench",
     ),
 }
 
@@ -179,6 +184,10 @@ def execution_match(gold: Any, pred: Any, policy: str | ExecutionPolicy = "defau
     rows: as sets; otherwise as sets **and** bags, or as lists when ordered)."""
     policy = get_policy(policy)
     g, p = Result.of(gold), Result.of(pred)
+    if policy.peer == "cypherbench":
+        return cypherbench_equal(g.rows, p.rows, g.ordered)
+    if policy.peer == "text2gql-driver":
+        return text2gql_equal(g.rows, p.rows, _compare_as_lists(policy, g, p))
     gold_rows = [row_key(r, policy.values) for r in g.rows]
     pred_rows = [row_key(r, policy.values) for r in p.rows]
     if not gold_rows and not pred_rows:
@@ -209,9 +218,12 @@ def execution_score(
 ) -> float | None:
     """One item's EX: 1.0 or 0.0; ``None`` (the item is left out of the mean) when the gold
     query failed (``gold`` is None) and the policy excludes such items. A failed prediction
-    (``pred`` None: error, timeout, refused write, empty text) scores 0."""
+    (``pred`` None: error, timeout, refused write, empty text) scores 0. Raises
+    :class:`~.peers.PeerCrash` where the benchmark's own run would stop."""
     policy = get_policy(policy)
     if gold is None:
+        if policy.gold_failure == "crash":
+            raise PeerCrash("the gold query fails")
         return None if policy.gold_failure == "exclude" else 0.0
     if pred is None:
         return 0.0

@@ -4,10 +4,15 @@ scored directly (docs/metrics.md shows each layout).
 * ``gqlir``: JSONL, gold ``{"id", "query", "dialect"?, "domain"?, "level"?, "difficulty"?,
   "question"?, "answer"?, "steps"?}``, predictions ``{"id", "query"}`` (or ``"answer"`` /
   ``"steps"`` for answer-level predictions);
-* ``text2gql``: Text2GQL-Bench dataset records ``{"id", "database", "initial_question",
-  "gold_query", "level_1", "level_2", "level_3", "external_knowledge", "difficulty",
-  "source"}``; predictions as the Driver reads them, one query per line of a text file in the
-  dataset's order (an empty line is no prediction), or gqlir JSONL;
+* ``text2gql``: Text2GQL-Bench dataset records ``{"id"|"instance_id", "database",
+  "initial_question", <gold>, "level_1", "level_2", "level_3", "external_knowledge",
+  "difficulty", "source"}`` with the gold under the first key the Driver's ``run_pipeline``
+  tries (``gold_query``, ``initial_sql``, ``initial_gql``, ``initial_cypher``, ``SQL``,
+  ``sql``, ``gql_query``, ``gql``); predictions as the Driver writes them (the same records
+  with ``initial_query``, ``level_1_query`` … ``level_3_external_knowledge_query``), as its
+  contrib scripts read them (``generated_query`` beside ``gql`` / ``initial_gql``), one query
+  per line of a text file in the dataset's order (an empty line is no prediction), or gqlir
+  JSONL;
 * ``cypherbench``: a JSON list of ``Nl2CypherSample`` objects (``qid``, ``graph``,
   ``gold_cypher``, ``nl_question``, ``from_template{match_category, return_pattern_id}``,
   ``pred_cypher``); the same file carries the predictions;
@@ -41,6 +46,28 @@ __all__ = [
 
 FORMATS = ("auto", "gqlir", "text2gql", "cypherbench", "ngdbench")
 TEXT2GQL_LEVELS = ("initial", "level_1", "level_2", "level_3", "level3_with_ext")
+
+# the Driver's run_pipeline: gold keys in the order it tries them, prediction key per level
+_DRIVER_GOLD_KEYS = (
+    "gold_query",
+    "initial_sql",
+    "initial_gql",
+    "initial_cypher",
+    "SQL",
+    "sql",
+    "gql_query",
+    "gql",
+)
+_DRIVER_LEVEL_KEYS = {
+    "initial": "initial_query",
+    "level_1": "level_1_query",
+    "level_2": "level_2_query",
+    "level_3": "level_3_query",
+    "level3_with_ext": "level_3_external_knowledge_query",
+}
+# the contrib scripts (ea_gql.py, evaluate_gql.py): prediction keys, and gold keys in order
+_CONTRIB_PRED_KEYS = ("generated_query", "predict", "prediction", "output", "pred")
+_CONTRIB_GOLD_KEYS = ("gql", "gold", "initial_gql", "reference", "label", "ground_truth")
 
 # CypherBench aggregates these RETURN patterns as one (its evaluate.py)
 _CYPHERBENCH_COMBINED = {"n_prop", "n_name_prop", "n_prop_distinct", "n_prop_array_distinct"}
@@ -117,7 +144,7 @@ def detect_format(records: list[dict[str, Any]]) -> str:
     keys = set(records[0])
     if "gold_cypher" in keys or "qid" in keys:
         return "cypherbench"
-    if "gold_query" in keys:
+    if keys & {*_DRIVER_GOLD_KEYS, *_CONTRIB_PRED_KEYS} - {"pred", "query"}:
         return "text2gql"
     if "template_id" in keys or ("validation" in keys and "template" in keys):
         return "ngdbench"
@@ -134,14 +161,27 @@ def _text2gql_question(record: dict[str, Any], level: str) -> str | None:
     return record.get(level)
 
 
+def _first(record: dict[str, Any], keys: Iterable[str]) -> Any:
+    return next((record[k] for k in keys if record.get(k)), None)
+
+
+def _text2gql_id(record: dict[str, Any], index: int) -> str:
+    return str(_first(record, ("id", "instance_id")) or index)
+
+
+def _text2gql_gold(record: dict[str, Any]) -> str:
+    keys = _CONTRIB_GOLD_KEYS if "generated_query" in record else _DRIVER_GOLD_KEYS
+    return str(_first(record, keys) or "")
+
+
 def _text2gql_items(records: list[dict[str, Any]], levels: Iterable[str]) -> Iterator[GoldItem]:
     levels = list(levels)
     for index, r in enumerate(records):
         for level in levels:
-            base = str(r.get("id", index))
+            base = _text2gql_id(r, index)
             yield GoldItem(
                 id=base if len(levels) == 1 else f"{base}:{level}",
-                query=str(r.get("gold_query") or ""),
+                query=_text2gql_gold(r),
                 question=_text2gql_question(r, level),
                 domain=r.get("database"),
                 level=level,
@@ -256,10 +296,30 @@ def read_predictions(path: str, gold: list[GoldItem], fmt: str = "auto") -> dict
             qid = str(r.get("qid", index))
             out[qid] = Prediction(qid, r.get("pred_cypher"))
         return out
+    if fmt == "text2gql":
+        return _text2gql_predictions(records, gold)
     for index, r in enumerate(records):
         key = str(r.get("id", r.get("instance_id", index)))
         query = r.get("query", r.get("pred", r.get("pred_query")))
         out[key] = Prediction(key, query, r.get("answer"), r.get("steps"))
+    return out
+
+
+def _text2gql_predictions(
+    records: list[dict[str, Any]], gold: list[GoldItem]
+) -> dict[str, Prediction]:
+    """The Driver's outputs (one ``<level>_query`` per level) or a contrib script's input (one
+    ``generated_query``), matched to the gold items by record id and level."""
+    levels = {g.level for g in gold}
+    out: dict[str, Prediction] = {}
+    for index, r in enumerate(records):
+        base = _text2gql_id(r, index)
+        for level in levels:
+            key = base if len(levels) == 1 else f"{base}:{level}"
+            if _DRIVER_LEVEL_KEYS.get(level or "") in r:
+                out[key] = Prediction(key, r[_DRIVER_LEVEL_KEYS[level or ""]])
+            elif any(k in r for k in _CONTRIB_PRED_KEYS):
+                out[key] = Prediction(key, _first(r, _CONTRIB_PRED_KEYS))
     return out
 
 
@@ -273,6 +333,9 @@ _EXPORT_METRICS = {
 def _export_record(r: dict[str, Any], fmt: str) -> dict[str, Any]:
     metrics = {name: r["metrics"].get(ours) for name, ours in _EXPORT_METRICS[fmt].items()}
     if fmt == "cypherbench":
+        # its Nl2CypherSample holds metrics as dict[str, float]: a metric the item has no
+        # value for (a gold failure left out of EX) is left out, never null
+        metrics = {k: v for k, v in metrics.items() if v is not None}
         base = r.get("source") or {"qid": r["id"], "gold_cypher": r.get("gold")}
         return {**base, "pred_cypher": r.get("pred"), "metrics": metrics}
     return {

@@ -10,7 +10,11 @@ Two conventions:
   (:func:`~.text.clean_query_text`); the gold query is parsed first and, if it does not parse,
   the item scores −1; otherwise the prediction scores 1 if it parses, else 0 (grammar only).
   The aggregate is Σ max(g_i, 0) / N: items with an unparseable gold query stay in the
-  denominator as 0.
+  denominator as 0 (the ``text2gql-bench`` preset averages the raw scores, −1 included, as
+  the Driver's pipeline does: :func:`grammar_validity`).
+* ``benchmark`` (the ``text2gql-bench`` preset): as ``text2gql``, but the parser is the one
+  the Driver picks (OpenGQL for GQL dialects, TuGraph's Lcypher for Cypher ones), and a rule
+  those ANTLR grammars do not have is not held against a query (:mod:`.grammar_peers`).
 """
 
 from __future__ import annotations
@@ -18,12 +22,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from ..errors import GqlirError
+from ..errors import GqlirError, SemanticError
 from .text import clean_query_text
 
 __all__ = ["Convention", "grammar_score", "grammar_validity", "parses"]
 
-Convention = Literal["strict", "text2gql"]
+Convention = Literal["strict", "text2gql", "benchmark"]
 
 
 def parses(text: str, dialect: str) -> bool:
@@ -37,6 +41,20 @@ def parses(text: str, dialect: str) -> bool:
     return True
 
 
+def _benchmark_parses(text: str, dialect: str) -> bool:
+    from ..api import parse
+    from .grammar_peers import benchmark_dialect, benchmark_text, rejected_by_benchmark
+
+    target = benchmark_dialect(dialect)
+    try:
+        parse(benchmark_text(text, target), target)
+    except SemanticError:
+        pass  # a semantic rule (an unaliased WITH expression), not the grammar
+    except GqlirError:
+        return False
+    return not rejected_by_benchmark(text, target)
+
+
 def _valid(text: str, dialect: str) -> bool:
     from ..api import validate
 
@@ -46,14 +64,19 @@ def _valid(text: str, dialect: str) -> bool:
 def grammar_score(
     pred: str | None, dialect: str, *, gold: str | None = None, convention: Convention = "strict"
 ) -> int:
-    """One item's score: 1 or 0, or −1 under ``text2gql`` when ``gold`` does not parse."""
-    if convention == "text2gql":
-        if gold is not None and not parses(clean_query_text(gold), dialect):
+    """One item's score: 1 or 0, or −1 under ``text2gql`` / ``benchmark`` when ``gold`` does
+    not parse."""
+    if convention in ("text2gql", "benchmark"):
+        check = parses if convention == "text2gql" else _benchmark_parses
+        if gold is not None and not check(clean_query_text(gold), dialect):
             return -1
-        return int(parses(clean_query_text(pred), dialect))
+        return int(check(clean_query_text(pred), dialect))
     return int(bool(pred) and _valid(pred, dialect))
 
 
-def grammar_validity(scores: Sequence[int]) -> float:
-    """Σ max(g_i, 0) / N over every item (0 for none)."""
-    return sum(max(s, 0) for s in scores) / len(scores) if scores else 0.0
+def grammar_validity(scores: Sequence[int], *, raw: bool = False) -> float:
+    """Σ max(g_i, 0) / N over every item (0 for none); with ``raw``, Σ g_i / N, −1 included,
+    as Text2GraphQuery-Driver's ``ExternalMetric`` averages the per-item log."""
+    if not scores:
+        return 0.0
+    return sum(s if raw else max(s, 0) for s in scores) / len(scores)

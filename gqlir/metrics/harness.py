@@ -34,6 +34,7 @@ from ..jsonl import dumps, loads
 from .errors import MetricsError
 from .execution import get_policy
 from .formats import GoldItem, Prediction, export_results, read_gold, read_predictions
+from .presets import Preset, get_preset
 from .scoring import ScoringSettings, score_item
 
 __all__ = ["EvalConfig", "EvalRun", "run_evaluation"]
@@ -41,6 +42,7 @@ __all__ = ["EvalConfig", "EvalRun", "run_evaluation"]
 RESULTS = "results.jsonl"
 GOLD_CACHE = "gold_cache.jsonl"
 RUN_FILE = "run.json"
+DEFAULT_TIMEOUT = 30.0  # seconds a gold query may take; predictions get less (runner)
 
 
 @dataclass(slots=True)
@@ -54,12 +56,13 @@ class EvalConfig:
     graph: str | None = None
     #: the graph Spanner queries without a GRAPH clause read (Text2GQL-Bench's Spanner corpora)
     graph_name: str | None = None
-    timeout: float = 30.0
+    timeout: float | None = None  # None: proportional to the gold's time, at most 30 s
     max_memory: int | None = None  # bytes per engine worker; None: default_memory_budget
     row_cap: int = 100_000
     jobs: int = 1
-    policy: str = "default"
-    grammar: str = "strict"
+    policy: str | None = None  # None: the preset's
+    grammar: str | None = None  # None: the preset's
+    preset: str = "default"
     gold_format: str = "auto"
     pred_format: str = "auto"
     levels: tuple[str, ...] = ("initial",)
@@ -69,11 +72,24 @@ class EvalConfig:
     fresh: bool = False
     export: str | None = None
 
+    def settings(self) -> Preset:
+        """The preset with this run's ``policy`` and ``grammar`` in it."""
+        preset = get_preset(self.preset)
+        return replace(
+            preset, policy=self.policy or preset.policy, grammar=self.grammar or preset.grammar
+        )
+
     def fingerprint(self) -> dict[str, Any]:
         """The settings a result depends on (a rerun must match them)."""
-        keep = ("engine", "dialect", "graph_name", "timeout", "row_cap", "policy", "grammar")
-        keep += ("psjs",)
+        keep = ("engine", "dialect", "graph_name", "row_cap", "psjs")
         out = {k: getattr(self, k) for k in keep}
+        preset = self.settings()
+        out.update(
+            timeout=self.timeout if self.timeout is not None else "proportional",
+            preset=preset.name,
+            policy=preset.policy,
+            grammar=preset.grammar,
+        )
         out.update(
             psjs_edges=self.psjs_edges,
             levels=list(self.levels),
@@ -194,9 +210,9 @@ def _item_dialect(item: GoldItem, config: EvalConfig) -> str:
     return item.dialect or config.dialect or "neo4j"
 
 
-def _task(item: GoldItem, pred: Prediction | None, cached: bool, config: EvalConfig) -> dict:
+def _task(item: GoldItem, pred: Prediction | None, cached: dict | None, config: EvalConfig) -> dict:
     dialect = _item_dialect(item, config)
-    run_gold = item.answer is None and item.steps is None and not cached
+    run_gold = item.answer is None and item.steps is None and cached is None
     run_pred = (
         item.steps is None
         and pred is not None
@@ -209,9 +225,12 @@ def _task(item: GoldItem, pred: Prediction | None, cached: bool, config: EvalCon
         "pred": pred.query if run_pred else None,
         "gold_dialect": dialect,
         "pred_dialect": dialect,
-        "timeout": config.timeout,
+        "timeout": config.timeout if config.timeout is not None else DEFAULT_TIMEOUT,
+        "proportional": config.timeout is None,
+        "cached_gold": cached,
         "row_cap": config.row_cap,
         "psjs": config.psjs and item.answer is None,
+        "psjs_mode": config.settings().psjs,
         "psjs_edges": config.psjs_edges,
     }
 
@@ -275,8 +294,12 @@ def _outcomes(
     config: EvalConfig,
 ) -> Iterator[tuple[GoldItem, Prediction | None, dict[str, Any], bool]]:
     keys = [_cache_key(_item_dialect(item, config), item.query) for item, _ in todo]
-    tasks = [_task(item, pred, key in cache, config) for (item, pred), key in zip(todo, keys)]
-    needs_engine = any(t["gold"] is not None or t["pred"] is not None for t in tasks)
+    pairs = list(zip(todo, keys))
+    first = [_task(item, pred, cache.get(key), config) for (item, pred), key in pairs]
+    needs_engine = any(t["gold"] is not None or t["pred"] is not None for t in first)
+    # built as each is dispatched, so an item sharing a gold query with an earlier one (a
+    # question level, another prediction) takes its cached result instead of running it again
+    tasks = (_task(item, pred, cache.get(key), config) for (item, pred), key in pairs)
     run, close = _executor(config, needs_engine)
     try:
         for (item, pred), key, outcome in zip(todo, keys, run(tasks)):
@@ -317,9 +340,12 @@ def run_evaluation(
     start = time.perf_counter()
     if config.jobs < 1:
         raise MetricsError("jobs must be at least 1", code="METRICS_INPUT")
-    get_policy(config.policy)
+    preset = config.settings()
+    get_policy(preset.policy)
     gold, fmt = read_gold(config.gold, config.gold_format, levels=config.levels)
     preds = read_predictions(config.pred, gold, config.pred_format)
+    gold = [replace(g, query=preset.clean_gold(g.query) or "") for g in gold]
+    preds = {k: replace(p, query=preset.clean_pred(p.query)) for k, p in preds.items()}
     if config.graph_name is not None:
         gold, preds = _name_graph(gold, preds, config)
     _prepare_out(config)
@@ -331,7 +357,7 @@ def run_evaluation(
     held = len(gold) - len(todo)
     if config.limit is not None:
         todo = todo[: max(config.limit, 0)]
-    settings = ScoringSettings(get_policy(config.policy), config.grammar, config.psjs)
+    settings = ScoringSettings(get_policy(preset.policy), preset.grammar, config.psjs, preset)
     results, cache_out = _Appender(results_path), _Appender(cache_path)
     hits = evaluated = 0
     try:

@@ -245,7 +245,7 @@ def render_html(summary: dict[str, Any], records: list[dict[str, Any]], title: s
 def write_reports(records: list[dict[str, Any]], config: Any, *, complete: bool) -> dict[str, Any]:
     """Summarise ``records`` and write ``summary.json``, ``summary.md`` and ``report.html``
     into ``config.out``; returns the summary."""
-    summary = summarize(records)
+    summary = summarize(records, config.settings())
     summary["complete"] = complete
     summary["settings"] = config.fingerprint()
     out = config.out

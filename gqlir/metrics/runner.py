@@ -72,19 +72,32 @@ def _run_query(engine: Any, text: str, dialect: str | None, timeout: float, cap:
     return out
 
 
-def _run_provenance(engine: Any, text: str, dialect: str | None, task: dict) -> dict:
+def _regex_provenance_ids(engine: Any, text: str, timeout: float, cap: int) -> set[str]:
+    """CypherBench's provenance set: the element ids its text-built query returns."""
+    from .provenance_regex import provenance_query
+
+    table = engine.run(
+        provenance_query(text), dialect="neo4j", timeout=timeout, row_cap=cap, read_only=True
+    )
+    return {f"n:{row[0]}" for row in table.rows}
+
+
+def _run_provenance(engine: Any, text: str, dialect: str | None, task: dict, timeout: float):
     from .provenance import provenance_ids
 
     start = time.perf_counter()
     try:
-        ids = provenance_ids(
-            engine,
-            text,
-            dialect,
-            edges=task["psjs_edges"],
-            timeout=task["timeout"],
-            row_cap=task["row_cap"],
-        )
+        if task.get("psjs_mode") == "regex":
+            ids = _regex_provenance_ids(engine, text, timeout, task["row_cap"])
+        else:
+            ids = provenance_ids(
+                engine,
+                text,
+                dialect,
+                edges=task["psjs_edges"],
+                timeout=timeout,
+                row_cap=task["row_cap"],
+            )
     except Exception as exc:
         out = _error(exc)
     else:
@@ -93,19 +106,46 @@ def _run_provenance(engine: Any, text: str, dialect: str | None, task: dict) -> 
     return out
 
 
+# A prediction gets this many times the gold query's own time (at least MIN_TIMEOUT seconds,
+# at most the task's timeout) when the timeout is proportional: a query that is far slower
+# than the answer it should give is wrong anyway, and waiting for a fixed cap makes one slow
+# prediction cost more than the rest of a dataset.
+TIMEOUT_FACTOR = 10.0
+MIN_TIMEOUT = 1.0
+
+
+def prediction_timeout(gold: dict[str, Any] | None, task: dict[str, Any]) -> float:
+    """The time a prediction (or its provenance query) may take: the task's ``timeout``, or
+    with ``proportional`` set, TIMEOUT_FACTOR × the gold run's seconds within
+    [MIN_TIMEOUT, timeout]; a failed or missing gold run leaves the full timeout."""
+    cap = task["timeout"]
+    if not task.get("proportional") or not gold or not gold.get("ok"):
+        return cap
+    return min(cap, max(MIN_TIMEOUT, TIMEOUT_FACTOR * float(gold.get("seconds") or 0.0)))
+
+
 def run_task(engine: Any, task: dict[str, Any]) -> dict[str, Any]:
     """Run what ``task`` asks for and return the outcomes. Keys of ``task``: ``id``,
     ``gold`` / ``pred`` (texts, or None when not to be run), ``gold_dialect``,
-    ``pred_dialect``, ``timeout``, ``row_cap``, ``psjs`` (bool), ``psjs_edges``."""
+    ``pred_dialect``, ``timeout``, ``proportional`` (bool), ``cached_gold`` (the cached gold
+    outcome, for its seconds), ``row_cap``, ``psjs`` (bool), ``psjs_mode`` (``ir`` or
+    ``regex``), ``psjs_edges``."""
     out: dict[str, Any] = {"id": task["id"]}
-    runs = [("gold", task.get("gold"), task["gold_dialect"])]
-    runs.append(("pred", task.get("pred"), task["pred_dialect"]))
-    for key, text, dialect in runs:
-        if text is None:
-            continue
-        out[key] = _run_query(engine, text, dialect, task["timeout"], task["row_cap"])
+    known = dict(task.get("cached_gold") or {})
+    cap, rows = task["timeout"], task["row_cap"]
+    if task.get("gold") is not None:
+        text, dialect = task["gold"], task["gold_dialect"]
+        out["gold"] = known["gold"] = _run_query(engine, text, dialect, cap, rows)
         if task["psjs"]:
-            out[key + "_provenance"] = _run_provenance(engine, text, dialect, task)
+            prov = _run_provenance(engine, text, dialect, task, cap)
+            out["gold_provenance"] = known["gold_provenance"] = prov
+    if task.get("pred") is not None:
+        text, dialect = task["pred"], task["pred_dialect"]
+        limit = prediction_timeout(known.get("gold"), task)
+        out["pred"] = _run_query(engine, text, dialect, limit, rows)
+        if task["psjs"]:
+            limit = prediction_timeout(known.get("gold_provenance"), task)
+            out["pred_provenance"] = _run_provenance(engine, text, dialect, task, limit)
     return out
 
 

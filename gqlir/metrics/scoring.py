@@ -18,6 +18,8 @@ from .execution import ExecutionPolicy, Result, execution_score, get_policy
 from .formats import GoldItem, Prediction
 from .grammar import grammar_score
 from .numeric import step_accuracy
+from .peers import PeerCrash
+from .presets import PRESETS, Preset
 from .provenance import psjs
 from .runner import decode_table
 from .sets import answer_set, jaccard, precision_recall_f1
@@ -32,6 +34,7 @@ class ScoringSettings:
     policy: ExecutionPolicy
     grammar: str = "strict"
     psjs: bool = True
+    preset: Preset = PRESETS["default"]
 
 
 def answer_rows(answer: Any) -> Result:
@@ -97,7 +100,11 @@ def _classification(item: GoldItem, dialect: str) -> dict[str, Any]:
 
 
 def _result_metrics(gold: Result | None, pred: Result | None, policy: ExecutionPolicy) -> dict:
-    out: dict[str, Any] = {"ex": execution_score(gold, pred, policy)}
+    try:
+        out: dict[str, Any] = {"ex": execution_score(gold, pred, policy)}
+    except PeerCrash as exc:
+        # the benchmark's run stops here; 0 is what it would have to record, and it is counted
+        out = {"ex": 0.0, "crash": str(exc)}
     if gold is None or pred is None:
         if gold is not None:
             out.update(jaccard=0.0, f1=0.0)
@@ -171,10 +178,26 @@ def score_item(
             results[key], status[key] = None, _not_run(key, pred)
     record["status"] = status
     metrics.update(_result_metrics(results["gold"], results["pred"], policy))
+    crash = metrics.pop("crash", None)
+    if crash is not None:
+        record["crash"] = crash
     metrics["executable"] = 1.0 if status.get("pred") in ("ok", "given") else 0.0
     if settings.psjs and "gold_provenance" in outcome:
-        g, p = outcome["gold_provenance"], outcome.get("pred_provenance") or {}
-        if g.get("ok"):
-            metrics["psjs"] = psjs(set(g["ids"]), set(p.get("ids", ()))) if p.get("ok") else 0.0
+        metrics["psjs"] = _psjs(outcome, settings.preset)
+    if settings.preset.identical_shortcut and pred_text == item.query:
+        metrics["ex"] = 1.0
+        metrics["psjs"] = 1.0 if settings.psjs else metrics.get("psjs")
+        record.pop("crash", None)
     record["metrics"] = metrics
     return record
+
+
+def _psjs(outcome: dict[str, Any], preset: Preset) -> float | None:
+    """gqlir's PSJS: None when the gold provenance query fails, 0 for a failing prediction;
+    CypherBench's (``regex``): 0 when either provenance query fails."""
+    g, p = outcome["gold_provenance"], outcome.get("pred_provenance") or {}
+    if preset.psjs == "regex" and not (g.get("ok") and p.get("ok")):
+        return 0.0
+    if not g.get("ok"):
+        return None
+    return psjs(set(g["ids"]), set(p.get("ids", ()))) if p.get("ok") else 0.0

@@ -1,0 +1,221 @@
+"""The benchmarks' own answer comparisons, reproduced value for value (the compat presets).
+
+gqlir's typed comparison (:mod:`.values`) says what an answer means; a compat preset must
+instead give the number the benchmark's script prints. Both scripts read results through the
+Neo4j Python driver's ``Result.data()`` and then compare Python objects, so this module turns
+gqlir's values into what ``.data()`` hands them (:func:`driver_data`) and applies each
+script's rules to those objects with Python's own ``==`` and ``hash``:
+
+* ``text2gql-driver``: Text2GraphQuery-Driver ``impl/evaluation/metrics.py``
+  (``ExecutionAccuracy._normalize`` and ``_compare_results``);
+* ``cypherbench``: CypherBench ``cypherbench/metrics/execution_accuracy.py``
+  (``to_hashable``, ``result_eq``), including where it fails: a value it cannot make hashable
+  scores a prediction 0 and stops the benchmark's run when it is the gold's
+  (:class:`PeerCrash`).
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from ..engines.base import EdgeValue, NodeValue, PathValue
+from ..eval import temporal as tm
+
+__all__ = ["PEERS", "PeerCrash", "cypherbench_equal", "driver_data", "text2gql_equal"]
+
+PEERS = ("text2gql-driver", "cypherbench")
+
+
+class PeerCrash(Exception):
+    """The benchmark's own run would stop with an exception on this item."""
+
+
+# -- the Neo4j driver's Result.data() ---------------------------------------------------------------
+
+
+def _nodes(value: Any) -> Iterator[NodeValue]:
+    if isinstance(value, NodeValue):
+        yield value
+    elif isinstance(value, PathValue):
+        yield from value.nodes
+    elif isinstance(value, Mapping):
+        for x in value.values():
+            yield from _nodes(x)
+    elif isinstance(value, (list, tuple)):
+        for x in value:
+            yield from _nodes(x)
+
+
+def node_properties(rows: Sequence[Sequence[Any]]) -> dict[str, Mapping[str, Any]]:
+    """Properties of every node anywhere in a result, by element id: the driver hydrates all
+    records into one graph before ``.data()`` runs, so a relationship's end node carries
+    properties exactly when the same result returns that node somewhere."""
+    return {n.id: n.properties for row in rows for v in row for n in _nodes(v)}
+
+
+def driver_data(value: Any, nodes: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``value`` as ``Record.data()`` gives it: a node is its property map; a relationship is
+    ``(start node map, TYPE, end node map)`` (its own properties are dropped); a path is
+    ``[node map, TYPE, node map, …]``; lists stay lists, maps dicts; every NaN a separate
+    float object, as each is decoded separately from the wire."""
+
+    def props(node_id: str) -> dict[str, Any]:
+        return {k: driver_data(v, nodes) for k, v in nodes.get(node_id, {}).items()}
+
+    if isinstance(value, NodeValue):
+        return {k: driver_data(v, nodes) for k, v in value.properties.items()}
+    if isinstance(value, EdgeValue):
+        return (props(value.source), value.type, props(value.target))
+    if isinstance(value, PathValue):
+        out = [driver_data(value.nodes[0], nodes)]
+        for edge, node in zip(value.edges, value.nodes[1:]):
+            out += [edge.type, driver_data(node, nodes)]
+        return out
+    if isinstance(value, Mapping):
+        return {str(k): driver_data(v, nodes) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [driver_data(v, nodes) for v in value]
+    if isinstance(value, float) and math.isnan(value):
+        return float("nan")
+    return value
+
+
+def _data_rows(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    nodes = node_properties(rows)
+    return [[driver_data(v, nodes) for v in row] for row in rows]
+
+
+# -- Text2GraphQuery-Driver -------------------------------------------------------------------------
+
+
+def text2gql_normalize(value: Any) -> Any:
+    """The Driver's normalisation of one ``.data()`` value: bytes as hex, a Decimal as a float
+    (not rounded), NaN as the text ``"NaN"``, other floats rounded to 9 places, lists as
+    tuples, maps as sorted ``(key, value)`` tuples, anything else (temporal values) as
+    ``str``."""
+    if value is None:
+        return None
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).hex()
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, float):
+        return "NaN" if math.isnan(value) else round(value, 9)
+    if isinstance(value, (int, str, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(text2gql_normalize(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, text2gql_normalize(v)) for k, v in value.items()))
+    return str(value)
+
+
+def text2gql_equal(
+    gold: Sequence[Sequence[Any]], pred: Sequence[Sequence[Any]], as_lists: bool
+) -> bool:
+    """The Driver's verdict: normalised rows compared as lists when the prediction's text has
+    ``order by``, else as multisets (``Counter``)."""
+    g = [tuple(text2gql_normalize(v) for v in row) for row in _data_rows(gold)]
+    p = [tuple(text2gql_normalize(v) for v in row) for row in _data_rows(pred)]
+    return g == p if as_lists else Counter(g) == Counter(p)
+
+
+# -- CypherBench ------------------------------------------------------------------------------------
+
+
+def to_hashable(obj: Any) -> Any:
+    """CypherBench's ``to_hashable`` on a ``.data()`` value: scalars and tuples as they are
+    (a relationship's tuple keeps its dicts, unhashable), a date as its ISO text, a list as
+    the sorted tuple of its items (mixed types cannot be sorted: ``TypeError``), a map as its
+    sorted items; any other value (a date-time, a duration) raises ``TypeError``."""
+    if obj is None or isinstance(obj, (tuple, int, float, str, bool)):
+        return obj
+    if isinstance(obj, tm.Date):
+        return str(obj)
+    if isinstance(obj, list):
+        return tuple(sorted(to_hashable(x) for x in obj))
+    if isinstance(obj, dict):
+        return tuple(sorted((k, to_hashable(v)) for k, v in obj.items()))
+    raise TypeError(f"unhashable type: {type(obj).__name__}")
+
+
+def _unordered(row: tuple) -> list[Any]:
+    return sorted(row, key=lambda x: str(x) + str(type(x)))
+
+
+def _bag_equal(a: list[tuple], b: list[tuple]) -> bool:
+    if len(a) != len(b):
+        return False
+    counts: dict[tuple, int] = {}
+    for row in a:
+        counts[row] = counts.get(row, 0) + 1
+    for row in b:
+        counts[row] = counts.get(row, 0) - 1
+        if counts[row] < 0:
+            return False
+    return True
+
+
+def _bijections(candidates: list[list[int]], chosen: tuple[int, ...] = ()) -> Iterator[tuple]:
+    if len(chosen) == len(candidates):
+        yield chosen
+        return
+    for k in candidates[len(chosen)]:
+        if k not in chosen:
+            yield from _bijections(candidates, (*chosen, k))
+
+
+def _result_eq(gold: list[tuple], pred: list[tuple], order_matters: bool) -> bool:
+    """The test-suite comparison CypherBench runs (row counts, column counts, the per-row
+    sorted-values quick reject, then a column bijection under which the rows agree as lists,
+    or as sets and bags). Candidate columns are pruned by every predicted row instead of 20
+    random ones: pruning never drops a bijection that makes the rows agree, so the verdict
+    is the same and does not depend on chance."""
+    if len(gold) != len(pred):
+        return False
+    width = len(gold[0])
+    if len(pred[0]) != width:
+        return False
+    g_rows, p_rows = [_unordered(r) for r in gold], [_unordered(r) for r in pred]
+    if order_matters and g_rows != p_rows:
+        return False
+    if not order_matters and set(map(tuple, g_rows)) != set(map(tuple, p_rows)):
+        return False
+    columns = [{row[i] for row in gold} for i in range(width)]
+    candidates = [
+        [k for k in range(width) if all(row[k] in columns[j] for row in pred)] for j in range(width)
+    ]
+    for perm in _bijections(candidates):
+        moved = pred if width == 1 else [tuple(row[k] for k in perm) for row in pred]
+        if order_matters:
+            if gold == moved:
+                return True
+        elif set(gold) == set(moved) and _bag_equal(gold, moved):
+            return True
+    return False
+
+
+def cypherbench_equal(
+    gold: Sequence[Sequence[Any]], pred: Sequence[Sequence[Any]], order_matters: bool
+) -> bool:
+    """CypherBench's verdict on two results. A predicted value it cannot make hashable makes
+    the prediction wrong; a gold value it cannot make hashable, or a comparison that raises
+    (a relationship's dicts in a set), raises :class:`PeerCrash`."""
+    try:
+        p = [tuple(to_hashable(v) for v in row) for row in _data_rows(pred)]
+    except TypeError:
+        return False
+    try:
+        g = [tuple(to_hashable(v) for v in row) for row in _data_rows(gold)]
+    except TypeError as exc:
+        raise PeerCrash(f"gold value: {exc}") from None
+    if not g or not p:
+        return not g and not p
+    try:
+        return _result_eq(g, p, order_matters)
+    except TypeError as exc:
+        raise PeerCrash(f"comparison: {exc}") from None
