@@ -1361,6 +1361,13 @@ PHRASE_PROPS = {
     "userId": "user id",
     "isbn": "ISBN",
     "url": "URL",
+    # participles and verbs read as nouns in a question ("the highest born", "releaseds")
+    "born": "birth year",
+    "released": "release year",
+    "founded": "founding year",
+    "first_awarded": "year first awarded",
+    "speaks": "spoken language",
+    "business": "line of business",
 }
 
 

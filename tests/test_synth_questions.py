@@ -129,3 +129,21 @@ def test_every_template_family_asks_cleanly(schema: str, tmp_path) -> None:
     for level in LEVELS:
         section = card.split(f"### {level}\n", 1)[1].split("\n### ", 1)[0].split("\n## ")[0]
         assert section.count("\n* ") == 10, level
+
+
+def test_articles_follow_the_sound_and_participles_read_as_nouns() -> None:
+    from gqlir.synth.phrases import article
+
+    assert [article(w) for w in ("user", "unit", "hour", "award", "umbrella", "house")] == [
+        "a user",
+        "a unit",
+        "an hour",
+        "an award",
+        "an umbrella",
+        "a house",
+    ]
+    movies = load_schema("schemas/movies/schema.json")
+    person, movie = movies.node("Person"), movies.node("Movie")
+    assert person is not None and movie is not None
+    assert person.prop("born").phrase == "birth year"  # not "the highest born"
+    assert movie.prop("released").phrase == "release year"  # not "releaseds"

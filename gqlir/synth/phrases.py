@@ -56,9 +56,18 @@ def plural(noun: str) -> str:
     return f"{head} {out}" if head else out
 
 
+# A vowel letter sounded as a consonant ("a user", "a one-off") or a silent h ("an hour"): the
+# article follows the sound, not the letter.
+_CONSONANT_SOUND = re.compile(
+    r"(u[bcdfgklmnprstvz][aeiouy]|uni|use|usu|ure|eu|ewe|one\b|once)", re.I
+)
+_VOWEL_SOUND = re.compile(r"(hour|honest|honou?r|heir)", re.I)
+
+
 def article(noun: str) -> str:
-    """``noun`` with its indefinite article: "a disease", "an award"."""
-    return f"{'an' if re.match(r'[aeiou]', noun, re.I) else 'a'} {noun}"
+    """``noun`` with its indefinite article: "a disease", "an award", "a user", "an hour"."""
+    vowel = bool(re.match(r"[aeiou]", noun, re.I)) and not _CONSONANT_SOUND.match(noun)
+    return f"{'an' if vowel or _VOWEL_SOUND.match(noun) else 'a'} {noun}"
 
 
 def third_to_plain(verb: str) -> str:
