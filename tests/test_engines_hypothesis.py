@@ -221,6 +221,22 @@ QUIRKS: dict[str, Known] = {
         REFUSES,
         "KUZU_UNION_REPEAT",
     ),
+    "grafeo-string-number-equality": Known(
+        (("grafeo", "neo4j"),),
+        r"\bIN\b|=|<>",
+        "MATCH (a) RETURN '1' = 1 AS c",
+        "grafeo's Cypher compares a string with a number by its value: '1' = 1 and "
+        "'1' IN [1] are true (Cypher: false, values of different types are never equal)",
+    ),
+    "arcadedb-static-types": Known(
+        ARCADEDB,
+        r"\b(abs|reverse|toUpper)\(|[-+*%]",
+        "MATCH (a:B) RETURN abs('a') AS c",
+        "ArcadeDB types a literal argument when it plans the query: abs('a') is an error even "
+        "where no row reaches it (the reference raises it on a row that does)",
+        REFUSES,
+        message="Type mismatch",
+    ),
     "arcadedb-early-type-errors": Known(
         ARCADEDB,
         r"\bWHERE\b",

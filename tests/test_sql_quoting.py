@@ -267,6 +267,7 @@ def test_graph_dialects_write_any_parameter_name_as_one_parameter(name: str, tar
     try:
         text = gqlir.emit(source, target)
     except UnsupportedError as exc:
-        assert exc.construct == "parameter name", exc
+        # Kuzu keeps a doubled backtick in a name, so it writes no name holding one
+        assert exc.construct in ("parameter name", "name with a quote character"), exc
         return
     assert gqlir.parse(text, target) == source, text
