@@ -252,12 +252,13 @@ def with_graph(text: str, dialect: str, graph: str | None) -> str:
     try:
         parse(text, d.name)
     except ParseError as exc:
-        if exc.code == "PARSE_NO_GRAPH":
-            from .emitter import generator_for
+        if exc.code != "PARSE_NO_GRAPH":
+            return text  # another fault: whoever reads the text reports it
+        from .emitter import generator_for
 
-            generator = generator_for(d)
-            name = ".".join(generator.identifier(part) for part in graph.split("."))
-            return "GRAPH " + name + "\n" + text
+        generator = generator_for(d)
+        name = ".".join(generator.identifier(part) for part in graph.split("."))
+        return "GRAPH " + name + "\n" + text
     except GqlirError:
-        pass
+        return text  # read but not expressible: the text itself is what runs
     return text

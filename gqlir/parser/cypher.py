@@ -1566,7 +1566,7 @@ class _SchemaElement(_Marker):
 
 
 class _Labels(_Marker):
-    pass
+    """Labels a DDL target names."""
 
 
 class _IndexOn(_Marker):
@@ -1582,11 +1582,11 @@ class _IndexOn(_Marker):
 
 
 class _Options(_Marker):
-    pass
+    """An OPTIONS map of index or constraint DDL."""
 
 
 class _Element(_Marker):
-    pass
+    """The element word (NODE, RELATIONSHIP) a constraint kind names."""
 
 
 class _Kind(_Marker):
@@ -1600,11 +1600,11 @@ class _Kind(_Marker):
 
 
 class _ShowFilter(_Marker):
-    pass
+    """What a SHOW statement lists (a kind of index or constraint)."""
 
 
 class _ShowKind(_Marker):
-    pass
+    """INDEXES or CONSTRAINTS, in the singular."""
 
 
 _SHOW_SINGULAR = {
