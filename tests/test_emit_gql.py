@@ -1271,7 +1271,7 @@ REVIEWED_FIELDS: dict[type, set[str]] = {
     ir.Integer: {"value"},
     ir.IsNull: {"negated", "operand"},
     ir.IsTruth: {"negated", "operand", "value"},
-    ir.Like: {"left", "negated", "pattern"},
+    ir.Like: {"left", "negated", "pattern", "escape"},
     ir.ListComprehension: {"projection", "source", "variable", "where"},
     ir.ListLiteral: {"items"},
     ir.ListPredicate: {"predicate", "quantifier", "source", "variable"},

@@ -213,3 +213,16 @@ def test_ifnull_and_if_have_ir_meanings() -> None:
     text = "GRAPH g RETURN IFNULL(NULL, 2) AS a, IF(1 > 2, 'x', 'y') AS b"
     assert run(text, Graph(), dialect="spanner").rows == [(2, "y")]
     assert run(api.transpile(text, "spanner", "neo4j"), Graph()).rows == [(2, "y")]
+
+
+def test_googlesql_like_reads_a_backslash_as_an_escape() -> None:
+    """The string literal 'a\\\\%b' holds a\\%b; LIKE reads \\% as a literal percent sign."""
+    text = (
+        "GRAPH g RETURN 'a%b' LIKE 'a\\\\%b' AS x, 'axb' LIKE 'a\\\\%b' AS y, "
+        "'axb' LIKE 'a%b' AS z, 'a\\\\b' LIKE 'a\\\\\\\\b' AS w"
+    )
+    assert run(text, dialect="spanner").rows == [(True, False, True, True)]
+    out = api.transpile(text, "spanner", "spanner")
+    assert api.parse(out, "spanner") == api.parse(text, "spanner")
+    with pytest.raises(GqlirError):
+        run("GRAPH g RETURN 'a' LIKE 'a\\\\' AS x", dialect="spanner")

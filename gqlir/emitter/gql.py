@@ -2949,8 +2949,11 @@ class GqlGenerator(GraphTextGenerator):
     def like(self, node: e.Like) -> str:
         word = "NOT LIKE" if node.negated else "LIKE"
         self.require(self.caps.like_operator, word, node)
-        # GoogleSQL's LIKE reads a backslash as an escape; the IR's pattern has none.
-        if not (isinstance(node.pattern, e.String) and "\\" not in node.pattern.value):
+        # GoogleSQL's LIKE reads a backslash as an escape: a LIKE with another escape (or none)
+        # is written only where its pattern is a literal without one
+        if node.escape != "\\" and not (
+            isinstance(node.pattern, e.String) and "\\" not in node.pattern.value
+        ):
             raise self.unsupported(f"{word} with a pattern that is not a literal without \\", node)
         return self.binary(node.left, word, node.pattern, _PRED)
 

@@ -231,7 +231,7 @@ class ExpressionEvaluator:
         a, b = self.eval(e.left, row), self.eval(e.pattern, row)
         if not isinstance(a, str) or not isinstance(b, str):
             return None
-        return (_like(b).fullmatch(a) is not None) != e.negated
+        return (_like(b, e.escape).fullmatch(a) is not None) != e.negated
 
     def e_In(self, e: ir.In, row: Row) -> Any:
         return membership(self.eval(e.item, row), self.eval(e.container, row))
@@ -665,8 +665,17 @@ def _java_regex(pattern: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def _like(pattern: str) -> re.Pattern[str]:
+def _like(pattern: str, escape: str | None = None) -> re.Pattern[str]:
     out = []
-    for ch in pattern:
-        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
+    chars = iter(pattern)
+    for ch in chars:
+        if ch == escape:
+            nxt = next(chars, None)
+            if nxt is None:
+                raise EvaluationError(
+                    "a LIKE pattern ends with its escape character", category="ArgumentError"
+                )
+            out.append(re.escape(nxt))
+        else:
+            out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
     return re.compile("".join(out), re.DOTALL)

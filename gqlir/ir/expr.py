@@ -249,11 +249,13 @@ class RegexMatch(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Like(Expr):
-    """SQL ``LIKE`` with ``%`` / ``_`` wildcards."""
+    """SQL ``LIKE`` with ``%`` / ``_`` wildcards. ``escape``: the character that makes the next
+    one literal (a backslash in GoogleSQL, which has no ESCAPE clause), or None (no escape)."""
 
     left: Expr
     pattern: Expr
     negated: bool = False
+    escape: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

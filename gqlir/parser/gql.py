@@ -1585,7 +1585,9 @@ class _GqlPratt(_Pratt):
             test = ir.In(_val(lhs), self.b._membership(rhs, pos), pos=pos)
             return ir.Not(test, pos=pos) if meaning == "NOT IN" else test
         if meaning in ("LIKE", "NOT LIKE"):
-            return ir.Like(_val(lhs), _val(rhs), negated=meaning == "NOT LIKE", pos=pos)
+            # GoogleSQL's LIKE reads a backslash as an escape (operators.md, LIKE operator)
+            negated = meaning == "NOT LIKE"
+            return ir.Like(_val(lhs), _val(rhs), negated=negated, escape="\\", pos=pos)
         return super().binary(op, meaning, lhs, rhs)
 
     def postfix(self, op: _Op, lhs: Any) -> ir.Expr:
