@@ -777,7 +777,7 @@ def test_spanner_googlesql_predicates_are_the_canonical_ones() -> None:
             ),
             ir.Not(ir.In(k, ir.ListLiteral((ir.Integer(1), ir.Integer(2))))),
         ),
-        ir.Like(s, ir.String("x%")),
+        ir.Like(s, ir.String("x%"), escape="\\"),  # GoogleSQL: a backslash escapes
     )
     between = (
         gql("GRAPH g MATCH (n) WHERE n.x BETWEEN 1 AND 3 RETURN n.id", "spanner").steps[1].where
