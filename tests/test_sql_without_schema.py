@@ -110,6 +110,12 @@ def test_writing_sql_derives_tables_from_labels(database: sqlite3.Connection) ->
     assert sorted(con.execute(sql).fetchall()) == [("Ann", "A"), ("Bo", "C")]
 
 
+def test_edge_properties_are_columns_of_the_edge_table() -> None:
+    query = gqlir.parse("MATCH (a:A)-[r:R]->(b:B) WHERE r.since > 2000 RETURN r.w", "neo4j")
+    (r,) = schema_of_query(query).edge_types
+    assert {p.name: p.type.kind.value for p in r.properties} == {"since": "INT64", "w": "ANY"}
+
+
 def test_unlabelled_endpoints_cannot_name_a_table() -> None:
     with pytest.raises(SchemaError, match="endpoint without a label"):
         schema_of_query(gqlir.parse("MATCH (a:author)-[:WROTE]->(b) RETURN b", "neo4j"))

@@ -128,7 +128,7 @@ def _owner(column: Any, tables: dict[str, str], elsewhere: set[str]) -> str | No
 
 def schema_of_query(query: Node) -> SchemaGraph:
     """The SchemaGraph the labels, relationship types and properties of ``query`` imply."""
-    labels: dict[str, str] = {}  # variable → its label
+    labels: dict[str, str] = {}  # variable → its label (or its relationship type)
     props: dict[str, dict[str, PropertyType]] = {}  # label or type → property → type
     edges: dict[str, set[tuple[str, str]]] = {}  # relationship type → endpoint pairs
     for node in query.walk():
@@ -211,6 +211,8 @@ def _path_edges(
             raise _needs_schema(f"the :{label} relationship has no direction")
         edges.setdefault(label, set()).add((source, target))
         _map_keys(element.properties, props.setdefault(label, {}))
+        if element.variable is not None and element.quantifier is None:
+            labels.setdefault(element.variable, label)  # r.since reads the edge table
 
 
 def _label_of(element: Any, labels: dict[str, str]) -> str | None:
