@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..ir import ddl as d
 from ..ir import expr as e
@@ -39,7 +40,6 @@ from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import (
     BOOLEAN_VALUED,
-    aggregates,
     cannot_fail,
     column_name,
     names_in,
