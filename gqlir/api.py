@@ -140,11 +140,9 @@ def translate(
     target may write). ``writer`` replaces the emitter: a function from a query to its text."""
     _check_options(options, write)
     write_query = writer or (lambda q: emit(q, write, schema=schema, **options))
-    source, target = get_dialect(read).capabilities, get_dialect(write).capabilities
-    if source.integer_division == "float" and target.integer_division != "float":
-        from .passes.division import float_quotients
+    from .passes.pipeline import lower
 
-        query = float_quotients(query)
+    query = lower(query, get_dialect(write), source=get_dialect(read), by_source=True)
     try:
         return write_query(query)
     except UnsupportedError as refused:

@@ -46,7 +46,6 @@ from ..ir.analysis import (
     reads_only,
 )
 from ..ir.node import Node
-from ..passes.cypher_lowering import lower
 from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
 from .base import emits, quote_identifier
@@ -115,9 +114,8 @@ class CypherGenerator(GraphTextGenerator):
 
     def generate(self, node: Node) -> str:
         """Render a query, a single step (as a one-step query), or any expression or pattern,
-        lowered first to what the dialect's expressions mean (see
-        :mod:`gqlir.passes.cypher_lowering`)."""
-        node = lower(node, self.dialect)
+        lowered already to what the dialect's expressions mean (:func:`gqlir.emitter.emit`
+        runs :mod:`gqlir.passes.cypher_lowering`)."""
         self._root = node
         if isinstance(node, q.Step):
             return self.join_clauses(self.clauses((node,), node))

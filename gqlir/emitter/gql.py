@@ -91,6 +91,8 @@ from ..ir.analysis import (
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.functions import WHITESPACE
 from ..ir.node import Node
+from ..passes.edge_uniqueness import uniqueness_matters
+from ..passes.pipeline import lower
 from . import gql_merge, gql_paths, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
@@ -118,7 +120,6 @@ _MATCH_MODE_WORDS = {
     p.MatchMode.DIFFERENT_EDGES: "DIFFERENT EDGES",
     p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
 }
-_SHORTEST = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST})
 _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 #: Functions whose value changes between calls: never duplicated or dropped by a rewrite.
 _VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
@@ -276,10 +277,6 @@ class GqlGenerator(GraphTextGenerator):
     def generate(self, node: Node) -> str:
         """A whole query (with the graph prefix where the dialect needs one), a single step, or
         an expression or pattern on its own."""
-        if not (self.caps.literal_null_operands and self.caps.element_filters_read_others):
-            from ..passes.googlesql import lower_googlesql
-
-            node = lower_googlesql(node, self.dialect)
         self._used, self._root = None, node
         self.scope = {}
         self.renamed = {}
@@ -1085,15 +1082,13 @@ class GqlGenerator(GraphTextGenerator):
         if self.correlated and not self.caps.subquery_rebinds_elements:
             step = self._rebind_correlated(step)
         self._bind_patterns(step.patterns)
-        patterns, mode, extra = self._edge_uniqueness(step)
         self._check_shortest_where(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
+        mode = self._match_mode(step)
         if mode:
             parts.append(mode)
-        parts.append(", ".join(self.path_pattern(x) for x in patterns))
+        parts.append(", ".join(self.path_pattern(x) for x in step.patterns))
         where = step.where
-        if extra is not None:
-            where = extra if where is None else e.And(extra, where)
         if where is not None:
             parts.append("WHERE " + self.expr(where))
         return " ".join(parts)
@@ -1139,85 +1134,15 @@ class GqlGenerator(GraphTextGenerator):
                     "ANY SHORTEST ((a)-[r]->{1,5}(b) WHERE cond)",
                 )
 
-    def _edge_uniqueness(
-        self, step: q.Match
-    ) -> tuple[tuple[p.PathPattern, ...], str, e.Expr | None]:
-        """The match mode words, and the patterns and extra condition that give the IR's edge
-        uniqueness where the dialect has no match mode keywords (see the module docstring)."""
-        patterns = step.patterns
-        if step.mode.name == self.caps.default_match_mode and (
-            self.caps.match_mode_implicit or not _uniqueness_matters(step)
+    def _match_mode(self, step: q.Match) -> str:
+        """The match mode words, where the target has them and the mode is not its implicit
+        one (a target without them had the pass :mod:`gqlir.passes.edge_uniqueness`)."""
+        if not self.caps.match_modes or (
+            step.mode.name == self.caps.default_match_mode
+            and (self.caps.match_mode_implicit or not uniqueness_matters(step))
         ):
-            return patterns, "", None
-        if self.caps.match_modes:
-            return patterns, _MATCH_MODE_WORDS[step.mode], None
-        if not _uniqueness_matters(step):
-            return patterns, "", None
-        if step.mode is p.MatchMode.REPEATABLE_ELEMENTS:
-            raise self.unsupported(
-                "REPEATABLE ELEMENTS",
-                step,
-                rewrite="write each relationship pattern in its own MATCH",
-            )
-        with_rels = [i for i, x in enumerate(patterns) if _relationships(x.path)]
-        if len(with_rels) == 1:
-            i = with_rels[0]
-            return (
-                patterns[:i] + (self._trail(patterns[i], step),) + patterns[i + 1 :],
-                "",
-                None,
-            )
-        refusal = self.unsupported(
-            "edge uniqueness across path patterns",
-            step,
-            rewrite="name every relationship and keep variable-length ones in a single path "
-            "pattern, or join the path patterns into one path",
-        )
-        for pattern in patterns:
-            for inner in pattern.walk():
-                if isinstance(inner, p.ParenPath) or (
-                    isinstance(inner, p.RelPattern) and inner.quantifier is not None
-                ):
-                    raise refusal
-        names: list[e.Expr] = []
-
-        def name(node: Node) -> Node:
-            if not isinstance(node, p.RelPattern):
-                return node
-            if node.variable is None:
-                if not self.may_bind_extra:
-                    raise refusal
-                node = replace(node, variable=self.fresh())
-            names.append(e.Variable(node.variable))
-            return node
-
-        if "ALL_DIFFERENT" not in self.caps.element_predicates:
-            raise refusal
-        named = tuple(x.transform(name) for x in patterns)
-        return named, "", pr.AllDifferent(tuple(names))  # type: ignore[return-value]
-
-    def _trail(self, pattern: p.PathPattern, step: q.Match) -> p.PathPattern:
-        """``pattern`` with no edge repeated: TRAIL, or nothing for a shortest search over one
-        quantified relationship (a shortest walk never repeats an edge)."""
-        self.require("TRAIL" in self.caps.path_modes, "edge uniqueness", step)
-        if pattern.mode is not None:
-            if pattern.mode in (p.PathMode.TRAIL, p.PathMode.SIMPLE, p.PathMode.ACYCLIC):
-                return pattern
-            raise self.unsupported(
-                "edge uniqueness",
-                pattern,
-                message=f"a {pattern.mode.value} path pattern cannot also keep its edges different",
-            )
-        if pattern.search is not None and pattern.search.kind in _SHORTEST:
-            chain = pattern.path
-            if (
-                isinstance(chain, p.PathChain)
-                and len(chain.elements) == 3
-                and isinstance(chain.elements[1], p.RelPattern)
-                and chain.elements[1].where is None
-            ):
-                return pattern
-        return replace(pattern, mode=p.PathMode.TRAIL)
+            return ""
+        return _MATCH_MODE_WORDS[step.mode]
 
     def _bind_patterns(self, patterns: tuple[p.PathPattern, ...]) -> None:
         """Add the variables a graph pattern binds to the scope."""
@@ -3662,37 +3587,6 @@ def _star_follows(steps: tuple[q.Step, ...]) -> list[bool]:
     return out
 
 
-def _relationships(path: Node) -> list[p.RelPattern]:
-    return list(path.find_all(p.RelPattern))
-
-
-#: Path modes and searches under which one path never repeats an edge anyway (a shortest
-#: walk is a trail: dropping a repeated edge would make it shorter).
-_EDGE_UNIQUE_MODES = frozenset({p.PathMode.TRAIL, p.PathMode.SIMPLE, p.PathMode.ACYCLIC})
-_EDGE_UNIQUE_SEARCHES = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST})
-
-
-def _uniqueness_matters(step: q.Match) -> bool:
-    """Whether edge uniqueness can change the rows of ``step``: two relationships, or one that
-    repeats (unless the MATCH is one path whose mode or search keeps its edges distinct)."""
-    if len(step.patterns) == 1:
-        (only,) = step.patterns
-        if only.mode in _EDGE_UNIQUE_MODES or (
-            only.search is not None and only.search.kind in _EDGE_UNIQUE_SEARCHES
-        ):
-            return False
-    rels = 0
-    for pattern in step.patterns:
-        for inner in pattern.walk():
-            if isinstance(inner, p.ParenPath) and inner.quantifier is not None:
-                return True
-            if isinstance(inner, p.RelPattern):
-                if inner.quantifier is not None:
-                    return True
-                rels += 1
-    return rels > 1
-
-
 def _conjunction(labels: p.LabelExpr) -> list[str] | None:
     """``A & B & C`` as names, or None if it is not a conjunction of plain labels."""
     if isinstance(labels, p.Label):
@@ -3737,7 +3631,7 @@ def emit_gql(
         schema=schema,
     )
     try:
-        return generator.generate(node)
+        return generator.generate(lower(node, target))
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

@@ -709,4 +709,6 @@ class _GraphTableBody:
             from dataclasses import replace
 
             node = replace(node, steps=node.steps[1:])
-        return self.generator.generate(node)
+        from ..passes.pipeline import lower
+
+        return self.generator.generate(lower(node, self.generator.dialect))
