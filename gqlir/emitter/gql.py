@@ -2155,7 +2155,9 @@ class GqlGenerator(GraphTextGenerator):
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
-        if op is e.ArithOp.ADD:
+        if op is e.ArithOp.ADD and not self.caps.plus_concatenates:
+            # The target's + only adds (capability plus_concatenates): Cypher's polymorphic +
+            # is written as the one operation the operand types allow.
             return self._lower_add(node, lt, rt)
         if op is e.ArithOp.MOD:
             if "float" in (lt.kind, rt.kind):
