@@ -239,6 +239,15 @@ def validate(
     return ValidationResult(True, d.name)
 
 
+def check_query(text: str, dialect: str, schema: SchemaGraph) -> list[SchemaIssue]:
+    """Parse ``text`` and check it against ``schema`` (:func:`gqlir.schema.checks.check`; parse
+    errors are raised). It lives here, not in :mod:`gqlir.schema`, because it reads text: the
+    schema package sits below the parsers."""
+    from .schema.checks import check
+
+    return check(parse(text, dialect), schema, text)
+
+
 def with_graph(text: str, dialect: str, graph: str | None) -> str:
     """``text`` with a GRAPH clause naming ``graph`` in front, when ``dialect`` requires one and
     the text has none (Text2GQL-Bench's Spanner corpora leave the clause to the driver, which

@@ -42,6 +42,7 @@ from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
 from .budget import memory_size
+from .cliargs import add_common_arguments
 from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
 from .jsonl import dumps, field_path, read_line, text_at
 from .optional import MissingDependencyError
@@ -348,13 +349,7 @@ def _add_graph_name_argument(p: argparse.ArgumentParser, help_text: str) -> None
     p.add_argument("-g", "--graph", "--graph-name", dest="graph", metavar="NAME", help=help_text)
 
 
-def _add_common_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print results and errors as JSON")
-    p.add_argument(
-        "--debug",
-        action="store_true",
-        help="let internal errors raise with a traceback (for gqlir developers)",
-    )
+_add_common_arguments = add_common_arguments
 
 
 # -- reference evaluator: run and tck ----------------------------------------------------------
@@ -1116,7 +1111,7 @@ def _validate_gqlir(
 
     result = validate(text, dialect.name, graph=graph)
     if result.valid and schema is not None:
-        from .schema.checks import check_query
+        from .api import check_query
 
         issues = check_query(with_graph(text, dialect.name, graph), dialect.name, schema)
         if issues:

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from gqlir.schema.checks import check_query, suggest
+from gqlir.api import check_query
+from gqlir.schema.checks import suggest
 from gqlir.schema.model import load_schema
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
