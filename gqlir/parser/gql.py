@@ -123,6 +123,13 @@ class _Alias(_Marker):
     pass
 
 
+class _Delimited(str):
+    """A name written as a delimited identifier (`…` or "…"): ISO GQL's binding variables are
+    regular identifiers only (capability ``quoted_variables``)."""
+
+    pos: int = 0
+
+
 class _KeyLabels(_Marker):
     pass
 
@@ -236,7 +243,25 @@ class GqlBuilder(CypherBuilder):
         token = c[0]
         if token[0] != "ESCAPED_NAME":
             return token[1]
-        return decode_accent_quoted(token[1], token[2] if len(token) > 2 else pos)
+        start = token[2] if len(token) > 2 else pos
+        return _delimited(decode_accent_quoted(token[1], start), start)
+
+    def _binding(self, name: Any, pos: int) -> Any:
+        """``name`` as a binding variable: a delimited identifier only where the dialect allows
+        one (``bindingVariable : REGULAR_IDENTIFIER``, GQL.g4 21.1)."""
+        if isinstance(name, _Delimited) and not self.dialect.capabilities.quoted_variables:
+            raise _err(
+                f"a variable of {self.dialect.name} is a regular identifier, not a delimited "
+                "one (bindingVariable : REGULAR_IDENTIFIER)",
+                name.pos,
+            )
+        return name
+
+    def node_pattern(self, c: list, pos: int) -> ir.NodePattern:
+        return super().node_pattern([self._binding(x, pos) for x in c], pos)
+
+    def var_ref(self, c: list, pos: int) -> ir.Variable:
+        return super().var_ref([self._binding(c[0], pos)], pos)
 
     def parameter(self, c: list, pos: int) -> ir.Parameter:
         text = c[0][1][1:]
@@ -388,7 +413,7 @@ class GqlBuilder(CypherBuilder):
                 rewrite="drop the type, or CAST the value",
                 offset=typed.pos,
             )
-        return ir.Binding(c[0], c[-1], pos=pos)
+        return ir.Binding(self._binding(c[0], pos), c[-1], pos=pos)
 
     def typed_type(self, c: list, pos: int) -> _Typed:
         return _Typed(c[0], pos)
@@ -1037,7 +1062,7 @@ class GqlBuilder(CypherBuilder):
         return ir.PathPattern(_as_path(c[-1], pos), variable, search, mode, pos=pos)
 
     def path_assign(self, c: list, pos: int) -> _PathAssign:
-        return _PathAssign(c[0], pos)
+        return _PathAssign(self._binding(c[0], pos), pos)
 
     def mode_prefix(self, c: list, pos: int) -> _Prefix:
         return _Prefix((None, c[0]), pos)
@@ -1136,7 +1161,7 @@ class GqlBuilder(CypherBuilder):
         _, text, tpos = c[0]
         if not text.startswith('"'):
             raise _err('a name cannot be a single-quoted string; use "…" or `…`', tpos)
-        return self._string(c[0])
+        return _delimited(self._string(c[0]), tpos)
 
     def edge_pattern(self, c: list, pos: int) -> ir.RelPattern:
         rel = c[0]
@@ -1148,7 +1173,7 @@ class GqlBuilder(CypherBuilder):
         detail: dict = {}
         for x in c:
             if isinstance(x, str):
-                detail["variable"] = x
+                detail["variable"] = self._binding(x, pos)
             elif isinstance(x, ir.LabelExpr):
                 detail["types"] = x
             elif isinstance(x, _Where):
@@ -1621,6 +1646,12 @@ def _val(value: Any) -> ir.Expr:
         what = "UNNEST( )" if value.__class__.__name__ == "_Unnest" else "a parenthesised list"
         raise _err(f"{what} is only allowed after IN", value.pos)
     return value
+
+
+def _delimited(name: str, pos: int) -> _Delimited:
+    out = _Delimited(name)
+    out.pos = pos
+    return out
 
 
 def _pos_of(x: Any, default: int) -> int:
