@@ -238,6 +238,8 @@ class GqlBuilder(CypherBuilder):
     BUILTINS: frozenset[str] | None = ISO_BUILTINS
     #: a standalone ORDER BY without OFFSET/LIMIT right after it has no effect (GoogleSQL)
     ORDER_NEEDS_PAGE = False
+    #: the character that makes the next one of a LIKE pattern literal (GoogleSQL: backslash)
+    LIKE_ESCAPE: str | None = "\\"
 
     def variable(self, c: list, pos: int) -> str:
         token = c[0]
@@ -745,6 +747,9 @@ class GqlBuilder(CypherBuilder):
             keys = implicit
         else:
             keys = [self._group_key(items, key) for key in group.value]
+        for key in keys:
+            if _aggregates(key):
+                raise _err("a grouping key cannot be an aggregate", group.pos)
         if aggregating and _same_set(keys, implicit):
             return None
         return tuple(keys)
@@ -1612,7 +1617,8 @@ class _GqlPratt(_Pratt):
         if meaning in ("LIKE", "NOT LIKE"):
             # GoogleSQL's LIKE reads a backslash as an escape (operators.md, LIKE operator)
             negated = meaning == "NOT LIKE"
-            return ir.Like(_val(lhs), _val(rhs), negated=negated, escape="\\", pos=pos)
+            escape = self.b.LIKE_ESCAPE
+            return ir.Like(_val(lhs), _val(rhs), negated=negated, escape=escape, pos=pos)
         return super().binary(op, meaning, lhs, rhs)
 
     def postfix(self, op: _Op, lhs: Any) -> ir.Expr:
@@ -2003,8 +2009,41 @@ class SpannerBuilder(GqlBuilder):
         return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, pos=pos)
 
 
+# TuGraph GQL: != and LIKE besides ISO GQL's operators (GEAX GqlLexer.g4, GqlParser.g4).
+TUGRAPH_BINARY: dict[str, tuple[int, Any]] = {
+    **GQL_BINARY,
+    "!=": (_CMP, ir.CompOp.NE),
+    "LIKE": (_CMP, "LIKE"),
+    "NOT LIKE": (_CMP, "NOT LIKE"),
+}
+
+# Functions of TuGraph's GQL front end besides ISO GQL's built-ins (GEAX function library, as
+# its tests isogql/0001_expression.test call them and the manual's label(e)); each is read
+# through the dialect file's [function_aliases] to the IR function of the same meaning, or to
+# the TuGraph function the IR knows only as itself (``tugraph.…``).
+# fmt: off
+TUGRAPH_FUNCTIONS = frozenset(
+    [
+        "label", "labels", "keys", "range", "head", "last", "tail", "reverse", "round",
+        "substring", "substr", "concat", "concat_ws", "instr", "findstr", "isblank", "isnotblank",
+        "tointeger", "todouble", "tostring", "tobool", "todate", "todatetime", "to_date",
+        "date_format", "from_unixtime",
+    ]
+)
+# fmt: on
+
+
 class TuGraphGqlBuilder(GqlBuilder):
     """TuGraph-DB GQL (``grammars/tugraph-gql.lark``)."""
+
+    BINARY = TUGRAPH_BINARY
+    BUILTINS = ISO_BUILTINS | TUGRAPH_FUNCTIONS
+    # No escape character is documented for TuGraph's LIKE: a backslash is itself.
+    LIKE_ESCAPE = None
+
+    def prefix_op(self, c: list, pos: int) -> _Op:
+        op = super().prefix_op(c, pos)
+        return _Op("prefix", "NOT", pos) if op.value == "!" else op
 
     def set_merge_all(self, c: list, pos: int) -> ir.SetProperties:
         if not isinstance(c[1], ir.MapLiteral):
