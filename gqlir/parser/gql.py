@@ -1044,9 +1044,9 @@ class GqlBuilder(CypherBuilder):
         """A graph, graph type or schema name. An undelimited part is a regular identifier, so
         not a reserved word (CREATE GRAPH g TYPED is missing its type, not naming one)."""
         for part in c:
-            if isinstance(part, str) and not isinstance(part, _Delimited):
-                if part.upper() in self.dialect.reserved_words and not part.startswith("/"):
-                    raise _err(f"{part} is a reserved word, not a name; delimit it: `{part}`", pos)
+            bare = isinstance(part, str) and not isinstance(part, _Delimited)
+            if bare and part.upper() in self.dialect.reserved_words and not part.startswith("/"):
+                raise _err(f"{part} is a reserved word, not a name; delimit it: `{part}`", pos)
         return ".".join(c)
 
     def home_schema(self, c: list, pos: int) -> str:
