@@ -73,6 +73,7 @@ class Capabilities:
     graph_writes: bool = True  # graph DML in the query language (CREATE/INSERT, SET, DELETE ...)
     remove_clause: bool = True  # REMOVE n.p / REMOVE n:L
     set_map: bool = True  # SET n = {…} and SET n += {…}
+    set_merge_map: bool = False  # a GQL dialect writes SET n += {…} (TuGraph), not SET n.k = v
     set_labels: bool = True  # SET n:L
     implicit_grouping: bool = True  # aggregates group by the other projected items
     group_by: str = ""  # "" (no GROUP BY), "variables" (ISO GQL), "expressions" (GoogleSQL, SQL)

@@ -1525,6 +1525,8 @@ class GqlGenerator(GraphTextGenerator):
                     item,
                     rewrite="set each property: SET n.k = map.k",
                 )
+            if item.merge and self.caps.set_merge_map and item.value.entries:
+                return [f"{name} += {self.property_map(item.value, item)}"]
             if item.merge:
                 return [
                     f"{name}.{self.schema_name(k)} = {self.expr(v)}" for k, v in item.value.entries
@@ -2963,6 +2965,9 @@ class GqlGenerator(GraphTextGenerator):
         ``UNNEST(NULL)`` is empty (false) where ``x IN null`` is null in Cypher: a list that may
         be null is tested first (operators.md, IN operator, semantic rules)."""
         if not self.caps.membership_unnest:
+            if self.caps.list_membership:  # TuGraph: x IN [ … ] with Cypher's meaning
+                item = self.operand(node.item, _PRED + 1)
+                return f"{item} IN {self.operand(node.container, _PRED + 1)}"
             raise self.unsupported("IN", node)
         if self.type_of(node.item).kind == "list":
             # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
@@ -3138,6 +3143,8 @@ class GqlGenerator(GraphTextGenerator):
             # Cypher's date() reads the statement clock: date.statement() is date().
             return self._temporal_call(replace(node, name=base))
         surface = self.function_name(name, node)
+        if surface.startswith("@") and len(args) == 1:  # a system property: x.@id (TuGraph)
+            return f"{self.primary(args[0])}.{surface}"
         return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
 
     def _temporal_call(self, node: e.FunctionCall) -> str:

@@ -224,9 +224,16 @@ GOOGLESQL = _spec(
 # TuGraph GQL functions the IR knows only as themselves: the meaning of ``tugraph.date_format``
 # is TuGraph's DATE_FORMAT (GEAX tests isogql/0001_expression.test; label() in the manual's
 # MATCH and RETURN pages). The tugraph-gql dialect file spells them; a translation elsewhere
-# refuses them by name.
+# refuses them by name. ``tugraph.@id`` and its kin are the system properties x.@id, x.@src_id …
 TUGRAPH = _spec(
     """
+    tugraph.@center_id 1 1
+    tugraph.@dst_id 1 1
+    tugraph.@id 1 1
+    tugraph.@node_type 1 1
+    tugraph.@other_id 1 1
+    tugraph.@src_id 1 1
+    tugraph.@timestamp 1 1
     tugraph.concat 1 *
     tugraph.concat_ws 2 *
     tugraph.date_format 2 2

@@ -37,6 +37,7 @@ from typing import Any
 from .. import ir
 from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
+from ..ir import functions
 from .aggregates import null_below
 from .cypher import (
     _BINARY,
@@ -2021,6 +2022,8 @@ TUGRAPH_BINARY: dict[str, tuple[int, Any]] = {
     "!=": (_CMP, ir.CompOp.NE),
     "LIKE": (_CMP, "LIKE"),
     "NOT LIKE": (_CMP, "NOT LIKE"),
+    "IN": (_CMP, "IN"),
+    "NOT IN": (_CMP, "NOT IN"),
 }
 
 # Functions of TuGraph's GQL front end besides ISO GQL's built-ins (GEAX function library, as
@@ -2039,6 +2042,14 @@ TUGRAPH_FUNCTIONS = frozenset(
 # fmt: on
 
 
+#: The element a bare system property (``WHERE @id = 1``) belongs to, until it is known.
+_SELF = "@self"
+
+
+class _SysEntry(_Marker):
+    """``@name: value`` in a property specification: value is (system property, value)."""
+
+
 class TuGraphGqlBuilder(GqlBuilder):
     """TuGraph-DB GQL (``grammars/tugraph-gql.lark``)."""
 
@@ -2050,6 +2061,98 @@ class TuGraphGqlBuilder(GqlBuilder):
     def prefix_op(self, c: list, pos: int) -> _Op:
         op = super().prefix_op(c, pos)
         return _Op("prefix", "NOT", pos) if op.value == "!" else op
+
+    def tuple_expr(self, c: list, pos: int) -> _Tuple:
+        return _Tuple(tuple(_val(x) for x in c), pos)
+
+    # -- system properties: x.@id, {@id: 1}, (n WHERE @id = 1) ----------------------------------
+    def start(self, c: list, pos: int) -> ir.Statement:
+        statement = super().start(c, pos)
+        for node in statement.walk():
+            if isinstance(node, ir.Variable) and node.name == _SELF:
+                raise _err(
+                    "a system property without an element is only allowed in an element "
+                    "pattern's WHERE; write x.@id",
+                    node.pos or pos,
+                )
+        return statement
+
+    def _system(self, token: tuple, subject: ir.Expr, pos: int) -> ir.FunctionCall:
+        """``subject.@name``: TuGraph's system property, which the IR knows only as TuGraph's
+        (``tugraph.@name``)."""
+        canonical = "tugraph." + token[1].lower()
+        if functions.lookup(canonical) is None:
+            raise _err(f"{token[1]} is not a TuGraph system property", pos)
+        return ir.FunctionCall(canonical, (subject,), pos=pos)
+
+    def op_sysprop(self, c: list, pos: int):
+        token = c[0]
+        return lambda b, base: b._system(token, _val(base), base.pos or pos)
+
+    def sys_ref(self, c: list, pos: int) -> ir.FunctionCall:
+        return self._system(c[0], ir.Variable(_SELF, pos=pos), pos)
+
+    def sys_entry(self, c: list, pos: int) -> _SysEntry:
+        return _SysEntry((self._system(c[0], ir.Variable(_SELF, pos=pos), pos), c[1]), pos)
+
+    def properties(self, c: list, pos: int) -> Any:
+        """An element's property specification; with a system property in it, the whole
+        specification is the equivalent WHERE (GQL has no element with both)."""
+        if not any(isinstance(x, _SysEntry) for x in c):
+            return super().properties(c, pos)
+        tests: list[ir.Expr] = []
+        for entry in c:
+            if isinstance(entry, _SysEntry):
+                left, value = entry.value
+            else:
+                left, value = ir.Property(ir.Variable(_SELF, pos=pos), entry[0], pos=pos), entry[1]
+            tests.append(ir.Comparison(ir.CompOp.EQ, left, value, pos=pos))
+        where = tests[0]
+        for test in tests[1:]:
+            where = ir.And(where, test, pos=pos)
+        return _Where(where, pos)
+
+    def node_pattern(self, c: list, pos: int) -> ir.NodePattern:
+        node = super().node_pattern(c, pos)
+        if node.where is None:
+            return node
+        return replace(node, where=self._own(node.where, node.variable, pos))
+
+    def edge_filler(self, c: list, pos: int) -> dict:
+        detail = super().edge_filler(c, pos)
+        if detail.get("where") is not None:
+            detail["where"] = self._own(detail["where"], detail.get("variable"), pos)
+        return detail
+
+    def _own(self, where: ir.Expr, variable: str | None, pos: int) -> ir.Expr:
+        """An element's WHERE with its bare system properties made the element's own."""
+        if not any(isinstance(n, ir.Variable) and n.name == _SELF for n in where.walk()):
+            return where
+        if variable is None:
+            raise UnsupportedError(
+                "system property of an unnamed element",
+                self.dialect.name,
+                "the IR refers to an element by its variable",
+                rewrite="name the element: (n WHERE @id = 1)",
+                offset=pos,
+            )
+
+        def own(node: ir.Node) -> ir.Node:
+            if isinstance(node, ir.Variable) and node.name == _SELF:
+                return ir.Variable(variable, pos=node.pos)
+            return node
+
+        return where.transform(own)
+
+    def _membership(self, container: Any, pos: int) -> ir.Expr:
+        """``x IN (a, b)`` and ``x IN list``: membership in a list, with Cypher's three-valued
+        rules (TuGraph runs its GQL on the runtime of its Cypher)."""
+        if isinstance(container, _Tuple):
+            return ir.ListLiteral(container.value, pos=container.pos)
+        if isinstance(container, (ir.Integer, ir.Float, ir.String, ir.Boolean)):
+            # x IN (1): a parenthesised list of one value (a scalar is never a list)
+            return ir.ListLiteral((container,), pos=container.pos)
+        return container
 
     def set_merge_all(self, c: list, pos: int) -> ir.SetProperties:
         if not isinstance(c[1], ir.MapLiteral):

@@ -81,6 +81,14 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
     def rewrite(node: Node) -> Node:
         if isinstance(node, e.FunctionCall) and node.name.startswith(tuple(_OWN_FUNCTIONS)):
             family, name = node.name.split(".", 1)
+            if name.startswith("@"):  # a system property x.@id
+                raise UnsupportedError(
+                    f"system property {name}",
+                    target.name,
+                    f"the {_OWN_FUNCTIONS[family + '.']} system property {name} has no "
+                    f"{target.name} counterpart",
+                    offset=node.pos,
+                )
             raise UnsupportedError(
                 f"{name.upper()}()",
                 target.name,
