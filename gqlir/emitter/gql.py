@@ -2469,6 +2469,12 @@ class GqlGenerator(GraphTextGenerator):
             return e.IsNull(node.operand, negated=node.negated, pos=node.pos)
         return node
 
+    def _has_function(self, canonical: str) -> bool:
+        """Whether the dialect has a built-in that means ``canonical``."""
+        return (
+            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
+        )
+
     def _lower_function(self, node: e.FunctionCall) -> e.Expr:
         name = node.name
         args = node.args
@@ -2478,6 +2484,8 @@ class GqlGenerator(GraphTextGenerator):
             return args[0]
         if name in ("nodes", "relationships") and args == (e.Null(),):
             return e.Null(pos=node.pos)
+        if name in ("range", "head", "last", "tail", "reverse") and self._has_function(name):
+            return node  # the dialect's own function (TuGraph's list functions)
         if name == "range" and 2 <= len(args) <= 3:
             return self._fold_range(node) or node
         if name in ("head", "last", "tail", "reverse") and len(args) == 1:

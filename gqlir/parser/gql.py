@@ -511,6 +511,7 @@ class GqlBuilder(CypherBuilder):
             if result is not None or finished:
                 if isinstance(x, _OrderPage) and result is not None and not paged:
                     order, skip, limit = x.value
+                    order = self._sort_keys(steps[result], order)
                     steps[result] = replace(steps[result], order_by=order, skip=skip, limit=limit)
                     paged = True
                     continue
@@ -534,6 +535,10 @@ class GqlBuilder(CypherBuilder):
                     finished = True
                 steps.append(x)
         return ir.LinearQuery(tuple(steps), pos=pos)
+
+    def _sort_keys(self, result: ir.Step, order: tuple) -> tuple:
+        """The sort keys of the ORDER BY that follows a RETURN (a dialect may read them)."""
+        return order
 
     def _order_step(self, page: _OrderPage) -> ir.Projection | None:
         order, skip, limit = page.value
@@ -2064,6 +2069,25 @@ class TuGraphGqlBuilder(GqlBuilder):
 
     def tuple_expr(self, c: list, pos: int) -> _Tuple:
         return _Tuple(tuple(_val(x) for x in c), pos)
+
+    def _sort_keys(self, result: ir.Step, order: tuple) -> tuple:
+        """A sort key that names a RETURN item's column, where the column is named after its
+        expression (`n.name`, which TuGraph can write as a delimited variable), is that
+        expression: ``RETURN n.name ORDER BY `n.name``` sorts as ``ORDER BY n.name``."""
+        if not isinstance(result, ir.Projection):
+            return order
+        columns = {
+            item.alias: item.expr
+            for item in result.items
+            if not isinstance(item.expr, ir.Variable)
+            and item.alias == self._implicit_alias(item.expr, item.alias)
+        }
+        out = []
+        for key in order:
+            if isinstance(key.expr, ir.Variable) and key.expr.name in columns:
+                key = replace(key, expr=columns[key.expr.name])
+            out.append(key)
+        return tuple(out)
 
     # -- system properties: x.@id, {@id: 1}, (n WHERE @id = 1) ----------------------------------
     def start(self, c: list, pos: int) -> ir.Statement:
