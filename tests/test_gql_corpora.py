@@ -39,10 +39,6 @@ KNOWN_REJECTED: dict[str, dict[str, str]] = {
         "the variable name after LET",
         "USE HOME_GRAPH MATCH (n) RETURN count(*) AS c": "the IR names graphs; the session's "
         "home graph has no name",
-        "MATCH (n:Person) RETURN TRIM(BOTH 'x' FROM n.name) AS t": "TRIM's FROM form is not in "
-        "the grammar yet (the function forms are)",
-        "MATCH (n:Person) RETURN TRIM(LEADING ' ' FROM n.name) AS t": "TRIM's FROM form is not "
-        "in the grammar yet",
         "RETURN DURATION_BETWEEN(DATE '2024-01-01', DATE '2024-03-01') AS d": "GQL's "
         "DURATION_BETWEEN has no IR function of the same meaning (Cypher's duration.between "
         "splits months, days and seconds)",

@@ -1274,6 +1274,25 @@ class GqlBuilder(CypherBuilder):
     def keyword_call(self, c: list, pos: int) -> ir.Expr:
         return self._function(c[0][1], c[1], pos)
 
+    def trim_plain(self, c: list, pos: int) -> ir.Expr:
+        return self._function("TRIM", c[0] if c else ("args", False, ()), pos)
+
+    def trim_spec(self, c: list, pos: int) -> str:
+        return c[0][1].upper()
+
+    def trim_from(self, c: list, pos: int) -> ir.Expr:
+        """``TRIM(LEADING 'x' FROM s)``: ltrim(s, 'x'); BOTH (the default) is btrim, TRAILING
+        rtrim; without a character, a space. GQL trims one character (GQL.g4 20.23
+        trimCharacterOrByteString; its length must be 1)."""
+        spec = next((x for x in c if isinstance(x, str)), "BOTH")
+        values = [_val(x) for x in c if not isinstance(x, str)]
+        source = values[-1]
+        char = values[0] if len(values) == 2 else ir.String(" ", pos=pos)
+        if isinstance(char, ir.String) and len(char.value) != 1:
+            raise _err("TRIM … FROM removes one character; use BTRIM/LTRIM/RTRIM for more", pos)
+        name = {"BOTH": "btrim", "LEADING": "ltrim", "TRAILING": "rtrim"}[spec]
+        return ir.FunctionCall(name, (source, char), pos=pos)
+
     def _call(self, base: Any, args: tuple, pos: int) -> ir.Expr:
         name = _dotted_name(base)
         start = base.pos if base.pos is not None else pos
