@@ -2108,6 +2108,10 @@ class TuGraphGqlBuilder(GqlBuilder):
             out.append(key)
         return tuple(out)
 
+    def select_match(self, c: list, pos: int) -> list:
+        """GEAX's ``SELECT … MATCH …``: the MATCH of the session's graph."""
+        return list(c[0]) if isinstance(c[0], tuple) else [c[0]]
+
     # -- system properties: x.@id, {@id: 1}, (n WHERE @id = 1) ----------------------------------
     def start(self, c: list, pos: int) -> ir.Statement:
         statement = super().start(c, pos)
