@@ -260,6 +260,11 @@ def _resolved(name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     return spec
 
 
+def extensions(name: str) -> tuple[str, ...]:
+    """The dialects written as extensions of dialect ``name`` (their file inherits it)."""
+    return tuple(n for n, spec in _raw_specs().items() if spec.get("inherits") == name)
+
+
 def _build(name: str) -> Dialect:
     spec = _resolved(name)
     caps_in = dict(spec.get("capabilities", {}))

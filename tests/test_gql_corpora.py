@@ -130,3 +130,23 @@ def test_invalid_queries_are_refused_with_a_position(dialect: str, query: str) -
     lines = query.splitlines() or [""]
     assert 1 <= error.line <= len(lines)
     assert 1 <= error.column <= len(lines[error.line - 1]) + 1
+
+
+@pytest.mark.parametrize(
+    ("query", "extension"),
+    [
+        ("MATCH (n:Person {@id: 1}) RETURN n.name", "tugraph-gql"),
+        ("MATCH (n:Person) WHERE n.age != 30 RETURN n.name", "tugraph-gql"),
+        ("MATCH (a)-[e]->(b) RETURN label(e) AS t", "tugraph-gql"),
+        ("GRAPH FinGraph MATCH (p:Person) RETURN p.name AS name", "spanner"),
+    ],
+)
+def test_iso_gql_names_the_extension_that_reads_a_form(query: str, extension: str) -> None:
+    """A form ISO GQL refuses but one of its extension dialects reads is refused with that
+    dialect's name (and still the position of the first thing ISO GQL cannot read)."""
+    error = gqlir.validate(query, "iso-gql").error
+    assert error is not None and error.code == "PARSE_OTHER_DIALECT"
+    assert f"{extension} reads it" in str(error) and error.column is not None
+    assert gqlir.validate(query, extension).valid
+    plain = gqlir.validate("MATCH (n RETURN n", "iso-gql").error
+    assert plain is not None and plain.code == "PARSE_UNEXPECTED"
