@@ -35,8 +35,6 @@ KNOWN_REJECTED: dict[str, dict[str, str]] = {
         "MATCH (a)~[e]~>(b) RETURN e": "the IR has no undirected-or-right edge",
         "MATCH (a)((x)-[:R]->(y))?(b) RETURN a, b": "(…)? keeps singleton variables where the "
         "IR's {0,1} makes group lists",
-        "MATCH (n:Person) LET VALUE x = n.age RETURN x": "the state-aware lexer reads VALUE as "
-        "the variable name after LET",
         "USE HOME_GRAPH MATCH (n) RETURN count(*) AS c": "the IR names graphs; the session's "
         "home graph has no name",
         "RETURN DURATION_BETWEEN(DATE '2024-01-01', DATE '2024-03-01') AS d": "GQL's "
