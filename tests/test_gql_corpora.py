@@ -42,9 +42,6 @@ KNOWN_REJECTED: dict[str, dict[str, str]] = {
         "splits months, days and seconds)",
     },
     "tugraph-gql": {
-        "RETURN 1 & 1": "GEAX's bitwise operators (& | ^ << >> ~) have no IR operator yet",
-        "RETURN 1 << 2": "GEAX's bitwise operators have no IR operator yet",
-        "RETURN ~1": "GEAX's bitwise operators have no IR operator yet",
         "MATCH (:Person {@id: 1})-[e:ACTED_IN]->(m) RETURN m.title": "a system property of an "
         "unnamed element: the IR refers to an element by its variable",
     },

@@ -3153,6 +3153,10 @@ class GqlGenerator(GraphTextGenerator):
         surface = self.function_name(name, node)
         if surface.startswith("@") and len(args) == 1:  # a system property: x.@id (TuGraph)
             return f"{self.primary(args[0])}.{surface}"
+        if surface in _OPERATOR_SURFACES:  # an operator (TuGraph's bitwise ones), parenthesised
+            if len(args) == 1:
+                return f"({surface}{self.primary(args[0])})"
+            return f"({self.primary(args[0])} {surface} {self.primary(args[1])})"
         return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
 
     def _temporal_call(self, node: e.FunctionCall) -> str:
@@ -3473,6 +3477,8 @@ _ADD_MARK = "%add"
 #: ``=`` whose operands a type test has left to be of one type.
 _EQ_MARK = "%eq"
 _JSON_MARK = "%to_json"
+#: Function surfaces that are operators (a dialect file spelling a function as one).
+_OPERATOR_SURFACES = frozenset(["&", "|", "^", "<<", ">>", "~"])
 _SUM_MARK = "%sum"
 _STDEV_MARK = "%stdev:"
 _COLLECT_MARK = "%collect"

@@ -234,6 +234,12 @@ TUGRAPH = _spec(
     tugraph.@other_id 1 1
     tugraph.@src_id 1 1
     tugraph.@timestamp 1 1
+    tugraph.bit_and 2 2
+    tugraph.bit_not 1 1
+    tugraph.bit_or 2 2
+    tugraph.bit_xor 2 2
+    tugraph.shift_left 2 2
+    tugraph.shift_right 2 2
     tugraph.concat 1 *
     tugraph.concat_ws 2 *
     tugraph.date_format 2 2

@@ -1642,6 +1642,8 @@ class _GqlPratt(_Pratt):
 
     def binary(self, op: _Op, meaning: Any, lhs: Any, rhs: Any) -> ir.Expr:
         pos = op.pos
+        if isinstance(meaning, str) and meaning.startswith("tugraph."):
+            return ir.FunctionCall(meaning, (_val(lhs), _val(rhs)), pos=pos)
         if meaning in ("IN", "NOT IN"):
             test = ir.In(_val(lhs), self.b._membership(rhs, pos), pos=pos)
             return ir.Not(test, pos=pos) if meaning == "NOT IN" else test
@@ -1651,6 +1653,20 @@ class _GqlPratt(_Pratt):
             escape = self.b.LIKE_ESCAPE
             return ir.Like(_val(lhs), _val(rhs), negated=negated, escape=escape, pos=pos)
         return super().binary(op, meaning, lhs, rhs)
+
+    def prefix(self, op: _Op, operand: Any) -> ir.Expr:
+        if op.value == "~":  # TuGraph's bit inversion
+            return ir.FunctionCall("tugraph.bit_not", (_val(operand),), pos=op.pos)
+        if op.value == "!" and isinstance(operand, (ir.Integer, ir.Float, ir.String)):
+            # MySQL's ! makes 0 true and other numbers false; the IR's NOT takes booleans only
+            raise UnsupportedError(
+                "! of a number or string",
+                self.b.dialect.name,
+                "TuGraph's ! reads a number as a truth value; the IR's NOT takes booleans",
+                rewrite="compare it: x = 0",
+                offset=op.pos,
+            )
+        return super().prefix(op, operand)
 
     def postfix(self, op: _Op, lhs: Any) -> ir.Expr:
         kind = op.value[0]
@@ -2040,9 +2056,19 @@ class SpannerBuilder(GqlBuilder):
         return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, pos=pos)
 
 
-# TuGraph GQL: != and LIKE besides ISO GQL's operators (GEAX GqlLexer.g4, GqlParser.g4).
+# TuGraph GQL: !=, LIKE, IN, % and the bitwise operators besides ISO GQL's (GEAX GqlLexer.g4,
+# GqlParser.g4), at MySQL's precedence, which GEAX follows (isogql/0014_precedence.test):
+# ^ above * / %, then + -, << >>, &, |, then the comparisons. The bitwise operators are
+# TuGraph's own (tugraph.bit_and ...), refused by name elsewhere.
+_BOR, _BAND, _SHIFT, _BXOR = 61, 63, 65, 85
 TUGRAPH_BINARY: dict[str, tuple[int, Any]] = {
     **GQL_BINARY,
+    "%": (_MUL, ir.ArithOp.MOD),
+    "|": (_BOR, "tugraph.bit_or"),
+    "&": (_BAND, "tugraph.bit_and"),
+    "<<": (_SHIFT, "tugraph.shift_left"),
+    ">>": (_SHIFT, "tugraph.shift_right"),
+    "^": (_BXOR, "tugraph.bit_xor"),
     "!=": (_CMP, ir.CompOp.NE),
     "LIKE": (_CMP, "LIKE"),
     "NOT LIKE": (_CMP, "NOT LIKE"),
@@ -2081,10 +2107,6 @@ class TuGraphGqlBuilder(GqlBuilder):
     BUILTINS = ISO_BUILTINS | TUGRAPH_FUNCTIONS
     # No escape character is documented for TuGraph's LIKE: a backslash is itself.
     LIKE_ESCAPE = None
-
-    def prefix_op(self, c: list, pos: int) -> _Op:
-        op = super().prefix_op(c, pos)
-        return _Op("prefix", "NOT", pos) if op.value == "!" else op
 
     def tuple_expr(self, c: list, pos: int) -> _Tuple:
         return _Tuple(tuple(_val(x) for x in c), pos)
