@@ -89,7 +89,7 @@ def corpus_entries(directory: str) -> list[dict]:
 def measure(dialect: str | None, entries: list[dict]) -> Tally:
     tally = Tally()
     for entry in entries:
-        result = validate(entry["query"], entry.get("dialect") or dialect)
+        result = validate(entry["query"], str(entry.get("dialect") or dialect))
         if entry["valid"]:
             tally.valid += 1
             tally.accepted += result.valid

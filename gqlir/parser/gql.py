@@ -1650,7 +1650,7 @@ class _GqlPratt(_Pratt):
         if meaning in ("LIKE", "NOT LIKE"):
             # GoogleSQL's LIKE reads a backslash as an escape (operators.md, LIKE operator)
             negated = meaning == "NOT LIKE"
-            escape = self.b.LIKE_ESCAPE
+            escape: str | None = getattr(self.b, "LIKE_ESCAPE", "\\")
             return ir.Like(_val(lhs), _val(rhs), negated=negated, escape=escape, pos=pos)
         return super().binary(op, meaning, lhs, rhs)
 
@@ -2121,7 +2121,7 @@ class TuGraphGqlBuilder(GqlBuilder):
             item.alias: item.expr
             for item in result.items
             if not isinstance(item.expr, ir.Variable)
-            and item.alias == self._implicit_alias(item.expr, item.alias)
+            and item.alias == self._implicit_alias(item.expr, item.alias or "")
         }
         out = []
         for key in order:
@@ -2211,7 +2211,9 @@ class TuGraphGqlBuilder(GqlBuilder):
                 return ir.Variable(variable, pos=node.pos)
             return node
 
-        return where.transform(own)
+        owned = where.transform(own)
+        assert isinstance(owned, ir.Expr)
+        return owned
 
     def _membership(self, container: Any, pos: int) -> ir.Expr:
         """``x IN (a, b)`` and ``x IN list``: membership in a list, with Cypher's three-valued
