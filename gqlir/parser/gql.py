@@ -755,7 +755,7 @@ class GqlBuilder(CypherBuilder):
         else:
             keys = [self._group_key(items, key) for key in group.value]
         for key in keys:
-            if _aggregates(key):
+            if aggregates(key):
                 raise _err("a grouping key cannot be an aggregate", group.pos)
         if aggregating and _same_set(keys, implicit):
             return None
