@@ -470,11 +470,13 @@ def _add_evaluator_commands(sub: Any) -> None:
         "-e",
         "--engine",
         metavar="E",
-        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu) instead of the "
+        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu, falkordb) instead of the "
         "reference evaluator, on a database emptied before each scenario",
     )
     p.add_argument(
-        "--url", help="the engine's server (neo4j: a Bolt URL; default: scripts/neo4j-local)"
+        "--url",
+        help="the engine's server (neo4j: a Bolt URL, default scripts/neo4j-local; falkordb: "
+        "redis://… or unix://…, default a private server)",
     )
     p.add_argument("--min-rate", type=float, default=1.0, help="pass rate below which to exit 1")
     _add_common_arguments(p)
@@ -606,8 +608,9 @@ def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--url",
         metavar="URL",
-        help="server address: bolt://…, postgresql://…, or host:port of a Spanner "
-        "endpoint (default from the environment)",
+        help="server address: bolt://…, postgresql://…, redis://… or unix://… (FalkorDB; "
+        "default: a private server), or host:port of a Spanner endpoint (default from the "
+        "environment)",
     )
     p.add_argument("--user", metavar="NAME", help="user name (default: GQLIR_BOLT_USER)")
     p.add_argument(
@@ -615,7 +618,9 @@ def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PW",
         help="password (prefer GQLIR_BOLT_PASSWORD: command lines are visible)",
     )
-    p.add_argument("--database", metavar="DB", help="database (Bolt, Spanner)")
+    p.add_argument(
+        "--database", metavar="DB", help="database (Bolt, Spanner), graph key (FalkorDB)"
+    )
     p.add_argument("--project", metavar="P", help="Spanner project")
     p.add_argument("--instance", metavar="I", help="Spanner instance")
     p.add_argument(
@@ -673,6 +678,10 @@ def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
             "password": args.password,
             "database": args.database,
         }
+    elif name == "falkordb":
+        # a running FalkorDB (redis://host:port, unix:///path) and its graph key; without a
+        # URL gqlir starts a private server
+        opts = {"url": args.url, "graph": args.database}
     elif name == "postgres":
         opts = {"url": args.url}
         if args.schema_name:

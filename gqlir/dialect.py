@@ -170,6 +170,17 @@ class Capabilities:
     trail_function: str = ""  # a function true of a path whose edges differ (Kuzu is_trail)
     case_unifies_result_types: bool = False  # CASE casts its results to one type (0 to '0')
     shortest_same_endpoints: bool = True  # a shortest search keeps paths from a node to itself
+    # a MATCH relationship that nothing else in the query names is matched once per edge, not
+    # only tested to exist once per pair of end nodes (FalkorDB)
+    unreferenced_edges_counted: bool = True
+    # a lone variable-length relationship of a MATCH is matched as trails with no keyword
+    # (FalkorDB), so DIFFERENT RELATIONSHIPS needs no mode there
+    quantified_edge_trail: bool = False
+    undirected_quantified: bool = True  # -[*1..2]- matches as Cypher's undirected paths
+    pattern_comprehension_keeps_nulls: bool = True  # [(a)-->(b) | b.x] keeps null values
+    integer_rounding_float: bool = True  # ceil/floor/round of an integer are floats
+    round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0
+    to_integer_truncates: bool = True  # toInteger(-1.5) is -1 (toward zero), not -2
     element_json_function: str = ""  # makes a graph element returnable (SAFE_TO_JSON)
     type_names: tuple[str, ...] = ()  # "CANONICAL=SURFACE" value type names; "-": none
     # GQL element predicates: "IS DIRECTED", "IS SOURCE OF" (and DESTINATION), "SAME",

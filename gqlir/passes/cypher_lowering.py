@@ -8,11 +8,13 @@ openCypher 9.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import expr as e
+from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.analysis import aggregates, column_name, free_variables, names_in
 from ..ir.node import Node
@@ -31,6 +33,12 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.contains_empty_true
         and c.index_out_of_range_null
         and not c.order_by_reads_shadowed
+        and c.unreferenced_edges_counted
+        and c.undirected_quantified
+        and c.pattern_comprehension_keeps_nulls
+        and c.integer_rounding_float
+        and c.round_half_up
+        and c.to_integer_truncates
     )
 
 
@@ -47,9 +55,29 @@ class _Lowering:
         self.dialect = dialect
         self.caps = dialect.capabilities
         self.taken = names_in(root)
+        # how often each name is read (a relationship nothing reads is only bound)
+        self.reads = Counter(x.name for x in root.walk() if isinstance(x, e.Variable))
+        self.star = any(isinstance(x, q.Projection) and x.star for x in root.walk())
 
     def run(self) -> Node:
-        return self.root.transform(self.rewrite)
+        root = self.root
+        if not self.caps.unreferenced_edges_counted:
+            # a pattern predicate or EXISTS only asks whether a match exists
+            tests = {
+                id(m)
+                for x in root.walk()
+                if isinstance(x, e.Exists)
+                for m in x.query.walk()
+                if isinstance(m, q.Match)
+            }
+
+            def counted(node: Node) -> Node:
+                if isinstance(node, q.Match) and id(node) not in tests:
+                    return self.reference_edges(node)
+                return node
+
+            root = root.transform(counted)
+        return root.transform(self.rewrite)
 
     def refuse(self, construct: str, node: Node, message: str) -> UnsupportedError:
         return UnsupportedError(construct, self.dialect.name, message, offset=node.pos)
@@ -75,6 +103,84 @@ class _Lowering:
             return _literal_subscript(node)
         if isinstance(node, q.LinearQuery) and caps.order_by_reads_shadowed:
             return self.unshadow_order_by(node)
+        if isinstance(node, p.RelPattern) and not caps.undirected_quantified:
+            return self.check_undirected_quantifier(node)
+        if isinstance(node, e.PatternComprehension) and not caps.pattern_comprehension_keeps_nulls:
+            return self.keep_nulls(node)
+        if isinstance(node, e.FunctionCall):
+            return self.numeric_function(node)
+        return node
+
+    # -- relationships matched once per edge ----------------------------------------------
+    def reference_edges(self, match: q.Match) -> q.Match:
+        """Every fixed-length relationship that nothing else reads gets a name and the test
+        ``id(r) >= 0``: the target matches a relationship that no other part of the query
+        names only once per pair of end nodes, and one it reads once per edge."""
+        unread: list[str] = []
+
+        def name_edge(node: Node) -> Node:
+            if not isinstance(node, p.RelPattern) or node.quantifier is not None:
+                return node
+            name = node.variable
+            if name is None:
+                if self.star:
+                    raise self.refuse(
+                        "anonymous relationship under a * projection",
+                        node,
+                        f"{self.dialect.name} counts an anonymous relationship once per pair "
+                        "of end nodes; naming it would add a column to the * projection",
+                    )
+                name = self.fresh("_e")
+                node = replace(node, variable=name)
+            if self.reads[name] == 0:
+                unread.append(name)
+            return node
+
+        patterns = tuple(pattern.transform(name_edge) for pattern in match.patterns)
+        if not unread:
+            return match
+        test: e.Expr | None = None
+        for name in unread:
+            known = e.Comparison(
+                e.CompOp.GE, e.FunctionCall("elementid", (e.Variable(name),)), e.Integer(0)
+            )
+            test = known if test is None else e.And(test, known)
+        assert test is not None
+        where = test if match.where is None else e.And(test, match.where)
+        return replace(match, patterns=patterns, where=where)  # type: ignore[arg-type]
+
+    def check_undirected_quantifier(self, node: p.RelPattern) -> p.RelPattern:
+        if node.quantifier is not None and node.direction is p.Direction.EITHER:
+            raise self.refuse(
+                "undirected variable-length relationship",
+                node,
+                f"{self.dialect.name} finds other paths than Cypher for an undirected "
+                "variable-length relationship",
+            )
+        return node
+
+    # -- pattern comprehension ------------------------------------------------------------
+    def keep_nulls(self, node: e.PatternComprehension) -> e.Expr:
+        """``[(a)-->(b) | b.x]`` as ``[v IN [(a)-->(b) | [b.x]] | v[0]]``: the target drops
+        null values from a pattern comprehension, never a list holding one."""
+        wrapped = replace(node, projection=e.ListLiteral((node.projection,)))
+        v = self.fresh("_v")
+        return e.ListComprehension(v, wrapped, None, e.Index(e.Variable(v), e.Integer(0)))
+
+    # -- numeric functions ----------------------------------------------------------------
+    def numeric_function(self, node: e.FunctionCall) -> e.Expr:
+        caps = self.caps
+        name, args = node.name, node.args
+        if name in ("ceil", "floor") and len(args) == 1 and not caps.integer_rounding_float:
+            # an integer argument gives an integer there; * 1.0 makes it Cypher's float
+            return e.Arithmetic(e.ArithOp.MUL, node, e.Float(1.0))
+        exact_round = caps.round_half_up and caps.integer_rounding_float
+        if name == "round" and len(args) == 1 and not exact_round:
+            # Cypher's round(x) is Java's Math.round: floor(x + 0.5), a float
+            (x,) = args
+            return e.FunctionCall("floor", (e.Arithmetic(e.ArithOp.ADD, x, e.Float(0.5)),))
+        if name == "tointeger" and len(args) == 1 and not caps.to_integer_truncates:
+            return _truncating_to_integer(node)
         return node
 
     # -- x IN list --------------------------------------------------------------------------
@@ -179,6 +285,20 @@ class _Lowering:
             group_by=None,
         )
         return first, second
+
+
+def _truncating_to_integer(node: e.FunctionCall) -> e.Expr:
+    """``toInteger(x)`` toward zero where the target's rounds toward negative infinity: a
+    negative non-integral number (or numeric string) is negated, converted and negated back;
+    integers, nulls and everything else take the target's own toInteger()."""
+    (x,) = node.args
+    as_float = e.FunctionCall("tofloat", (x,))
+    fractional_negative = e.And(
+        e.Comparison(e.CompOp.LT, as_float, e.Integer(0)),
+        e.Not(e.Comparison(e.CompOp.EQ, x, node)),
+    )
+    toward_zero = e.Negate(e.FunctionCall("tointeger", (e.Negate(as_float),)))
+    return e.Case(None, (e.CaseWhen(fractional_negative, toward_zero),), node)
 
 
 def _shadows_in_order(step: q.Projection) -> bool:
