@@ -141,6 +141,12 @@ class EngineTck:
 
     def _compiles(self, text: str, dialect: str, params: dict[str, Any]) -> bool | None:
         """Whether the engine compiles the query (None: the engine cannot be asked)."""
+        if self.profile.compiles is not None:
+            try:
+                prepared = self.engine.prepare(text, dialect)
+                return self.profile.compiles(self.engine, prepared.text, params)
+            except Exception:
+                return False
         if self.profile.explain is None:
             return None
         try:

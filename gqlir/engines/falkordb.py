@@ -11,7 +11,9 @@ client, which reads FalkorDB's typed (compact) result format.
 * **read-only**: ``GRAPH.RO_QUERY``, which FalkorDB refuses for a query that writes ("is to be
   executed only on read-only queries"), after gqlir's allow-list;
 * **timeout**: the query's own ``TIMEOUT`` argument (milliseconds): FalkorDB stops the query
-  ("Query timed out") and the server goes on;
+  ("Query timed out") and the server goes on. It does not stop everything (a long ``UNWIND``,
+  a write): past the timeout and a grace period the private server is killed and a new one
+  started with the graph replayed (a user's server: the connection is closed);
 * **memory**: ``max_memory`` (bytes) is the private server's ``QUERY_MEM_CAPACITY`` (a query
   over it fails: "Query's mem consumption exceeded capacity") and its ``maxmemory``;
 * **crash**: the server is its own process: if it dies the query fails with
@@ -33,6 +35,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import weakref
 from collections.abc import Mapping
@@ -52,6 +55,7 @@ from .base import (
     take,
     timeout_error,
 )
+from .isolated import grace
 from .safety import ir_columns
 
 __all__ = ["FalkorDBEngine", "LocalServer", "falkordb_binaries"]
@@ -304,6 +308,7 @@ class FalkorDBEngine(BaseEngine):
         self._graph_name = graph
         self._max_memory = max_memory
         self.server: LocalServer | None = None
+        self._expired = False
         # what rebuilds the graph on a new server after a crash: loads and writing queries
         self._journal: list[tuple[str, tuple[Any, ...]]] = []
         self._connect()
@@ -316,8 +321,16 @@ class FalkorDBEngine(BaseEngine):
             url = self.server.url
         else:
             url = self._url
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
         try:
-            self.db = FalkorDB.from_url(url)
+            # no socket timeout (a query may take as long as its own timeout allows) and no
+            # retry: redis-py would send a timed-out write again
+            pool = self._redis.from_url(
+                url, decode_responses=True, socket_timeout=None, retry=Retry(NoBackoff(), 0)
+            ).connection_pool
+            self.db = FalkorDB(connection_pool=pool)
             self.graph = self.db.select_graph(self._graph_name)
             self.db.connection.ping()
         except self._redis.RedisError as exc:
@@ -338,6 +351,25 @@ class FalkorDBEngine(BaseEngine):
             self._stop_server()
         super().close()
 
+    def clear(self) -> None:
+        """Delete the graph (``GRAPH.DELETE``: its data, indexes and constraints)."""
+        self._check_open()
+        with contextlib.suppress(self._redis.ResponseError):  # no such graph yet
+            self.db.connection.execute_command("GRAPH.DELETE", self._graph_name)
+        self.graph = self.db.select_graph(self._graph_name)  # the client's label cache too
+        self._journal.clear()
+
+    def explain(self, text: str, parameters: Mapping[str, Any] | None = None) -> bool:
+        """Whether FalkorDB plans ``text`` (its own dialect) without an error: its compile
+        time (``GRAPH.EXPLAIN`` runs nothing)."""
+        self._check_open()
+        full = with_parameters(text, parameters or {})
+        try:
+            self.db.connection.execute_command("GRAPH.EXPLAIN", self._graph_name, full)
+        except self._redis.ResponseError:
+            return False
+        return True
+
     # -- crash recovery -----------------------------------------------------------------------
 
     def _crashed(self, exc: Exception) -> EngineError:
@@ -345,6 +377,8 @@ class FalkorDBEngine(BaseEngine):
         died = self.server is not None and not self.server.alive()
         code = self.server.process.returncode if died and self.server is not None else None
         if self._url is not None:
+            with contextlib.suppress(Exception):
+                self.db.connection.connection_pool.disconnect()  # the next query reconnects
             return engine_error(self.name, f"connection lost: {exc}", type(exc).__name__)
         with contextlib.suppress(Exception):
             self.db.close()
@@ -391,9 +425,17 @@ class FalkorDBEngine(BaseEngine):
     def _query(
         self, text: str, parameters: Mapping[str, Any], timeout: float | None, read_only: bool
     ) -> Any:
-        """The client's result for ``text``; FalkorDB's errors as EngineError."""
+        """The client's result for ``text``; FalkorDB's errors as EngineError. Past the
+        timeout and a grace period (FalkorDB's TIMEOUT does not stop every query: a long
+        UNWIND, a write) the private server is killed, or the connection to a user's server
+        closed; ``_expired`` then says so."""
         full = with_parameters(text, parameters)
         ms = max(1, math.ceil(timeout * 1000)) if timeout else None
+        watchdog = None
+        if timeout:
+            watchdog = threading.Timer(timeout + grace(timeout), self._expire)
+            watchdog.daemon = True
+            watchdog.start()
         try:
             if read_only:
                 return self.graph.ro_query(full, timeout=ms)
@@ -405,6 +447,18 @@ class FalkorDBEngine(BaseEngine):
                 raise timeout_error(self.name, timeout or 0, _TIMEOUT_MESSAGE) from None
             kind = {"READ_ONLY_QUERY": "READ_ONLY", "MEMORY": "MEMORY_EXCEEDED"}.get(code, "ENGINE")
             raise engine_error(self.name, message, code, code=kind) from None
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+
+    def _expire(self) -> None:
+        self._expired = True
+        if self.server is not None:
+            with contextlib.suppress(OSError):
+                self.server.process.kill()
+        else:
+            with contextlib.suppress(Exception):
+                self.db.connection.connection_pool.disconnect()
 
     def _execute(
         self,
@@ -414,10 +468,15 @@ class FalkorDBEngine(BaseEngine):
         row_cap: int | None,
         read_only: bool,
     ) -> ResultTable:
+        self._expired = False
         try:
             result = self._query(prepared.text, parameters, timeout, read_only)
         except (self._redis.ConnectionError, self._redis.TimeoutError) as exc:
-            raise self._crashed(exc) from None
+            crashed = self._crashed(exc)
+            if self._expired:
+                how = "server restarted" if self._url is None else "connection closed"
+                raise timeout_error(self.name, timeout or 0, how) from None
+            raise crashed from None
         if not read_only and prepared.writes != ():
             self._journal.append(("query", (prepared.text, parameters, None, False)))
         columns = [str(c[1]) for c in result.header]
