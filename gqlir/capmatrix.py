@@ -55,7 +55,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             quantifier_path_modes undirected_edges path_union anonymous_edge_shorthand
             search_prefixes search_with_mode edge_cost undirected_self_loop_once
             shortest_same_endpoints trail_function unreferenced_edges_counted
-            quantified_edge_trail undirected_quantified""",
+            quantified_edge_trail undirected_quantified quantified_edge_list
+            match_rebinds_edges pattern_reads_comprehension""",
         ),
         (
             "Expressions",
@@ -69,7 +70,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             simple_case_null_matches string_plus_null_empty contains_empty_true
             index_out_of_range_null case_unifies_result_types order_by_reads_shadowed
             exists_property_function pattern_count_size pattern_comprehension_keeps_nulls
-            integer_rounding_float round_half_up to_integer_truncates""",
+            integer_rounding_float round_half_up to_integer_truncates operator_parentheses""",
         ),
         (
             "Ordering and lexical",

@@ -177,10 +177,16 @@ class Capabilities:
     # (FalkorDB), so DIFFERENT RELATIONSHIPS needs no mode there
     quantified_edge_trail: bool = False
     undirected_quantified: bool = True  # -[*1..2]- matches as Cypher's undirected paths
+    quantified_edge_list: bool = True  # a -[r*1..2]-> variable is a list (FalkorDB: a path)
+    match_rebinds_edges: bool = True  # a later MATCH honours a relationship bound before it
+    pattern_reads_comprehension: bool = True  # a pattern inside [x IN l | …] may read x
     pattern_comprehension_keeps_nulls: bool = True  # [(a)-->(b) | b.x] keeps null values
     integer_rounding_float: bool = True  # ceil/floor/round of an integer are floats
     round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0
     to_integer_truncates: bool = True  # toInteger(-1.5) is -1 (toward zero), not -2
+    # the grammar ranks operators otherwise than Cypher (FalkorDB: ^ is right-associative, +
+    # binds less tightly than IN): every operand that is an operator is parenthesised
+    operator_parentheses: bool = False
     element_json_function: str = ""  # makes a graph element returnable (SAFE_TO_JSON)
     type_names: tuple[str, ...] = ()  # "CANONICAL=SURFACE" value type names; "-": none
     # GQL element predicates: "IS DIRECTED", "IS SOURCE OF" (and DESTINATION), "SAME",

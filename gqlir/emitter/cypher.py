@@ -1264,9 +1264,13 @@ class CypherGenerator(GraphTextGenerator):
     # expressions
     # =========================================================================================
     def operand(self, node: e.Expr, need: int) -> str:
-        """``node`` rendered, parenthesised if it binds less tightly than ``need``."""
+        """``node`` rendered, parenthesised if it binds less tightly than ``need`` (or, where
+        the dialect ranks operators otherwise than Cypher, if it is an operator at all)."""
         text = self.gen(node)
-        return f"({text})" if prec.precedence(node) < need else text
+        level = prec.precedence(node)
+        if self.caps.operator_parentheses and level < prec.LABEL_TEST:
+            return f"({text})"
+        return f"({text})" if level < need else text
 
     def postfix_subject(self, node: e.Expr) -> str:
         """The subject of ``.key``, ``[i]`` or a label test. A number is parenthesised too:

@@ -7,7 +7,9 @@ or ``unix:///path``) connects to a running FalkorDB instead. Queries go through 
 client, which reads FalkorDB's typed (compact) result format.
 
 * **load**: ``UNWIND $rows … CREATE`` (:func:`gqlir.engines.loading.load_cypher`) with a range
-  index on the temporary load key while the edges are made;
+  index on the temporary load key while the edges are made; FalkorDB has no zoned temporal
+  types, so a DATETIME (TIME) property is stored as the local date-time (time) of its instant
+  in UTC, and comes back as one;
 * **read-only**: ``GRAPH.RO_QUERY``, which FalkorDB refuses for a query that writes ("is to be
   executed only on read-only queries"), after gqlir's allow-list;
 * **timeout**: the query's own ``TIMEOUT`` argument (milliseconds): FalkorDB stops the query
@@ -412,7 +414,7 @@ class FalkorDBEngine(BaseEngine):
             indexed.append(label)
 
         try:
-            counts = load_cypher(execute, schema, directory, index=index)
+            counts = load_cypher(execute, schema, directory, index=index, zoned_as_utc=True)
             for label in indexed:
                 execute(f"DROP INDEX FOR (n:{quote_ident(label, '`')}) ON (n.{key})", {})
         except self._redis.ConnectionError as exc:

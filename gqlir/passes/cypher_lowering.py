@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 from ..dialect import Dialect
 from ..errors import UnsupportedError
@@ -39,6 +40,9 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.integer_rounding_float
         and c.round_half_up
         and c.to_integer_truncates
+        and c.quantified_edge_list
+        and c.match_rebinds_edges
+        and c.pattern_reads_comprehension
     )
 
 
@@ -61,6 +65,11 @@ class _Lowering:
 
     def run(self) -> Node:
         root = self.root
+        caps = self.caps
+        if not (caps.quantified_edge_list and caps.match_rebinds_edges):
+            root = root.transform(
+                lambda node: self.scoped(node) if isinstance(node, q.LinearQuery) else node
+            )
         if not self.caps.unreferenced_edges_counted:
             # a pattern predicate or EXISTS only asks whether a match exists
             tests = {
@@ -109,13 +118,87 @@ class _Lowering:
             return self.keep_nulls(node)
         if isinstance(node, e.FunctionCall):
             return self.numeric_function(node)
+        if (
+            isinstance(node, (e.ListComprehension, e.ListPredicate, e.Reduce))
+            and not caps.pattern_reads_comprehension
+        ):
+            self.check_patterns_in(node)
         return node
+
+    def check_patterns_in(self, node: e.ListComprehension | e.ListPredicate | e.Reduce) -> None:
+        """A pattern inside a list comprehension, list predicate or reduce() must not read
+        its variable: the target evaluates such a pattern with the variable unbound."""
+        for inner in node.walk():
+            if inner is node or not isinstance(
+                inner, (e.PatternComprehension, e.Exists, e.CountSubquery)
+            ):
+                continue
+            if node.variable in names_in(inner):
+                raise self.refuse(
+                    "pattern reading a list comprehension's variable",
+                    inner,
+                    f"{self.dialect.name} evaluates a pattern inside a list comprehension "
+                    "without its variable",
+                )
+
+    # -- relationship variables across the steps of a query -------------------------------
+    def scoped(self, query: q.LinearQuery) -> q.LinearQuery:
+        """Refuse a MATCH that binds a relationship variable bound before it (the target
+        matches every relationship instead), and read a variable-length relationship's
+        variable, which the target binds to a path, through ``relationships()`` until a
+        projection turns it into a list."""
+        caps = self.caps
+        bound: set[str] = set()
+        paths: set[str] = set()
+        steps: list[q.Step] = []
+        for step in query.steps:
+            if isinstance(step, q.Match):
+                for pattern in step.patterns:
+                    for rel in pattern.walk():
+                        if not isinstance(rel, p.RelPattern) or rel.variable is None:
+                            continue
+                        if rel.variable in bound and not caps.match_rebinds_edges:
+                            raise self.refuse(
+                                "relationship variable bound before the MATCH",
+                                rel,
+                                f"{self.dialect.name} matches every relationship there, not "
+                                "the one already bound",
+                            )
+                        if rel.quantifier is not None and not caps.quantified_edge_list:
+                            paths.add(rel.variable)
+                if step.where is not None and paths & names_in(step.where):
+                    raise self.refuse(
+                        "variable-length relationship read in its MATCH's WHERE",
+                        step.where,
+                        f"{self.dialect.name} binds the variable to one relationship there; "
+                        "filter in a WITH after the MATCH",
+                    )
+            if paths and isinstance(step, q.Projection) and not step.star:
+                # WHERE and ORDER BY read the projected columns where the names are the same
+                columns = {column_name(i) for i in step.items}
+                items = tuple(_read_as_relationships(i, paths) for i in step.items)
+                later = paths - columns
+                step = replace(
+                    step,
+                    items=items,  # type: ignore[arg-type]
+                    where=step.where and _read_as_relationships(step.where, later),
+                    order_by=tuple(_read_as_relationships(x, later) for x in step.order_by),  # type: ignore[misc]
+                )
+            elif paths:
+                step = _read_as_relationships(step, paths)  # type: ignore[assignment]
+            steps.append(step)
+            if isinstance(step, q.Projection) and not step.star:
+                paths = set()
+                bound = {n for n in (column_name(i) for i in step.items) if n is not None}
+            else:
+                bound |= names_in(step)
+        return replace(query, steps=tuple(steps))
 
     # -- relationships matched once per edge ----------------------------------------------
     def reference_edges(self, match: q.Match) -> q.Match:
         """Every fixed-length relationship that nothing else reads gets a name and the test
-        ``id(r) >= 0``: the target matches a relationship that no other part of the query
-        names only once per pair of end nodes, and one it reads once per edge."""
+        ``r IS NOT NULL`` (always true): the target matches a relationship that no other part
+        of the query names only once per pair of end nodes, and one it reads once per edge."""
         unread: list[str] = []
 
         def name_edge(node: Node) -> Node:
@@ -141,9 +224,7 @@ class _Lowering:
             return match
         test: e.Expr | None = None
         for name in unread:
-            known = e.Comparison(
-                e.CompOp.GE, e.FunctionCall("elementid", (e.Variable(name),)), e.Integer(0)
-            )
+            known = e.IsNull(e.Variable(name), negated=True)
             test = known if test is None else e.And(test, known)
         assert test is not None
         where = test if match.where is None else e.And(test, match.where)
@@ -285,6 +366,26 @@ class _Lowering:
             group_by=None,
         )
         return first, second
+
+
+def _read_as_relationships(step: Node, names: set[str]) -> Any:
+    """``step`` with each read of a name in ``names`` (a path on the target) as
+    ``relationships(name)``; an unaliased projection of one keeps its name."""
+    if not names:
+        return step
+
+    def read(node: Node) -> Node:
+        if isinstance(node, e.Variable) and node.name in names:
+            return e.FunctionCall("relationships", (node,))
+        if isinstance(node, q.ReturnItem) and node.alias is None:
+            expr = node.expr
+            if isinstance(expr, e.FunctionCall) and expr.name == "relationships":
+                (arg,) = expr.args
+                if isinstance(arg, e.Variable) and arg.name in names:
+                    return replace(node, alias=arg.name)
+        return node
+
+    return step.transform(read)
 
 
 def _truncating_to_integer(node: e.FunctionCall) -> e.Expr:
