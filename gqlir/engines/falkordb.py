@@ -366,8 +366,11 @@ class FalkorDBEngine(BaseEngine):
         time (``GRAPH.EXPLAIN`` runs nothing)."""
         self._check_open()
         full = with_parameters(text, parameters or {})
+        connection = self.db.connection
+        if not connection.exists(self._graph_name):  # EXPLAIN fails on a graph not made yet
+            self.graph.query("RETURN 0")
         try:
-            self.db.connection.execute_command("GRAPH.EXPLAIN", self._graph_name, full)
+            connection.execute_command("GRAPH.EXPLAIN", self._graph_name, full)
         except self._redis.ResponseError:
             return False
         return True
