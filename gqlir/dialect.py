@@ -180,6 +180,9 @@ class Capabilities:
     quantified_edge_list: bool = True  # a -[r*1..2]-> variable is a list (FalkorDB: a path)
     match_rebinds_edges: bool = True  # a later MATCH honours a relationship bound before it
     pattern_reads_comprehension: bool = True  # a pattern inside [x IN l | …] may read x
+    # a WITH … WHERE after an OPTIONAL MATCH drops the row of nulls where its test is not true
+    # (FalkorDB pushes the test into the OPTIONAL MATCH, which keeps the row)
+    filter_after_optional: bool = True
     pattern_comprehension_keeps_nulls: bool = True  # [(a)-->(b) | b.x] keeps null values
     integer_rounding_float: bool = True  # ceil/floor/round of an integer are floats
     round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0

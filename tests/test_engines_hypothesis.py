@@ -51,6 +51,7 @@ ROUTES = [
     ("grafeo", "neo4j"),
     ("grafeo", "iso-gql"),
     ("kuzu", "kuzu"),
+    ("falkordb", "falkordb"),
     ("arcadedb", "neo4j"),
     ("sqlite", "sql:sqlite"),
     ("duckdb", "sql:duckdb"),

@@ -86,6 +86,7 @@ PROBES: dict[str, str] = {
     "pattern_comprehension_keeps_nulls": "MATCH (a:A {x: 1}) "
     "RETURN size([(a)-[:R]->(b) | b.x]) AS v",
     "integer_rounding_float": "RETURN ceil(1) AS a, floor(2) AS b",
+    "filter_after_optional": "OPTIONAL MATCH (n:Nope) WITH n WHERE n.x > 1 RETURN count(*) AS v",
     "round_half_up": "RETURN round(-2.5) AS v",
     "to_integer_truncates": "RETURN toInteger(-1.5) AS v",
     "operator_parentheses": "RETURN 4 ^ (3 * 2) ^ 3 AS a, [1] + 2 IN [3] + 4 AS b",
@@ -205,6 +206,8 @@ REFUSED = {
     "MATCH p = (n:A)-->() RETURN [x IN nodes(p) | size([(x)-->(:B) | 1])] AS v": "pattern "
     "reading a list comprehension's variable",
     "MATCH (a)-->(b) RETURN *": "anonymous relationship under a * projection",
+    "OPTIONAL MATCH (n:B) WITH n WHERE n.x > 1 RETURN count(*) AS c": "WITH … WHERE on a "
+    "variable of an OPTIONAL MATCH",
     "MATCH (a) WHERE EXISTS { MATCH (a)-[:R]->(b) WHERE b.x > 1 } RETURN a": "EXISTS subquery",
     "MATCH (a) WHERE a.s =~ 'a.*' RETURN a": "regular expression match",
     "MATCH p = shortestPath((a:A)-[*]->(b:B)) RETURN p": "ANY SHORTEST",

@@ -43,6 +43,7 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.quantified_edge_list
         and c.match_rebinds_edges
         and c.pattern_reads_comprehension
+        and c.filter_after_optional
     )
 
 
@@ -66,7 +67,9 @@ class _Lowering:
     def run(self) -> Node:
         root = self.root
         caps = self.caps
-        if not (caps.quantified_edge_list and caps.match_rebinds_edges):
+        if not (
+            caps.quantified_edge_list and caps.match_rebinds_edges and caps.filter_after_optional
+        ):
             root = root.transform(
                 lambda node: self.scoped(node) if isinstance(node, q.LinearQuery) else node
             )
@@ -150,8 +153,12 @@ class _Lowering:
         caps = self.caps
         bound: set[str] = set()
         paths: set[str] = set()
+        optional: set[str] = set()  # bound by an OPTIONAL MATCH
         steps: list[q.Step] = []
         for step in query.steps:
+            self.check_filter_after_optional(step, optional)
+            if isinstance(step, q.Match) and step.optional:
+                optional |= names_in(step) - bound
             if isinstance(step, q.Match):
                 for pattern in step.patterns:
                     for rel in pattern.walk():
@@ -190,9 +197,32 @@ class _Lowering:
             if isinstance(step, q.Projection) and not step.star:
                 paths = set()
                 bound = {n for n in (column_name(i) for i in step.items) if n is not None}
+                # a column computed from a variable of an OPTIONAL MATCH may be null as well
+                # (an aggregate's is computed after the match: no test reaches into it)
+                optional = {
+                    n
+                    for i in step.items
+                    if (n := column_name(i)) is not None
+                    and optional & names_in(i.expr)
+                    and not aggregates(i.expr)
+                }
             else:
                 bound |= names_in(step)
         return replace(query, steps=tuple(steps))
+
+    def check_filter_after_optional(self, step: q.Step, optional: set[str]) -> None:
+        if self.caps.filter_after_optional or not optional:
+            return
+        test = step.where if isinstance(step, q.Projection) else None
+        if isinstance(step, q.Filter):
+            test = step.condition
+        if test is not None and optional & names_in(test):
+            raise self.refuse(
+                "WITH … WHERE on a variable of an OPTIONAL MATCH",
+                test,
+                f"{self.dialect.name} moves the test into the OPTIONAL MATCH, which then "
+                "keeps a row of nulls that the WHERE would drop",
+            )
 
     # -- relationships matched once per edge ----------------------------------------------
     def reference_edges(self, match: q.Match) -> q.Match:
