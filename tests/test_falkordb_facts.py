@@ -193,6 +193,7 @@ AGREE = [
     "MATCH (a)-[r:R*1..2]->(b) WITH a, r, b WHERE all(e IN r WHERE e.w < 5) RETURN count(*) AS c",
     "MATCH (a)-[r:R*1..2]->(b) RETURN [e IN r | e.w] AS ws",
     "MATCH (a)-[r:R*1..2]->(b) WITH * RETURN size(r) AS s, count(*) AS c",
+    "MATCH (a)-[r:R*1..1]->(b) RETURN r, a.x AS x",
     "MATCH (n) RETURN n.x AS x ORDER BY x DESC",
 ]
 

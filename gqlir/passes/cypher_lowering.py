@@ -153,6 +153,7 @@ class _Lowering:
         caps = self.caps
         bound: set[str] = set()
         paths: set[str] = set()
+        edges: set[str] = set()  # -[r*1..1]-: one relationship, read as [r]
         optional: set[str] = set()  # bound by an OPTIONAL MATCH
         steps: list[q.Step] = []
         for step in query.steps:
@@ -172,30 +173,35 @@ class _Lowering:
                                 "the one already bound",
                             )
                         if rel.quantifier is not None and not caps.quantified_edge_list:
-                            paths.add(rel.variable)
-                if step.where is not None and paths & names_in(step.where):
+                            q_ = rel.quantifier
+                            # -[r*1..1]- is matched as one relationship there: r is an edge
+                            single = q_.lower == 1 and q_.upper == 1
+                            (edges if single else paths).add(rel.variable)
+                if step.where is not None and (paths | edges) & names_in(step.where):
                     raise self.refuse(
                         "variable-length relationship read in its MATCH's WHERE",
                         step.where,
                         f"{self.dialect.name} binds the variable to one relationship there; "
                         "filter in a WITH after the MATCH",
                     )
-            if paths and isinstance(step, q.Projection) and not step.star:
+            if (paths or edges) and isinstance(step, q.Projection) and not step.star:
                 # WHERE and ORDER BY read the projected columns where the names are the same
                 columns = {column_name(i) for i in step.items}
-                items = tuple(_read_as_relationships(i, paths) for i in step.items)
-                later = paths - columns
+                items = tuple(_read_as_relationships(i, paths, edges) for i in step.items)
+                later, later_edges = paths - columns, edges - columns
                 step = replace(
                     step,
                     items=items,  # type: ignore[arg-type]
-                    where=step.where and _read_as_relationships(step.where, later),
-                    order_by=tuple(_read_as_relationships(x, later) for x in step.order_by),  # type: ignore[misc]
+                    where=step.where and _read_as_relationships(step.where, later, later_edges),
+                    order_by=tuple(
+                        _read_as_relationships(x, later, later_edges) for x in step.order_by
+                    ),
                 )
-            elif paths:
-                step = _read_as_relationships(step, paths)  # type: ignore[assignment]
+            elif paths or edges:
+                step = _read_as_relationships(step, paths, edges)
             steps.append(step)
             if isinstance(step, q.Projection) and not step.star:
-                paths = set()
+                paths, edges = set(), set()
                 bound = {n for n in (column_name(i) for i in step.items) if n is not None}
                 # a column computed from a variable of an OPTIONAL MATCH may be null as well
                 # (an aggregate's is computed after the match: no test reaches into it)
@@ -398,21 +404,27 @@ class _Lowering:
         return first, second
 
 
-def _read_as_relationships(step: Node, names: set[str]) -> Any:
-    """``step`` with each read of a name in ``names`` (a path on the target) as
-    ``relationships(name)``; an unaliased projection of one keeps its name."""
-    if not names:
+def _read_as_relationships(
+    step: Node, paths: set[str], edges: set[str] | frozenset[str] = frozenset()
+) -> Any:
+    """``step`` with each read of a name in ``paths`` (a path on the target) as
+    ``relationships(name)``, of one in ``edges`` (a single relationship there) as ``[name]``;
+    an unaliased projection of one keeps its name."""
+    if not paths and not edges:
         return step
+    names = paths | edges
+    read_as: dict[e.Expr, str] = {}
 
     def read(node: Node) -> Node:
         if isinstance(node, e.Variable) and node.name in names:
-            return e.FunctionCall("relationships", (node,))
-        if isinstance(node, q.ReturnItem) and node.alias is None:
-            expr = node.expr
-            if isinstance(expr, e.FunctionCall) and expr.name == "relationships":
-                (arg,) = expr.args
-                if isinstance(arg, e.Variable) and arg.name in names:
-                    return replace(node, alias=arg.name)
+            if node.name in paths:
+                listed: e.Expr = e.FunctionCall("relationships", (node,))
+            else:
+                listed = e.ListLiteral((node,))
+            read_as[listed] = node.name
+            return listed
+        if isinstance(node, q.ReturnItem) and node.alias is None and node.expr in read_as:
+            return replace(node, alias=read_as[node.expr])
         return node
 
     return step.transform(read)
