@@ -56,7 +56,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             search_prefixes search_with_mode edge_cost undirected_self_loop_once
             shortest_same_endpoints trail_function unreferenced_edges_counted
             quantified_edge_trail undirected_quantified quantified_edge_list
-            match_rebinds_edges pattern_reads_comprehension filter_after_optional""",
+            match_rebinds_edges pattern_reads_comprehension filter_after_optional
+            limit_zero_writes""",
         ),
         (
             "Expressions",

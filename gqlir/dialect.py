@@ -183,6 +183,8 @@ class Capabilities:
     # a WITH … WHERE after an OPTIONAL MATCH drops the row of nulls where its test is not true
     # (FalkorDB pushes the test into the OPTIONAL MATCH, which keeps the row)
     filter_after_optional: bool = True
+    # LIMIT 0 after a write keeps the write (FalkorDB: the query then writes nothing)
+    limit_zero_writes: bool = True
     pattern_comprehension_keeps_nulls: bool = True  # [(a)-->(b) | b.x] keeps null values
     integer_rounding_float: bool = True  # ceil/floor/round of an integer are floats
     round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0

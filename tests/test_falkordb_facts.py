@@ -111,6 +111,18 @@ def test_falkordb_agrees_with_the_dialect_file(engines: dict[str, Any], capabili
     assert _agree(engines, PROBES[capability]) is cypher_value, (capability, PROBES[capability])
 
 
+def test_limit_zero_after_a_write() -> None:
+    """FalkorDB skips the write under LIMIT 0 (Cypher runs it); the translation keeps it."""
+    assert not CAPS.limit_zero_writes
+    write = "UNWIND [1, 2, 3] AS v CREATE (:L {v: v}) RETURN v LIMIT 0"
+    with open_engine("falkordb") as engine:
+        count = "MATCH (n:L) RETURN count(n) AS c"
+        assert engine.run(write, dialect="falkordb").rows == []
+        assert engine.run(count, dialect="falkordb").rows == [(0,)]
+        assert engine.run(write, dialect="neo4j").rows == []  # translated
+        assert engine.run(count, dialect="falkordb").rows == [(3,)]
+
+
 def test_variable_length_relationships_are_trails(engines: dict[str, Any]) -> None:
     """Why a lone variable-length relationship needs no uniqueness test (a self-loop and a
     two-cycle would repeat edges in walks)."""
@@ -209,6 +221,7 @@ REFUSED = {
     "MATCH (a)-->(b) RETURN *": "anonymous relationship under a * projection",
     "OPTIONAL MATCH (n:B) WITH n WHERE n.x > 1 RETURN count(*) AS c": "WITH … WHERE on a "
     "variable of an OPTIONAL MATCH",
+    "CREATE (n:L) RETURN n LIMIT $n": "LIMIT of a parameter after a write",
     "MATCH (a) WHERE EXISTS { MATCH (a)-[:R]->(b) WHERE b.x > 1 } RETURN a": "EXISTS subquery",
     "MATCH (a) WHERE a.s =~ 'a.*' RETURN a": "regular expression match",
     "MATCH p = shortestPath((a:A)-[*]->(b:B)) RETURN p": "ANY SHORTEST",

@@ -17,7 +17,7 @@ from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.analysis import aggregates, column_name, free_variables, names_in
+from ..ir.analysis import aggregates, column_name, free_variables, names_in, write_clause
 from ..ir.node import Node
 
 _SCALAR_LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)
@@ -44,6 +44,7 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.match_rebinds_edges
         and c.pattern_reads_comprehension
         and c.filter_after_optional
+        and c.limit_zero_writes
     )
 
 
@@ -68,7 +69,10 @@ class _Lowering:
         root = self.root
         caps = self.caps
         if not (
-            caps.quantified_edge_list and caps.match_rebinds_edges and caps.filter_after_optional
+            caps.quantified_edge_list
+            and caps.match_rebinds_edges
+            and caps.filter_after_optional
+            and caps.limit_zero_writes
         ):
             root = root.transform(
                 lambda node: self.scoped(node) if isinstance(node, q.LinearQuery) else node
@@ -155,9 +159,18 @@ class _Lowering:
         paths: set[str] = set()
         edges: set[str] = set()  # -[r*1..1]-: one relationship, read as [r]
         optional: set[str] = set()  # bound by an OPTIONAL MATCH
+        wrote = False
         steps: list[q.Step] = []
         for step in query.steps:
             self.check_filter_after_optional(step, optional)
+            if (
+                wrote
+                and not caps.limit_zero_writes
+                and isinstance(step, q.Projection)
+                and step.limit is not None
+            ):
+                step = self.limit_after_writes(step, steps)
+            wrote = wrote or any(write_clause(x) for x in step.walk())
             if isinstance(step, q.Match) and step.optional:
                 optional |= names_in(step) - bound
             if isinstance(step, q.Match):
@@ -215,6 +228,21 @@ class _Lowering:
             else:
                 bound |= names_in(step)
         return replace(query, steps=tuple(steps))
+
+    def limit_after_writes(self, step: q.Projection, steps: list[q.Step]) -> q.Projection:
+        """``… CREATE … RETURN x LIMIT 0`` as ``… CREATE … WITH * WHERE false RETURN x``: the
+        target skips the whole query under a LIMIT 0, its writes included. A LIMIT known only
+        at run time is refused."""
+        if step.limit == e.Integer(0):
+            steps.append(q.Projection(items=(), star=True, where=e.Boolean(False)))
+            return replace(step, limit=None)
+        if isinstance(step.limit, e.Integer):
+            return step
+        raise self.refuse(
+            "LIMIT of a parameter after a write",
+            step,
+            f"{self.dialect.name} writes nothing when the limit is 0",
+        )
 
     def check_filter_after_optional(self, step: q.Step, optional: set[str]) -> None:
         if self.caps.filter_after_optional or not optional:
