@@ -71,7 +71,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             simple_case_null_matches string_plus_null_empty contains_empty_true
             index_out_of_range_null case_unifies_result_types order_by_reads_shadowed
             exists_property_function pattern_count_size pattern_comprehension_keeps_nulls
-            integer_rounding_float round_half_up to_integer_truncates operator_parentheses""",
+            integer_rounding_float round_half_up to_integer_truncates operator_parentheses
+            sum_keeps_integers""",
         ),
         (
             "Ordering and lexical",

@@ -189,6 +189,7 @@ class Capabilities:
     integer_rounding_float: bool = True  # ceil/floor/round of an integer are floats
     round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0
     to_integer_truncates: bool = True  # toInteger(-1.5) is -1 (toward zero), not -2
+    sum_keeps_integers: bool = True  # sum() of integers is an integer (FalkorDB: a float)
     # the grammar ranks operators otherwise than Cypher (FalkorDB: ^ is right-associative, +
     # binds less tightly than IN): every operand that is an operator is parenthesised
     operator_parentheses: bool = False

@@ -89,6 +89,7 @@ PROBES: dict[str, str] = {
     "filter_after_optional": "OPTIONAL MATCH (n:Nope) WITH n WHERE n.x > 1 RETURN count(*) AS v",
     "round_half_up": "RETURN round(-2.5) AS v",
     "to_integer_truncates": "RETURN toInteger(-1.5) AS v",
+    "sum_keeps_integers": "UNWIND [1, 2] AS x RETURN sum(x) AS v",
     "operator_parentheses": "RETURN 4 ^ (3 * 2) ^ 3 AS a, [1] + 2 IN [3] + 4 AS b",
     # where FalkorDB answers as Cypher does (the Kuzu facts, asked of FalkorDB)
     "membership_null_unknown": "RETURN 2 IN [1, NULL] AS v",
@@ -207,6 +208,8 @@ AGREE = [
     "MATCH (a)-[r:R*1..2]->(b) WITH * RETURN size(r) AS s, count(*) AS c",
     "MATCH (a)-[r:R*1..1]->(b) RETURN r, a.x AS x",
     "MATCH (n) RETURN n.x AS x ORDER BY x DESC",
+    "UNWIND [[1, 2], [1, 2.5], [2.0, 3], [], [null, 4], [-7, 0]] AS l UNWIND l AS x "
+    "WITH l, x RETURN l, sum(x) AS s",
 ]
 
 REFUSED = {
@@ -237,6 +240,24 @@ def test_translation_agrees_with_the_reference(engines: dict[str, Any], query: s
     text = gqlir.transpile(query, "neo4j", "falkordb")
     got = _run(engines["falkordb"], text, "falkordb")
     assert compare(want, got, query) is None, (text, want, got)
+
+
+# translations whose answers must have Cypher's number types too (1.0, not 1)
+TYPED = [
+    "RETURN ceil(1) AS a, floor(1) AS b, round(1) AS c, round(-2.5) AS d, ceil(1.5) AS e",
+    "UNWIND [[1, 2], [1, 2.5], [2.0, 3], [], [null, 4], [-7, 0]] AS l "
+    "RETURN l, reduce(s = 0, x IN l | s) AS r ORDER BY size(l), r",
+    "UNWIND [[1, 2], [1, 2.5], [2.0, 3], [null, 4], [-7, 0]] AS l UNWIND l AS x "
+    "WITH l, x RETURN l, sum(x) AS s ORDER BY s",
+    "UNWIND [-1.5, '-1.5', 1.7, -2, -2.0] AS x RETURN toInteger(x) AS v",
+]
+
+
+@pytest.mark.parametrize("query", TYPED)
+def test_translation_keeps_number_types(engines: dict[str, Any], query: str) -> None:
+    want = _run(engines["reference"], query, "neo4j")
+    got = _run(engines["falkordb"], gqlir.transpile(query, "neo4j", "falkordb"), "falkordb")
+    assert _typed(got) == _typed(want), (got, want)
 
 
 @pytest.mark.parametrize("query", sorted(REFUSED))

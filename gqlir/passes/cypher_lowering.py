@@ -40,6 +40,7 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.integer_rounding_float
         and c.round_half_up
         and c.to_integer_truncates
+        and c.sum_keeps_integers
         and c.quantified_edge_list
         and c.match_rebinds_edges
         and c.pattern_reads_comprehension
@@ -125,6 +126,8 @@ class _Lowering:
             return self.keep_nulls(node)
         if isinstance(node, e.FunctionCall):
             return self.numeric_function(node)
+        if isinstance(node, e.Aggregate) and node.name == "sum" and not caps.sum_keeps_integers:
+            return _integer_sum(node)
         if (
             isinstance(node, (e.ListComprehension, e.ListPredicate, e.Reduce))
             and not caps.pattern_reads_comprehension
@@ -456,6 +459,27 @@ def _read_as_relationships(
         return node
 
     return step.transform(read)
+
+
+def _integer_sum(node: e.Aggregate) -> e.Expr:
+    """``sum(x)`` as an integer when every value summed is one: the target's sum is always a
+    float. A value is an integer when it reads the same as its toInteger() (a float never
+    does: ``toString(2.0)`` is not ``'2'``); DISTINCT sums stay as they are."""
+    if node.distinct or len(node.args) != 1:
+        return node
+    (x,) = node.args
+    whole = e.Comparison(
+        e.CompOp.EQ,
+        e.FunctionCall("tostring", (x,)),
+        e.FunctionCall("tostring", (e.FunctionCall("tointeger", (x,)),)),
+    )
+    integers = e.Aggregate("count", (e.Case(None, (e.CaseWhen(whole, e.Integer(1)),), None),))
+    all_integers = e.Comparison(e.CompOp.EQ, e.Aggregate("count", (x,)), integers)
+    return e.Case(
+        None,
+        (e.CaseWhen(all_integers, e.FunctionCall("tointeger", (node,))),),
+        node,
+    )
 
 
 def _truncating_to_integer(node: e.FunctionCall) -> e.Expr:
