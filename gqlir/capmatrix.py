@@ -57,7 +57,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             shortest_same_endpoints trail_function unreferenced_edges_counted
             quantified_edge_trail undirected_quantified quantified_edge_list
             match_rebinds_edges pattern_reads_comprehension filter_after_optional
-            limit_zero_writes""",
+            limit_zero_writes read_after_write""",
         ),
         (
             "Expressions",
@@ -72,7 +72,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             index_out_of_range_null case_unifies_result_types order_by_reads_shadowed
             exists_property_function pattern_count_size pattern_comprehension_keeps_nulls
             integer_rounding_float round_half_up to_integer_truncates operator_parentheses
-            sum_keeps_integers""",
+            sum_keeps_integers sub_second_temporals""",
         ),
         (
             "Ordering and lexical",

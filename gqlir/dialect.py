@@ -185,6 +185,8 @@ class Capabilities:
     filter_after_optional: bool = True
     # LIMIT 0 after a write keeps the write (FalkorDB: the query then writes nothing)
     limit_zero_writes: bool = True
+    read_after_write: bool = True  # MATCH or UNWIND may follow CREATE/SET … without a WITH
+    sub_second_temporals: bool = True  # temporal values keep fractions of a second
     pattern_comprehension_keeps_nulls: bool = True  # [(a)-->(b) | b.x] keeps null values
     integer_rounding_float: bool = True  # ceil/floor/round of an integer are floats
     round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0

@@ -90,6 +90,8 @@ PROBES: dict[str, str] = {
     "round_half_up": "RETURN round(-2.5) AS v",
     "to_integer_truncates": "RETURN toInteger(-1.5) AS v",
     "sum_keeps_integers": "UNWIND [1, 2] AS x RETURN sum(x) AS v",
+    "sub_second_temporals": "RETURN localtime('10:00:00.5') AS a, "
+    "localdatetime('2024-01-15T10:00:00.123') AS b",
     "operator_parentheses": "RETURN 4 ^ (3 * 2) ^ 3 AS a, [1] + 2 IN [3] + 4 AS b",
     # where FalkorDB answers as Cypher does (the Kuzu facts, asked of FalkorDB)
     "membership_null_unknown": "RETURN 2 IN [1, NULL] AS v",
@@ -122,6 +124,16 @@ def test_limit_zero_after_a_write() -> None:
         assert engine.run(count, dialect="falkordb").rows == [(0,)]
         assert engine.run(write, dialect="neo4j").rows == []  # translated
         assert engine.run(count, dialect="falkordb").rows == [(3,)]
+
+
+def test_a_read_after_a_write_gets_a_with() -> None:
+    assert not CAPS.read_after_write
+    with open_engine("falkordb") as engine:
+        text = "CREATE (:W) MATCH (w:W) RETURN count(w) AS c"
+        with pytest.raises(EngineError) as refused:
+            engine.run(text, dialect="falkordb")
+        assert "A WITH clause is required" in refused.value.message
+        assert engine.run(text, dialect="neo4j").rows == [(1,)]  # translated
 
 
 def test_variable_length_relationships_are_trails(engines: dict[str, Any]) -> None:
@@ -208,6 +220,8 @@ AGREE = [
     "MATCH (a)-[r:R*1..2]->(b) WITH * RETURN size(r) AS s, count(*) AS c",
     "MATCH (a)-[r:R*1..1]->(b) RETURN r, a.x AS x",
     "MATCH (n) RETURN n.x AS x ORDER BY x DESC",
+    "RETURN localtime('10:00:30') AS a, date('2024-01-15') AS b, "
+    "localdatetime('2024-01-15T10:00:00') AS c",
     "UNWIND [[1, 2], [1, 2.5], [2.0, 3], [], [null, 4], [-7, 0]] AS l UNWIND l AS x "
     "WITH l, x RETURN l, sum(x) AS s",
 ]
@@ -225,6 +239,9 @@ REFUSED = {
     "OPTIONAL MATCH (n:B) WITH n WHERE n.x > 1 RETURN count(*) AS c": "WITH … WHERE on a "
     "variable of an OPTIONAL MATCH",
     "CREATE (n:L) RETURN n LIMIT $n": "LIMIT of a parameter after a write",
+    "RETURN localtime('12:30:14.645876123') AS t": "fraction of a second",
+    "RETURN localdatetime({year: 2024, month: 1, day: 1, millisecond: 5}) AS t": "fraction of "
+    "a second",
     "MATCH (a) WHERE EXISTS { MATCH (a)-[:R]->(b) WHERE b.x > 1 } RETURN a": "EXISTS subquery",
     "MATCH (a) WHERE a.s =~ 'a.*' RETURN a": "regular expression match",
     "MATCH p = shortestPath((a:A)-[*]->(b:B)) RETURN p": "ANY SHORTEST",

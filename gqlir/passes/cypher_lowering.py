@@ -8,6 +8,7 @@ openCypher 9.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -21,6 +22,11 @@ from ..ir.analysis import aggregates, column_name, free_variables, names_in, wri
 from ..ir.node import Node
 
 _SCALAR_LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)
+_TEMPORAL_CONSTRUCTORS = frozenset(
+    {"date", "datetime", "localdatetime", "time", "localtime", "duration"}
+)
+_SUB_SECOND_KEYS = frozenset({"millisecond", "microsecond", "nanosecond", "milliseconds",
+                              "microseconds", "nanoseconds"})  # fmt: skip
 
 
 def needs_lowering(dialect: Dialect) -> bool:
@@ -46,6 +52,8 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.pattern_reads_comprehension
         and c.filter_after_optional
         and c.limit_zero_writes
+        and c.read_after_write
+        and c.sub_second_temporals
     )
 
 
@@ -74,6 +82,7 @@ class _Lowering:
             and caps.match_rebinds_edges
             and caps.filter_after_optional
             and caps.limit_zero_writes
+            and caps.read_after_write
         ):
             root = root.transform(
                 lambda node: self.scoped(node) if isinstance(node, q.LinearQuery) else node
@@ -124,6 +133,8 @@ class _Lowering:
             return self.check_undirected_quantifier(node)
         if isinstance(node, e.PatternComprehension) and not caps.pattern_comprehension_keeps_nulls:
             return self.keep_nulls(node)
+        if isinstance(node, (e.TemporalLiteral, e.FunctionCall)) and not caps.sub_second_temporals:
+            self.check_whole_seconds(node)
         if isinstance(node, e.FunctionCall):
             return self.numeric_function(node)
         if isinstance(node, e.Aggregate) and node.name == "sum" and not caps.sum_keeps_integers:
@@ -173,6 +184,14 @@ class _Lowering:
                 and step.limit is not None
             ):
                 step = self.limit_after_writes(step, steps)
+            if (
+                not caps.read_after_write
+                and isinstance(step, (q.Match, q.Unwind))
+                and steps
+                and any(write_clause(x) for x in steps[-1].walk())
+            ):
+                # a reading clause right after a write needs a WITH there
+                steps.append(q.Projection(items=(), star=True))
             wrote = wrote or any(write_clause(x) for x in step.walk())
             if isinstance(step, q.Match) and step.optional:
                 optional |= names_in(step) - bound
@@ -314,6 +333,28 @@ class _Lowering:
         wrapped = replace(node, projection=e.ListLiteral((node.projection,)))
         v = self.fresh("_v")
         return e.ListComprehension(v, wrapped, None, e.Index(e.Variable(v), e.Integer(0)))
+
+    # -- temporal values ------------------------------------------------------------------
+    def check_whole_seconds(self, node: e.TemporalLiteral | e.FunctionCall) -> None:
+        """A temporal value with a fraction of a second is refused where the target keeps
+        whole seconds only (it would drop the fraction)."""
+        if isinstance(node, e.TemporalLiteral):
+            text = node.text
+            clock = text.split("T", 1)[1] if "T" in text else text
+            fraction = node.kind.value != "date" and re.search(r"\d[.,]\d", clock) is not None
+        else:
+            arg = node.args[0] if node.args else None
+            fraction = (
+                node.name in _TEMPORAL_CONSTRUCTORS
+                and isinstance(arg, e.MapLiteral)
+                and any(k.lower() in _SUB_SECOND_KEYS for k, _ in arg.entries)
+            )
+        if fraction:
+            raise self.refuse(
+                "fraction of a second",
+                node,
+                f"{self.dialect.name}'s temporal values have whole seconds",
+            )
 
     # -- numeric functions ----------------------------------------------------------------
     def numeric_function(self, node: e.FunctionCall) -> e.Expr:
