@@ -478,7 +478,14 @@ def _add_evaluator_commands(sub: Any) -> None:
         "directory", metavar="DIR", help="a features folder (or a TCK root, or one .feature file)"
     )
     p.add_argument("-a", "--area", action="append", default=[], help="only this area (repeatable)")
-    p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="dialect of the queries")
+    p.add_argument(
+        "-d",
+        "--dialect",
+        default="neo4j",
+        metavar="D",
+        help="dialect of the queries (with --engine: the engine's own dialect sends them to it "
+        "untranslated, e.g. --engine falkordb --dialect falkordb)",
+    )
     p.add_argument(
         "-t",
         "--to",
@@ -583,7 +590,12 @@ def _cmd_tck(args: argparse.Namespace) -> int:
             from .conformance.engine_runner import format_engine_report, run_engine_tck
 
             report = run_engine_tck(
-                args.directory, args.engine, url=args.url, target=args.target, areas=args.area
+                args.directory,
+                args.engine,
+                url=args.url,
+                target=args.target,
+                areas=args.area,
+                source=args.dialect,
             )
             text = format_engine_report(report, args.engine)
         else:
