@@ -92,7 +92,9 @@ class LocalServer:
 
     def __init__(self, *, max_memory: int | None = None, startup_timeout: float = 30.0) -> None:
         server, module = falkordb_binaries()
-        self.folder = tempfile.mkdtemp(prefix="gqlir-falkordb-")
+        # a unix socket's path has at most 107 bytes: a long temporary folder gives way to /tmp
+        base = None if len(tempfile.gettempdir()) < 64 or not os.path.isdir("/tmp") else "/tmp"
+        self.folder = tempfile.mkdtemp(prefix="gqlir-falkordb-", dir=base)
         self.socket = os.path.join(self.folder, "redis.sock")
         args = [
             server,
