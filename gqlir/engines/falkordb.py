@@ -223,9 +223,6 @@ def with_parameters(text: str, parameters: Mapping[str, Any]) -> str:
 
 # -- values --------------------------------------------------------------------------------------
 
-_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
-
-
 def _value(v: Any) -> Any:
     """A value of the ``falkordb`` client as a canonical value."""
     from dateutil.relativedelta import relativedelta
