@@ -198,11 +198,11 @@ QUIRKS: dict[str, Known] = {
         "GRAFEO-Q001",
     ),
     "lenient-types": Known(
-        (("grafeo", "neo4j"), *ARCADEDB),
+        (("grafeo", "neo4j"), *ARCADEDB, ("falkordb", "falkordb")),
         r".",
         "MATCH (a) RETURN toString(a.x) * 2 AS c",
         "where Cypher raises a type error (a string in arithmetic, found in the query or at "
-        "run time), grafeo and ArcadeDB return null",
+        "run time), grafeo, ArcadeDB and FalkorDB return null or no row",
         LENIENT,
     ),
     "grafeo-gql-lenient-types": Known(
