@@ -13,12 +13,13 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.analysis import aggregates, column_name, free_variables, names_in, write_clause
+from ..ir.analysis import column_name, free_variables, names_in, write_clause
 from ..ir.node import Node
 
 _SCALAR_LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)
