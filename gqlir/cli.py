@@ -486,7 +486,14 @@ def _add_evaluator_commands(sub: Any) -> None:
         "directory", metavar="DIR", help="a features folder (or a TCK root, or one .feature file)"
     )
     p.add_argument("-a", "--area", action="append", default=[], help="only this area (repeatable)")
-    p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="dialect of the queries")
+    p.add_argument(
+        "-d",
+        "--dialect",
+        default="neo4j",
+        metavar="D",
+        help="dialect of the queries (with --engine: the engine's own dialect sends them to it "
+        "untranslated, e.g. --engine falkordb --dialect falkordb)",
+    )
     p.add_argument(
         "-t",
         "--to",
@@ -499,11 +506,13 @@ def _add_evaluator_commands(sub: Any) -> None:
         "-e",
         "--engine",
         metavar="E",
-        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu) instead of the "
+        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu, falkordb) instead of the "
         "reference evaluator, on a database emptied before each scenario",
     )
     p.add_argument(
-        "--url", help="the engine's server (neo4j: a Bolt URL; default: scripts/neo4j-local)"
+        "--url",
+        help="the engine's server (neo4j: a Bolt URL, default scripts/neo4j-local; falkordb: "
+        "redis://… or unix://…, default a private server)",
     )
     p.add_argument("--min-rate", type=float, default=1.0, help="pass rate below which to exit 1")
     _add_common_arguments(p)
@@ -589,7 +598,12 @@ def _cmd_tck(args: argparse.Namespace) -> int:
             from .conformance.engine_runner import format_engine_report, run_engine_tck
 
             report = run_engine_tck(
-                args.directory, args.engine, url=args.url, target=args.target, areas=args.area
+                args.directory,
+                args.engine,
+                url=args.url,
+                target=args.target,
+                areas=args.area,
+                source=args.dialect,
             )
             text = format_engine_report(report, args.engine)
         else:
@@ -635,8 +649,9 @@ def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--url",
         metavar="URL",
-        help="server address: bolt://…, postgresql://…, or host:port of a Spanner "
-        "endpoint (default from the environment)",
+        help="server address: bolt://…, postgresql://…, redis://… or unix://… (FalkorDB; "
+        "default: a private server), or host:port of a Spanner endpoint (default from the "
+        "environment)",
     )
     p.add_argument("--user", metavar="NAME", help="user name (default: GQLIR_BOLT_USER)")
     p.add_argument(
@@ -644,7 +659,9 @@ def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PW",
         help="password (prefer GQLIR_BOLT_PASSWORD: command lines are visible)",
     )
-    p.add_argument("--database", metavar="DB", help="database (Bolt, Spanner)")
+    p.add_argument(
+        "--database", metavar="DB", help="database (Bolt, Spanner), graph key (FalkorDB)"
+    )
     p.add_argument("--project", metavar="P", help="Spanner project")
     p.add_argument("--instance", metavar="I", help="Spanner instance")
     p.add_argument(
@@ -702,6 +719,10 @@ def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
             "password": args.password,
             "database": args.database,
         }
+    elif name == "falkordb":
+        # a running FalkorDB (redis://host:port, unix:///path) and its graph key; without a
+        # URL gqlir starts a private server
+        opts = {"url": args.url, "graph": args.database}
     elif name == "postgres":
         opts = {"url": args.url}
         if args.schema_name:
