@@ -467,6 +467,13 @@ def _add_evaluator_commands(sub: Any) -> None:
         "check the translation; queries T cannot express are not run)",
     )
     p.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="with --to spanner: graph elements in a result refused (default) or returned as "
+        "SAFE_TO_JSON, whose JSON is read back into the element for the comparison",
+    )
+    p.add_argument(
         "-e",
         "--engine",
         metavar="E",
@@ -565,7 +572,11 @@ def _cmd_tck(args: argparse.Namespace) -> int:
             text = format_engine_report(report, args.engine)
         else:
             report = run_tck(
-                args.directory, areas=args.area, dialect=args.dialect, target=args.target
+                args.directory,
+                areas=args.area,
+                dialect=args.dialect,
+                target=args.target,
+                elements=args.spanner_elements,
             )
             text = format_report(report)
     except TckFormatError as exc:

@@ -837,3 +837,14 @@ def cast(v: Any, t: ir.TypeRef) -> Any:
             detail="InvalidArgumentValue",
         )
     return result
+
+
+def _register_googlesql() -> None:
+    """GoogleSQL's own functions (:mod:`gqlir.eval.googlesql`), for Spanner text read back."""
+    from . import googlesql
+
+    for name, fn in googlesql.FUNCTIONS.items():
+        _FUNCTIONS.setdefault(name, fn)
+
+
+_register_googlesql()
