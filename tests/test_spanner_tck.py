@@ -118,3 +118,55 @@ def test_the_tck_with_elements_as_json() -> None:
     failures = [f for f in failures if f[1] != "refused"]
     assert not failures, failures[:5]
     assert report.translated >= 1088
+
+
+# -- dead constant columns (gqlir.passes.dead_columns) -------------------------------------------
+
+
+def _both(query: str, setup: str = "CREATE (:A {name: 'x'}), (:A {name: 'y'})") -> tuple:
+    """The query's rows under Cypher and its Spanner translation's rows under Spanner."""
+    from gqlir import transpile
+
+    graph = Graph()
+    run(setup, graph, dialect="neo4j")
+    text = transpile(query, "neo4j", "spanner", graph="g")
+    cypher = run(query, graph, dialect="neo4j")
+    spanner = run(text, graph, dialect="spanner")
+    return sorted(map(repr, cypher.rows)), sorted(map(repr, spanner.rows)), text
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "WITH {name: 'Mats', Name: 'Pontus'} AS map RETURN map.Name AS result",
+        "WITH {name: 'Mats'} AS map RETURN map['nAMe'] AS result",
+        "WITH {name: null} AS map RETURN map.name IS NOT NULL AS result",
+        "MATCH (a) WITH a, {k: 1} AS m RETURN a.name AS n, m.k AS k",
+        "MATCH (a) WITH DISTINCT a.name AS n, {k: 1} AS m RETURN n, m.k AS k",
+    ],
+)
+def test_a_constant_map_read_only_by_key_translates(query: str) -> None:
+    cypher, spanner, text = _both(query)
+    assert cypher == spanner, text
+    assert "{" not in text.replace("VALUE {", ""), text  # no map left
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # the map is the result
+        "WITH {k: 1} AS m RETURN m",
+        # DISTINCT on the constant alone makes one row of many
+        "MATCH (a) WITH DISTINCT {k: 1} AS m RETURN m.k AS k",
+        # aggregating: a constant key gives no row for no input
+        "MATCH (a) WITH {k: 1} AS m, count(*) AS c RETURN m.k AS k, c",
+        # the WITH hides a, which the second MATCH binds afresh
+        "MATCH (a) WITH {k: 1} AS m MATCH (a) RETURN m.k AS k",
+    ],
+)
+def test_a_map_that_matters_stays_refused(query: str) -> None:
+    from gqlir import transpile
+    from gqlir.errors import UnsupportedError
+
+    with pytest.raises(UnsupportedError):
+        transpile(query, "neo4j", "spanner", graph="g")
