@@ -170,3 +170,98 @@ def test_a_map_that_matters_stays_refused(query: str) -> None:
 
     with pytest.raises(UnsupportedError):
         transpile(query, "neo4j", "spanner", graph="g")
+
+
+# -- CONTAINS and =~ as GoogleSQL functions (gqlir.passes.googlesql_strings) -----------------------
+
+_STRINGS = ["abc", "ABC", "", "a b", "a\tb", "a\nb", "a\x0bb", "x1y", "é", "a.b", None]
+
+
+def _compare_on_strings(predicate: str) -> str:
+    """``predicate`` over ``s`` under Cypher and, translated, under Spanner, on every string of
+    _STRINGS: the same rows (nulls included)."""
+    from gqlir import transpile
+
+    query = f"UNWIND $xs AS s RETURN s, {predicate} AS ok"
+    text = transpile(query, "neo4j", "spanner", graph="g")
+    cypher = run(query, Graph(), {"xs": _STRINGS}, dialect="neo4j").rows
+    spanner = run(text, Graph(), {"xs": _STRINGS}, dialect="spanner").rows
+    assert cypher == spanner, text
+    return text
+
+
+@pytest.mark.parametrize("needle", ["'b'", "''", "'abc'", "'zz'", "s", "null"])
+def test_contains_is_strpos(needle: str) -> None:
+    text = _compare_on_strings(f"s CONTAINS {needle}")
+    if needle not in ("''", "null"):
+        assert "STRPOS(" in text
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "a.c",
+        "a.b",
+        ".*",
+        "a\\\\sb",
+        "a\\\\Sb",
+        "[a-c]+",
+        "[^a]*",
+        "x\\\\dy",
+        "\\\\w+",
+        "(a|A)(b|B)c",
+        "a{1,2}b?c*",
+        "(?:ab)+c",
+        "a\\\\.b",
+        "abc$",
+        "^abc",
+        "[\\\\s]",
+        "a.*?",
+    ],
+)
+def test_regex_match_is_anchored_regexp_contains(pattern: str) -> None:
+    text = _compare_on_strings(f"s =~ '{pattern}'")
+    assert "REGEXP_CONTAINS(" in text
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "(?i)abc",  # case folding: ASCII in Java, Unicode in RE2
+        "(a)\\\\1",  # back-reference
+        "a(?=b)",  # look-ahead
+        "a*+",  # possessive
+        "\\\\bx",  # word boundary
+        "\\\\p{L}",
+        "[a-z&&[^b]]",
+        "[a[b]]",
+        "a$|b",  # $ before the end: Java's may stand before a final line terminator
+        "\\\\Qa.b\\\\E",
+    ],
+)
+def test_regex_where_java_and_re2_differ_is_refused(pattern: str) -> None:
+    from gqlir import transpile
+    from gqlir.errors import UnsupportedError
+
+    with pytest.raises(UnsupportedError) as info:
+        transpile(
+            f"MATCH (n) WHERE n.s =~ '{pattern}' RETURN n.s AS s", "neo4j", "spanner", graph="g"
+        )
+    assert info.value.construct == "regular expression match"
+
+
+def test_a_regex_that_is_not_a_literal_is_refused() -> None:
+    from gqlir import transpile
+    from gqlir.errors import UnsupportedError
+
+    with pytest.raises(UnsupportedError, match="not a literal"):
+        transpile("MATCH (n) WHERE n.s =~ n.p RETURN n.s AS s", "neo4j", "spanner", graph="g")
+
+
+def test_dot_excludes_javas_line_terminators() -> None:
+    """Java's . matches no \\r (RE2's does): the translation keeps Java's meaning."""
+    from gqlir import transpile
+
+    text = transpile("RETURN $s =~ 'a.b' AS ok", "neo4j", "spanner", graph="g")
+    for s, want in (("a\rb", False), ("a\u2028b", False), ("axb", True)):
+        assert run(text, Graph(), {"s": s}, dialect="spanner").rows == [(want,)]

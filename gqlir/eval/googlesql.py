@@ -19,6 +19,8 @@ values, and keeps them so that the element they belong to can still be compared.
 from __future__ import annotations
 
 import math
+import re
+from functools import lru_cache
 from typing import Any
 
 from ..errors import EvaluationError
@@ -92,8 +94,98 @@ def call_safe_to_json(rt: Runtime, args: list[Any]) -> Any:
     return to_json(args[0], safe=True)
 
 
+def _strings(name: str, args: list[Any]) -> list[str] | None:
+    """The arguments, which GoogleSQL types as STRING: None when one is null; a value of
+    another type is the analysis error Spanner reports before running."""
+    if any(a is None for a in args):
+        return None
+    for a in args:
+        if not isinstance(a, str):
+            raise EvaluationError(
+                f"{name} takes STRING arguments, not {type(a).__name__}",
+                category="TypeError",
+                detail="InvalidArgumentType",
+            )
+    return args
+
+
+def call_strpos(rt: Runtime, args: list[Any]) -> Any:
+    """``STRPOS(value, subvalue)``: the 1-based position of the first occurrence, 0 when
+    there is none; an empty subvalue is at 1 (string_functions#strpos)."""
+    strings = _strings("STRPOS", args)
+    return None if strings is None else strings[0].find(strings[1]) + 1
+
+
+def call_regexp_contains(rt: Runtime, args: list[Any]) -> Any:
+    """``REGEXP_CONTAINS(value, regexp)``: whether RE2 finds a match anywhere in the value
+    (string_functions#regexp_contains), run with Python's ``re`` on the pattern read as RE2
+    reads it (:func:`_re2`)."""
+    strings = _strings("REGEXP_CONTAINS", args)
+    if strings is None:
+        return None
+    return _re2(strings[1]).search(strings[0]) is not None
+
+
+_RE2_CLASS_ESCAPES = {"d": "0-9", "w": "0-9A-Za-z_", "s": "\\t\\n\\f\\r "}
+_RE2_ESCAPES = {
+    "d": "[0-9]",
+    "D": "[^0-9]",
+    "w": "[0-9A-Za-z_]",
+    "W": "[^0-9A-Za-z_]",
+    "s": "[\\t\\n\\f\\r ]",
+    "S": "[^\\t\\n\\f\\r ]",
+    "z": "\\Z",
+}
+
+
+@lru_cache(maxsize=256)
+def _re2(pattern: str) -> re.Pattern[str]:
+    """An RE2 pattern as Python's ``re`` reads the same: ``\\d \\w \\s`` are ASCII classes
+    (RE2's ``\\s`` has no vertical tab), ``$`` and ``\\z`` match only at the end of the text
+    (RE2 without the m flag). Other syntax is passed on as Python reads it, which agrees with
+    RE2 for the patterns gqlir writes; an RE2 construct ``re`` lacks is an error."""
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            if in_class and nxt in _RE2_CLASS_ESCAPES:
+                out.append(_RE2_CLASS_ESCAPES[nxt])
+            elif not in_class and nxt in _RE2_ESCAPES:
+                out.append(_RE2_ESCAPES[nxt])
+            elif nxt.isalpha() and nxt not in "tnrfvax":
+                raise unsupported(f"the RE2 escape \\{nxt}")
+            else:
+                out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+            out.append(c)
+            if pattern.startswith("^", i + 1):
+                out.append("^")
+                i += 1
+        elif c == "]" and in_class:
+            in_class = False
+            out.append(c)
+        elif c == "$" and not in_class:
+            out.append("\\Z")
+        else:
+            out.append(c)
+        i += 1
+    try:
+        return re.compile("".join(out))
+    except re.error as exc:
+        raise EvaluationError(
+            f"invalid regular expression {pattern!r}: {exc}", category="ArgumentError"
+        ) from None
+
+
 #: canonical name -> implementation (registered by :mod:`gqlir.eval.functions`)
 FUNCTIONS = {
     "googlesql.to_json": call_to_json,
     "googlesql.safe_to_json": call_safe_to_json,
+    "googlesql.strpos": call_strpos,
+    "googlesql.regexp_contains": call_regexp_contains,
 }
