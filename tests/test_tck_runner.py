@@ -389,7 +389,7 @@ TRANSLATED_AT_LEAST = {
     "kuzu": 1269,
     "iso-gql": 1803,
     "tugraph-gql": 1798,
-    "spanner": 881,  # constant map columns nothing reads are dropped (gqlir.passes.dead_columns)
+    "spanner": 884,  # + dead constant map columns, CONTAINS as STRPOS, integer division as DIV
 }
 
 

@@ -182,10 +182,38 @@ def _re2(pattern: str) -> re.Pattern[str]:
         ) from None
 
 
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def call_div(rt: Runtime, args: list[Any]) -> Any:
+    """``DIV(X, Y)`` on INT64: the quotient truncated toward zero; an error for a zero divisor
+    or an overflow (mathematical_functions#div)."""
+    x, y = args
+    if x is None or y is None:
+        return None
+    for v in (x, y):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise EvaluationError(
+                f"DIV takes INT64 arguments, not {type(v).__name__}",
+                category="TypeError",
+                detail="InvalidArgumentType",
+            )
+    if y == 0:
+        raise EvaluationError(
+            "division by zero", category="ArithmeticError", detail="DivisionByZero"
+        )
+    q = abs(x) // abs(y)
+    q = q if (x >= 0) == (y >= 0) else -q
+    if not _INT64[0] <= q <= _INT64[1]:
+        raise EvaluationError("DIV overflows INT64", category="ArithmeticError")
+    return q
+
+
 #: canonical name -> implementation (registered by :mod:`gqlir.eval.functions`)
 FUNCTIONS = {
     "googlesql.to_json": call_to_json,
     "googlesql.safe_to_json": call_safe_to_json,
     "googlesql.strpos": call_strpos,
     "googlesql.regexp_contains": call_regexp_contains,
+    "googlesql.div": call_div,
 }
