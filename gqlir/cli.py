@@ -243,6 +243,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the property graph's name: what a GQL-family translation names (Spanner: GRAPH NAME; "
         "the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
     )
+    p.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="a node, edge or path in the result of a target that cannot return one (Spanner): "
+        "refused (default), or returned as its JSON (SAFE_TO_JSON), which changes its type",
+    )
     _add_query_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_translate)
@@ -1136,14 +1143,21 @@ def _validate_gqlir(
 
 
 def _translate_one(
-    text: str, source: Dialect, target: Dialect, schema: Any = None, graph: str | None = None
+    text: str,
+    source: Dialect,
+    target: Dialect,
+    schema: Any = None,
+    graph: str | None = None,
+    elements: str = "refuse",
 ) -> _Outcome:
     """Classify by error type: UnsupportedError means the target cannot say it; any other
     GqlirError from the pipeline means the source text is not a query of the source dialect."""
     from .api import transpile
 
     try:
-        named = {"graph": graph} if graph is not None else {}
+        named: dict[str, Any] = {"graph": graph} if graph is not None else {}
+        if elements != "refuse":
+            named["spanner_elements"] = elements
         out = transpile(text, source.name, target.name, schema=schema, **named)
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
@@ -1237,7 +1251,14 @@ def _cmd_translate(args: argparse.Namespace) -> int:
             "SQL is read and written through a table mapping: pass --schema (a graph folder, "
             "a schema or DDL file, or a database file)"
         )
-    run = partial(_translate_one, source=source, target=target, schema=schema, graph=args.graph)
+    run = partial(
+        _translate_one,
+        source=source,
+        target=target,
+        schema=schema,
+        graph=args.graph,
+        elements=args.spanner_elements,
+    )
     if args.input is not None:
         return _run_batch(
             args,

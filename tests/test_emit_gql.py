@@ -843,8 +843,14 @@ def test_graph_option_and_use() -> None:
 
 def test_spanner_elements_to_json() -> None:
     tree = gqlir.parse("MATCH (n)-[r]->(m) RETURN n, r.w AS w, collect(m) AS ms")
+    # n is a grouping key: grouped as the node (JSON is not groupable in Spanner), then JSON
     assert translate(tree, SPANNER, spanner_elements="to_json") == (
-        "GRAPH g MATCH (n)-[r]->(m) RETURN SAFE_TO_JSON(n) AS n, r.w AS w, "
+        "GRAPH g MATCH (n)-[r]->(m) RETURN n, r.w AS w, COALESCE(ARRAY_AGG(m IGNORE NULLS), []) "
+        "AS ms NEXT RETURN SAFE_TO_JSON(n) AS n, w, SAFE_TO_JSON(ms) AS ms"
+    )
+    collected = gqlir.parse("MATCH (n)-[r]->(m) RETURN r.w AS w, collect(m) AS ms")
+    assert translate(collected, SPANNER, spanner_elements="to_json") == (
+        "GRAPH g MATCH (n)-[r]->(m) RETURN r.w AS w, "
         "SAFE_TO_JSON(COALESCE(ARRAY_AGG(m IGNORE NULLS), [])) AS ms"
     )
     # only the top-level result: elements still flow between NEXT statements

@@ -572,6 +572,10 @@ class GqlGenerator(GraphTextGenerator):
         if top and final and not self.caps.return_graph_elements:
             wrapped = [(self._returnable(x, a, step), a) for x, a in cols]
             changed = {a for (x, a), (y, _) in zip(cols, wrapped) if x is not y}
+            if changed and self._groups_elements(step, cols, changed, aggregating):
+                first, second = self._json_after_grouping(step, cols)
+                out = self.projection(first, final=False, top=top)
+                return out + self.projection(second, final=final, top=top)
             for item in step.order_by:
                 if changed & _variables(item.expr):
                     raise self.unsupported(
@@ -709,6 +713,59 @@ class GqlGenerator(GraphTextGenerator):
         if not cols:
             raise self.unsupported("empty projection", step)
         return cols
+
+    def _groups_elements(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        changed: set[str],
+        aggregating: bool,
+    ) -> bool:
+        """Whether a column returned as JSON is also a DISTINCT or grouping key. JSON is not
+        groupable in Spanner, a node or an edge is, a path or an array is not ("Groupable data
+        types", https://cloud.google.com/spanner/docs/reference/standard-sql/data-types), so a
+        node or edge is grouped first and made JSON after; a path or a list is refused."""
+        if not (step.distinct or step.group_by is not None or aggregating):
+            return False
+        keys = [
+            (x, a)
+            for x, a in cols
+            if a in changed and (step.distinct or step.group_by is not None or not aggregates(x))
+        ]
+        for x, a in keys:
+            if self.type_of(x).kind not in ("node", "edge"):
+                raise self.unsupported(
+                    "grouping by a path or a list",
+                    x if x.pos is not None else step,
+                    message=f"column {a!r} is a DISTINCT or grouping key that {self.dialect.name} "
+                    "cannot group (paths and arrays are not groupable)",
+                )
+        return bool(keys)
+
+    def _json_after_grouping(
+        self, step: q.Projection, cols: list[tuple[e.Expr, str]]
+    ) -> tuple[q.Projection, q.Projection]:
+        """The projection with its elements as they are, then ``RETURN`` of its columns, where
+        they become JSON; ordering and paging move to the second when they read only columns."""
+        aliases = {a for _, a in cols}
+        movable = all(
+            _variables(s.expr) <= aliases and not aggregates(s.expr) for s in step.order_by
+        )
+        if not movable:
+            raise self.unsupported(
+                "ORDER BY with graph elements as JSON",
+                step,
+                rewrite="order by the returned columns",
+            )
+        first = replace(step, order_by=(), skip=None, limit=None)
+        second = q.Projection(
+            tuple(q.ReturnItem(e.Variable(a), a) for _, a in cols),
+            order_by=step.order_by,
+            skip=step.skip,
+            limit=step.limit,
+            pos=step.pos,
+        )
+        return first, second
 
     def _returnable(self, value: e.Expr, alias: str, step: q.Projection) -> e.Expr:
         """A top-level result column for a dialect that cannot return graph elements."""
