@@ -576,13 +576,8 @@ class GqlGenerator(GraphTextGenerator):
                 first, second = self._json_after_grouping(step, cols)
                 out = self.projection(first, final=False, top=top)
                 return out + self.projection(second, final=final, top=top)
-            for item in step.order_by:
-                if changed & _variables(item.expr):
-                    raise self.unsupported(
-                        "ORDER BY a graph element",
-                        item,
-                        rewrite="order by one of its properties",
-                    )
+            if any(changed & _variables(item.expr) for item in step.order_by):
+                return self._sort_before_json(step, cols, changed, final=final, top=top)
             cols = wrapped
         if final and step.order_by and not step.distinct:
             step = self._sort_by_values(step, cols, aggregating)
@@ -766,6 +761,54 @@ class GqlGenerator(GraphTextGenerator):
             pos=step.pos,
         )
         return first, second
+
+    def _sort_before_json(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        changed: set[str],
+        *,
+        final: bool,
+        top: bool,
+    ) -> list[str]:
+        """Sort keys that read a column returned as JSON (``RETURN n ORDER BY n.name``) are
+        computed first, ``LET k = n.name RETURN SAFE_TO_JSON(n) AS n ORDER BY k``: read after
+        the RETURN, ``n`` would be the JSON. A key that is an element, or aggregates, is
+        refused (graph elements are not orderable in Spanner, "Orderable data types",
+        https://cloud.google.com/spanner/docs/reference/standard-sql/data-types)."""
+        originals = {a: x for x, a in cols if a in changed}
+
+        def unaliased(node: Node) -> Node:
+            if isinstance(node, e.Variable) and node.name in originals:
+                return originals[node.name]
+            return node
+
+        bindings: list[q.Binding] = []
+        order: list[q.SortItem] = []
+        for item in step.order_by:
+            if not changed & _variables(item.expr):
+                order.append(item)
+                continue
+            key = item.expr.transform(unaliased)
+            assert isinstance(key, e.Expr)
+            if (
+                aggregates(key)
+                or any(isinstance(n, (*OPAQUE, e.ListComprehension)) for n in key.walk())
+                or _holds_element(self.type_of(key))
+            ):
+                raise self.unsupported(
+                    "ORDER BY a graph element",
+                    item,
+                    rewrite="order by one of its properties",
+                )
+            name = self.fresh()
+            bindings.append(q.Binding(name, key, pos=item.pos))
+            order.append(replace(item, expr=e.Variable(name)))
+        out = self.let(q.Let(tuple(bindings), pos=step.pos))
+        # the columns listed: a * would return the sort keys too
+        items = tuple(q.ReturnItem(x, a) for x, a in cols)
+        new = replace(step, items=items, star=False, order_by=tuple(order))
+        return out + self.projection(new, final=final, top=top)
 
     def _returnable(self, value: e.Expr, alias: str, step: q.Projection) -> e.Expr:
         """A top-level result column for a dialect that cannot return graph elements."""
