@@ -393,3 +393,65 @@ def test_ordering_by_an_element_is_refused() -> None:
             spanner_elements="to_json",
         )
     assert info.value.construct == "ORDER BY a graph element"
+
+
+# -- left/right/substring/toFloat/toInteger (gqlir.passes.googlesql_functions) ---------------------
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "left(s, 0)",
+        "left(s, 2)",
+        "left(s, 10)",
+        "right(s, 1)",
+        "right(s, 2)",
+        "right(s, 10)",
+        "substring(s, 0)",
+        "substring(s, 1)",
+        "substring(s, 5)",
+        "substring(s, 1, 1)",
+        "substring(s, 0, 0)",
+        "substring(s, 2, 10)",
+    ],
+)
+def test_substrings_are_substr(expr: str) -> None:
+    from gqlir import transpile
+
+    query = f"UNWIND $xs AS s RETURN s, {expr} AS v"
+    text = transpile(query, "neo4j", "spanner", graph="g")
+    assert "SUBSTR(" in text, text
+    xs = ["", "a", "abc", "abcdef", None]
+    cypher = run(query, Graph(), {"xs": xs}, dialect="neo4j").rows
+    assert run(text, Graph(), {"xs": xs}, dialect="spanner").rows == cypher, text
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "MATCH (n) RETURN left(n.s, n.i) AS v",  # a length only known at run time
+        "MATCH (n) RETURN right(n.s, 0) AS v",  # SUBSTR(s, -0) is the whole string
+        "MATCH (n) RETURN substring(n.s, -1) AS v",  # Cypher fails, SUBSTR counts from the end
+        "MATCH (n) RETURN toFloat(n.s) AS v",  # Java's and GoogleSQL's number syntaxes differ
+        "MATCH (n) RETURN toInteger(2.5) + n.i AS v",
+    ],
+)
+def test_functions_that_may_differ_stay_refused(query: str) -> None:
+    from gqlir import transpile
+    from gqlir.errors import UnsupportedError
+
+    with pytest.raises(UnsupportedError):
+        transpile(query, "neo4j", "spanner", graph="g")
+
+
+def test_to_float_of_a_number_is_a_cast() -> None:
+    from gqlir import transpile
+
+    query = "UNWIND $xs AS x RETURN toFloat(size(x)) AS f, toInteger(size(x)) AS i"
+    text = transpile(query, "neo4j", "spanner", graph="g")
+    assert text == (
+        "GRAPH g FOR x IN @xs RETURN CAST(ARRAY_LENGTH(x) AS FLOAT64) AS f, ARRAY_LENGTH(x) AS i"
+    )
+    xs = [[1, 2], [], None]
+    cypher = run(query, Graph(), {"xs": xs}, dialect="neo4j").rows
+    assert run(text, Graph(), {"xs": xs}, dialect="spanner").rows == cypher

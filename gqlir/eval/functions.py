@@ -517,7 +517,7 @@ def _right(rt: Runtime, a: list[Any]) -> Any:
             category="ArgumentError",
             detail="NegativeIntegerArgument",
         )
-    return s[len(s) - n :] if n else ""
+    return s[max(len(s) - n, 0) :] if n else ""  # (a longer n is the whole string)
 
 
 @_fn("substring")

@@ -209,6 +209,32 @@ def call_div(rt: Runtime, args: list[Any]) -> Any:
     return q
 
 
+def call_substr(rt: Runtime, args: list[Any]) -> Any:
+    """``SUBSTR(value, position[, length])``: positions count from 1, a negative one from the
+    end; 0, or one before the start, is 1; one past the end gives ''; a negative length is an
+    error (string_functions#substr)."""
+    if any(a is None for a in args):
+        return None
+    value = _strings("SUBSTR", [args[0]])[0]  # type: ignore[index]
+    for v in args[1:]:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise EvaluationError(
+                f"SUBSTR takes INT64 positions and lengths, not {type(v).__name__}",
+                category="TypeError",
+                detail="InvalidArgumentType",
+            )
+    position = args[1]
+    if position < 0:
+        position = max(len(value) + position, 0)
+    else:
+        position = max(position - 1, 0)
+    if len(args) == 3:
+        if args[2] < 0:
+            raise EvaluationError("SUBSTR length cannot be negative", category="ArgumentError")
+        return value[position : position + args[2]]
+    return value[position:]
+
+
 #: canonical name -> implementation (registered by :mod:`gqlir.eval.functions`)
 FUNCTIONS = {
     "googlesql.to_json": call_to_json,
@@ -216,4 +242,5 @@ FUNCTIONS = {
     "googlesql.strpos": call_strpos,
     "googlesql.regexp_contains": call_regexp_contains,
     "googlesql.div": call_div,
+    "googlesql.substr": call_substr,
 }
