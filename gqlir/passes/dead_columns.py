@@ -34,7 +34,7 @@ def drop_dead_constants(query: ir.Statement) -> ir.Statement:
         left, right = drop_dead_constants(query.left), drop_dead_constants(query.right)
         if left is query.left and right is query.right:
             return query
-        return replace(query, left=left, right=right)
+        return replace(query, left=left, right=right)  # type: ignore[arg-type]
     return query
 
 
