@@ -36,19 +36,9 @@ _NULL_FREE_ARITHMETIC = frozenset(set(e.ArithOp) - {e.ArithOp.ADD})  # Cypher's 
 
 
 def lower_googlesql(root: Node, target: Dialect) -> Node:
-    """``root`` with ``CONTAINS`` and ``=~`` in GoogleSQL functions
-    (:mod:`.googlesql_strings`), integer division as ``DIV`` (:mod:`.googlesql_division`),
-    ``left``/``right``/``substring``/``toFloat``/``toInteger`` as GoogleSQL functions where
-    they agree (:mod:`.googlesql_functions`), literal-null operands folded and element filters
-    that read other variables moved to their MATCH's WHERE, as ``target``'s capabilities ask."""
-    from .googlesql_division import lower_integer_division
-    from .googlesql_functions import lower_functions
-    from .googlesql_strings import lower_string_predicates
-
+    """``root`` with literal-null operands folded and element filters that read other
+    variables moved to their MATCH's WHERE, as ``target``'s capabilities ask."""
     caps = target.capabilities
-    root = lower_string_predicates(root, target)
-    root = lower_integer_division(root, target)
-    root = lower_functions(root, target)
     if not caps.literal_null_operands:
         elements = _element_names(root)
         root = root.transform(lambda node: _fold_null_operand(node, elements, target))
