@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
-from ..ir.analysis import aggregates, column_name, names_in
+from ..analysis.aggregates import aggregates
+from ..ir.analysis import column_name, names_in
 from .fold import is_constant_value
 
 
