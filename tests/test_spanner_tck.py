@@ -455,3 +455,27 @@ def test_to_float_of_a_number_is_a_cast() -> None:
     xs = [[1, 2], [], None]
     cypher = run(query, Graph(), {"xs": xs}, dialect="neo4j").rows
     assert run(text, Graph(), {"xs": xs}, dialect="spanner").rows == cypher
+
+
+def test_round_rounds_half_up_in_spanner_too() -> None:
+    """Cypher's round(-2.5) is -2.0 (half up); GoogleSQL's ROUND gives -3."""
+    from gqlir import transpile
+
+    query = "UNWIND $xs AS x RETURN x, round(x) AS r"
+    text = transpile(query, "neo4j", "spanner", graph="g")
+    assert "ROUND" not in text and "CEIL(" in text, text
+    xs = [2.5, -2.5, 0.5, -0.5, 1.4, -1.6, 3, -3, 1e20, 2.0**52 + 1, None]
+    cypher = run(query, Graph(), {"xs": xs}, dialect="neo4j").rows
+    assert run(text, Graph(), {"xs": xs}, dialect="spanner").rows == cypher
+
+
+def test_round_with_a_precision_or_of_chance_stays_refused() -> None:
+    from gqlir import transpile
+    from gqlir.errors import UnsupportedError
+
+    for query in (
+        "MATCH (n) RETURN round(n.x, 2) AS r",
+        "MATCH (n) RETURN round(n.x * rand()) AS r",
+    ):
+        with pytest.raises(UnsupportedError):
+            transpile(query, "neo4j", "spanner", graph="g")

@@ -321,7 +321,10 @@ def _round(rt: Runtime, a: list[Any]) -> Any:
     if mode not in _ROUND_MODES:
         raise EvaluationError(f"unknown rounding mode {mode!r}", category="ArgumentError")
     if len(a) == 1:
-        return float(math.floor(v + 0.5))  # Java Math.round: half toward positive infinity
+        # Java Math.round: half toward positive infinity, exactly (v + 0.5 is not exact for
+        # 0.49999999999999994 or an odd integer above 2^52, which Math.round returns as is)
+        low = math.floor(v)
+        return float(low + 1 if v - low >= 0.5 else low)
     from decimal import (
         ROUND_CEILING,
         ROUND_DOWN,

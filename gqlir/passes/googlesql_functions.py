@@ -15,15 +15,37 @@ functions agree with Cypher's, a target that spells ``SUBSTR`` gets:
   exactly as Cypher's does; https://cloud.google.com/spanner/docs/reference/standard-sql/
   conversion_functions#cast), and ``toInteger(x)`` of a value known to be an integer as ``x``.
   A string argument stays refused: Java's and GoogleSQL's number syntaxes differ.
+* ``round(x)``, which rounds half up (toward positive infinity: ``round(-2.5)`` is -2.0;
+  https://neo4j.com/docs/cypher-manual/current/functions/mathematical-numeric/#functions-round),
+  as ``CASE WHEN x - FLOOR(x) >= 0.5 THEN CEIL(x) ELSE FLOOR(x) END``: GoogleSQL's ``ROUND``
+  rounds half away from zero (…/mathematical_functions#round), and ``FLOOR(x + 0.5)`` is
+  wrong where ``x + 0.5`` is not exact. ``x`` is evaluated three times, so only an ``x``
+  without chance or subqueries; ``round`` with a precision stays refused.
 """
 
 from __future__ import annotations
 
 from ..dialect import Dialect
 from ..ir import expr as e
+from ..ir.analysis import OPAQUE
 from ..ir.node import Node
 from .googlesql_division import known_integer
 from .gql_family import known_number
+
+#: functions whose value may differ between two calls with the same arguments
+_VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
+
+
+def _repeatable(node: e.Expr) -> bool:
+    """Whether ``node`` gives the same value each time it is evaluated in one row."""
+    for inner in node.walk():
+        if isinstance(inner, (*OPAQUE, e.ListComprehension, e.Reduce)):
+            return False
+        if isinstance(inner, e.FunctionCall) and (
+            inner.name in _VOLATILE or inner.name.endswith((".realtime", ".statement"))
+        ):
+            return False
+    return True
 
 
 def _literal(node: e.Expr, least: int) -> int | None:
@@ -61,6 +83,12 @@ def lower_functions(root: Node, target: Dialect) -> Node:
             if start is not None and (len(args) == 2 or length is not None):
                 rest = () if length is None else (e.Integer(length),)
                 return call("googlesql.substr", (args[0], e.Integer(start + 1), *rest), node)
+        if node.name == "round" and len(args) == 1 and _repeatable(args[0]):
+            x = args[0]
+            floor = call("floor", (x,), node)
+            half = e.Comparison(e.CompOp.GE, e.Arithmetic(e.ArithOp.SUB, x, floor), e.Float(0.5))
+            up = e.CaseWhen(half, call("ceil", (x,), node))
+            return e.Case(None, (up,), floor, pos=node.pos)
         if node.name == "tofloat" and len(args) == 1 and known_number(args[0]):
             return e.Cast(args[0], e.TypeRef("FLOAT"), pos=node.pos)
         if node.name == "tointeger" and len(args) == 1 and known_integer(args[0]):

@@ -126,7 +126,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         frozenset({"gql"}),
         _googlesql_functions,
         lower_functions,
-        "left/right/substring with literal positions as SUBSTR, toFloat of a number as CAST",
+        "left/right/substring as SUBSTR, toFloat of a number as CAST, round(x) half up",
     ),
     Lowering(
         "googlesql",
