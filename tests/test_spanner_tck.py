@@ -254,8 +254,9 @@ def test_a_regex_that_is_not_a_literal_is_refused() -> None:
     from gqlir import transpile
     from gqlir.errors import UnsupportedError
 
-    with pytest.raises(UnsupportedError, match="not a literal"):
+    with pytest.raises(UnsupportedError) as info:
         transpile("MATCH (n) WHERE n.s =~ n.p RETURN n.s AS s", "neo4j", "spanner", graph="g")
+    assert info.value.construct == "regular expression match"
 
 
 def test_dot_excludes_javas_line_terminators() -> None:

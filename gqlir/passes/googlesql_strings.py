@@ -19,13 +19,13 @@ a target that spells ``STRPOS`` and ``REGEXP_CONTAINS`` (its [functions] table) 
   A pattern using what only one of them has, or reads differently (back-references,
   look-around, possessive quantifiers, flags such as ``(?i)`` whose case folding differs,
   ``\\b``, ``\\p{…}``, nested or intersected classes, ``$`` before the end), or a pattern that
-  is not a literal, is refused with the reason.
+  is not a literal, is left as it is, for the printer to refuse (in text order with the
+  query's other refusals, :mod:`gqlir.refusals`).
 """
 
 from __future__ import annotations
 
 from ..dialect import Dialect
-from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir.node import Node
 
@@ -53,23 +53,11 @@ def lower_string_predicates(root: Node, target: Dialect) -> Node:
             if isinstance(node.left, _NOT_STRINGS) or isinstance(node.right, e.Null):
                 return node
             if not isinstance(node.right, e.String):
-                raise UnsupportedError(
-                    "regular expression match",
-                    target.name,
-                    "the pattern is not a literal, so it cannot be checked to mean the same in "
-                    "RE2 as in Java",
-                    offset=node.pos,
-                )
+                return node  # not checkable: the printer refuses it
             try:
                 pattern = "^(?:" + java_to_re2(node.right.value) + ")$"
-            except ValueError as exc:
-                raise UnsupportedError(
-                    "regular expression match",
-                    target.name,
-                    f"{target.name} matches with RE2, which reads {exc} differently from "
-                    "Java or lacks it",
-                    offset=node.pos,
-                ) from None
+            except ValueError:
+                return node  # read otherwise by RE2: the printer refuses it
             return e.FunctionCall(
                 "googlesql.regexp_contains", (node.left, e.String(pattern)), pos=node.pos
             )
