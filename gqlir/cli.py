@@ -245,6 +245,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
     )
     p.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="a node, edge or path in the result of a target that cannot return one (Spanner): "
+        "refused (default), or returned as its JSON (SAFE_TO_JSON), which changes its type",
+    )
+    p.add_argument(
         "--explain",
         action="store_true",
         help="also print (to stderr) which lowering passes changed the query for the target",
@@ -503,6 +510,13 @@ def _add_evaluator_commands(sub: Any) -> None:
         "check the translation; queries T cannot express are not run)",
     )
     p.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="with --to spanner: graph elements in a result refused (default) or returned as "
+        "SAFE_TO_JSON, whose JSON is read back into the element for the comparison",
+    )
+    p.add_argument(
         "-e",
         "--engine",
         metavar="E",
@@ -608,7 +622,11 @@ def _cmd_tck(args: argparse.Namespace) -> int:
             text = format_engine_report(report, args.engine)
         else:
             report = run_tck(
-                args.directory, areas=args.area, dialect=args.dialect, target=args.target
+                args.directory,
+                areas=args.area,
+                dialect=args.dialect,
+                target=args.target,
+                elements=args.spanner_elements,
             )
             text = format_report(report)
     except TckFormatError as exc:
@@ -1197,14 +1215,21 @@ def _table_mode(source: Dialect, target: Dialect, schema: Any) -> str | None:
 
 
 def _translate_one(
-    text: str, source: Dialect, target: Dialect, schema: Any = None, graph: str | None = None
+    text: str,
+    source: Dialect,
+    target: Dialect,
+    schema: Any = None,
+    graph: str | None = None,
+    elements: str = "refuse",
 ) -> _Outcome:
     """Classify by error type: UnsupportedError means the target cannot say it; any other
     GqlirError from the pipeline means the source text is not a query of the source dialect."""
     from .api import transpile
 
     try:
-        named = {"graph": graph} if graph is not None else {}
+        named: dict[str, Any] = {"graph": graph} if graph is not None else {}
+        if elements != "refuse":
+            named["spanner_elements"] = elements
         out = transpile(text, source.name, target.name, schema=schema, **named)
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
@@ -1296,7 +1321,14 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     mode = _table_mode(source, target, schema)
     if mode is not None and not args.json and mode != SCHEMA_MODE:
         print(f"gqlir translate: {_TABLE_MODE_NOTES[mode]}", file=sys.stderr)
-    run = partial(_translate_one, source=source, target=target, schema=schema, graph=args.graph)
+    run = partial(
+        _translate_one,
+        source=source,
+        target=target,
+        schema=schema,
+        graph=args.graph,
+        elements=args.spanner_elements,
+    )
     if args.input is not None:
         return _run_batch(
             args,
