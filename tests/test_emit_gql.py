@@ -673,7 +673,9 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "MATCH (n) RETURN COLLECT { MATCH (n)-->(m) RETURN m.x } AS xs",
         Refused("COLLECT subquery"),
-        Refused("COLLECT subquery"),
+        # GoogleSQL's ARRAY subquery keeps nulls and row order, [] for no rows, as COLLECT { }
+        "GRAPH g MATCH (n) RETURN ARRAY { MATCH (_g1)->(m) WHERE _g1 = n RETURN m.x AS `m.x` } "
+        "AS xs",
         SAME,
     ),
     (
@@ -1257,6 +1259,9 @@ REVIEWED_FIELDS: dict[type, set[str]] = {
     ir.Case: {"default", "subject", "whens"},
     ir.CaseWhen: {"condition", "result"},
     ir.Cast: {"operand", "type"},
+    ir.SafeCast: {"operand", "type"},
+    ir.Struct: {"fields"},
+    ir.ArrayElement: {"subject", "index", "ordinal", "safe"},
     ir.CollectSubquery: {"query"},
     ir.Comparison: {"left", "op", "right"},
     ir.Concat: {"left", "right"},
@@ -1273,7 +1278,7 @@ REVIEWED_FIELDS: dict[type, set[str]] = {
     ir.IsTruth: {"negated", "operand", "value"},
     ir.Like: {"left", "negated", "pattern", "escape"},
     ir.ListComprehension: {"projection", "source", "variable", "where"},
-    ir.ListLiteral: {"items"},
+    ir.ListLiteral: {"items", "one_type"},
     ir.ListPredicate: {"predicate", "quantifier", "source", "variable"},
     ir.MapLiteral: {"entries"},
     ir.MapProjection: {"items", "subject"},
@@ -1290,7 +1295,7 @@ REVIEWED_FIELDS: dict[type, set[str]] = {
     ir.Slice: {"end", "start", "subject"},
     ir.String: {"value"},
     ir.StringMatch: {"left", "op", "right"},
-    ir.TemporalLiteral: {"kind", "text"},
+    ir.TemporalLiteral: {"kind", "text", "timestamp"},
     ir.TypeRef: {"alternatives", "element", "name", "not_null"},
     ir.TypeTest: {"negated", "operand", "type"},
     ir.UnaryPlus: {"operand"},

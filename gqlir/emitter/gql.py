@@ -114,6 +114,13 @@ _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# The canonical timestamp literal of GoogleSQL (lexical.md, Timestamp literals), as the Spanner
+# reader keeps it: YYYY-[M]M-[D]D[T[H]H:[M]M:[S]S[.F]][zone], a zone name in brackets
+_GOOGLESQL_TIMESTAMP = re.compile(
+    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
+    r"(?:T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]{1,9})?)?"
+    r"(?:[zZ]|[+-][0-9]{1,2}(?::[0-9]{2})?|\[[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*\])?"
+)
 
 # =============================================================================================
 # value types
@@ -395,6 +402,12 @@ class GqlGenerator(GraphTextGenerator):
         ):
             graph = query.steps[0].graph
             query = replace(query, steps=query.steps[1:])
+        elif isinstance(query, q.SetOperation) and self.caps.graph_prefix_required:
+            # GRAPH g selects the graph of every branch (the reader puts it in each)
+            graphs = _branch_graphs(query)
+            if len(graphs) == 1 and None not in graphs:
+                graph = graphs.pop()
+                query = _without_graph(query)
         prefix: list[str] = []
         lead: str | None = None
         if self.caps.graph_prefix_required:
@@ -2324,6 +2337,12 @@ class GqlGenerator(GraphTextGenerator):
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if op is e.ArithOp.DIV_FLOAT:
+            if self.caps.integer_division == "float":
+                return node
+            # GoogleSQL's / of integers is a float quotient: divide a float
+            left = node.left if lt.kind == "float" else e.Cast(node.left, e.TypeRef("FLOAT"))
+            return e.Arithmetic(e.ArithOp.DIV, left, node.right, pos=node.pos)
         if op is e.ArithOp.ADD:
             return self._lower_add(node, lt, rt)
         if op is e.ArithOp.MOD:
@@ -2679,6 +2698,9 @@ class GqlGenerator(GraphTextGenerator):
         COLLECT_LIST(v) }`` when ``x`` is never null (a variable a MATCH of the subquery binds
         to an element, or a literal) and the rows have no order to keep."""
         query = node.query
+        if self.caps.array_subquery:
+            self._check_array_items(node)
+            return node
         if not self.caps.value_subquery or not isinstance(query, q.LinearQuery):
             return node
         last = query.steps[-1] if query.steps else None
@@ -2695,6 +2717,37 @@ class GqlGenerator(GraphTextGenerator):
         if not _never_null(value, elements):
             return node
         return self._collected(query.steps[:-1], value, node)
+
+    def _check_array_items(self, node: e.CollectSubquery) -> None:
+        """GoogleSQL's ARRAY { } cannot hold graph elements ("Returning expressions of type
+        GRAPH_ELEMENT is not allowed", ZetaSQL's analyser)."""
+        query = node.query
+        branches = [query]
+        while branches:
+            branch = branches.pop()
+            if isinstance(branch, q.SetOperation):
+                branches += [branch.left, branch.right]
+                continue
+            if not isinstance(branch, q.LinearQuery) or not branch.steps:
+                continue
+            last = branch.steps[-1]
+            if not isinstance(last, q.Projection) or last.star or len(last.items) != 1:
+                continue
+            value = last.items[0].expr
+            if not isinstance(value, e.Variable):
+                continue
+            bound: set[str] = set()
+            for step in branch.steps:
+                if isinstance(step, q.Match):
+                    for pattern in step.patterns:
+                        bound |= _pattern_variables(pattern)
+            kind = self.scope.get(value.name, ANY).kind
+            if value.name in bound or kind in ("node", "edge", "path"):
+                raise self.unsupported(
+                    "ARRAY subquery of graph elements",
+                    node,
+                    rewrite="collect a property, or SAFE_TO_JSON(x)",
+                )
 
     def cannot_fail(self, *exprs: e.Expr) -> bool:
         """Whether evaluating ``exprs`` cannot raise: a rewrite that leaves them unevaluated
@@ -2772,6 +2825,14 @@ class GqlGenerator(GraphTextGenerator):
             and _ISO_DATE.fullmatch(node.text)
         ):
             return "DATE " + self.string(node.text)
+        if (
+            node.timestamp
+            and node.kind is e.TemporalKind.DATETIME
+            and self.caps.googlesql_expressions
+            and _GOOGLESQL_TIMESTAMP.fullmatch(node.text)
+        ):
+            # GoogleSQL's TIMESTAMP literal: a zone name follows the time after a space
+            return "TIMESTAMP " + self.string(re.sub(r"\[([^\]]+)\]$", r" \1", node.text))
         canonical = node.kind.value
         if canonical in self.caps.unsupported_functions or canonical not in self.dialect.functions:
             raise self.unsupported(
@@ -2783,7 +2844,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.ListLiteral)
     def list_literal(self, node: e.ListLiteral) -> str:
-        if self.caps.typed_lists:
+        if self.caps.typed_lists and not node.one_type:
             self._check_typed_list(node)
         return "[" + ", ".join(self.expr(item) for item in node.items) + "]"
 
@@ -2854,6 +2915,28 @@ class GqlGenerator(GraphTextGenerator):
     def index(self, node: e.Index) -> str:
         raise self.unsupported("subscript", node)
 
+    @emits(e.ArrayElement)
+    def array_element(self, node: e.ArrayElement) -> str:
+        word = ("SAFE_" if node.safe else "") + ("ORDINAL" if node.ordinal else "OFFSET")
+        self.require(self.caps.googlesql_expressions, f"array subscript [{word}()]", node)
+        return f"{self.primary(node.subject)}[{word}({self.expr(node.index)})]"
+
+    @emits(e.SafeCast)
+    def safe_cast(self, node: e.SafeCast) -> str:
+        self.require(self.caps.googlesql_expressions, "SAFE_CAST", node)
+        return f"SAFE_CAST({self.expr(node.operand)} AS {self.type_ref(node.type, node)})"
+
+    @emits(e.Struct)
+    def struct(self, node: e.Struct) -> str:
+        self.require(self.caps.googlesql_expressions, "STRUCT", node)
+        fields = []
+        for f in node.fields:
+            value = self.expr(f.value)
+            fields.append(
+                value if f.name is None else f"{value} AS {self.variable_name(f.name, node)}"
+            )
+        return "STRUCT(" + ", ".join(fields) + ")"
+
     @emits(e.Slice)
     def slice(self, node: e.Slice) -> str:
         raise self.unsupported("list slice", node)
@@ -2862,6 +2945,8 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Arithmetic)
     def arithmetic(self, node: e.Arithmetic) -> str:
         level = _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
+        if node.op is e.ArithOp.DIV_FLOAT:
+            return self.binary(node.left, "/", node.right, level)
         if node.op not in (e.ArithOp.ADD, e.ArithOp.SUB, e.ArithOp.MUL, e.ArithOp.DIV):
             raise self.unsupported(f"operator {node.op.value}", node)
         return self.binary(node.left, node.op.value, node.right, level)
@@ -2968,6 +3053,10 @@ class GqlGenerator(GraphTextGenerator):
             # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
             raise self.unsupported("IN with a list item", node)
         container = node.container
+        if isinstance(container, e.CollectSubquery) and self.caps.array_subquery:
+            # x IN { subquery }: membership in its rows, never null
+            block = self.block(container.query, self.scope, expression=True)
+            return f"{self.operand(node.item, _PRED + 1)} IN {block}"
         text = f"{self.operand(node.item, _PRED + 1)} IN UNNEST({self.expr(container)})"
         if isinstance(self.lower(container), e.ListLiteral):
             return text
@@ -3237,6 +3326,8 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.CollectSubquery)
     def collect_subquery(self, node: e.CollectSubquery) -> str:
+        if self.caps.array_subquery:
+            return "ARRAY " + self.block(node.query, self.scope, expression=True)
         raise self.unsupported(
             "COLLECT subquery",
             node,
@@ -3291,7 +3382,7 @@ class GqlGenerator(GraphTextGenerator):
                 t = self.type_of(value)
                 out = t if out is None else _join(out, t)
             return _unconst(out or ANY)
-        if isinstance(node, e.Cast):
+        if isinstance(node, (e.Cast, e.SafeCast)):
             return VType(_CAST_KINDS.get(node.type.name, "any"))
         if isinstance(node, e.CountSubquery):
             return VType("integer")
@@ -3317,6 +3408,8 @@ class GqlGenerator(GraphTextGenerator):
     def _arithmetic_type(self, node: e.Arithmetic) -> VType:
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         kinds = {lt.kind, rt.kind}
+        if node.op is e.ArithOp.DIV_FLOAT:
+            return VType("float")
         if node.op is e.ArithOp.POW and kinds <= _NUMERIC | {"null"}:
             return VType("float")
         if kinds <= _NUMERIC:
@@ -3405,6 +3498,22 @@ def _numeric_add(node: e.Expr) -> e.Expr:
         operands = (_numeric_add(node.left), _numeric_add(node.right))
         return e.FunctionCall(_ADD_MARK, operands, pos=node.pos)
     return node
+
+
+def _branch_graphs(query: q.Query) -> set[str | None]:
+    """The graphs the branches of a set operation select first (None: a branch selects none)."""
+    if isinstance(query, q.SetOperation):
+        return _branch_graphs(query.left) | _branch_graphs(query.right)
+    if isinstance(query, q.LinearQuery) and query.steps and isinstance(query.steps[0], q.UseGraph):
+        return {query.steps[0].graph}
+    return {None}
+
+
+def _without_graph(query: q.Query) -> q.Query:
+    if isinstance(query, q.SetOperation):
+        return replace(query, left=_without_graph(query.left), right=_without_graph(query.right))
+    assert isinstance(query, q.LinearQuery)
+    return replace(query, steps=query.steps[1:])
 
 
 def _numeric_operands(node: e.Arithmetic) -> e.Arithmetic:

@@ -115,6 +115,16 @@ class Matcher:
     ) -> Iterator[_State]:
         mode = pp.mode or ir.PathMode.WALK
         search = pp.search
+        if search is not None and isinstance(search.k, ir.Expr):
+            # a count given as a parameter (GoogleSQL's CHEAPEST @k)
+            k = self.rt.eval(search.k, row)
+            if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                raise EvaluationError(
+                    f"a path search count must be a non-negative integer, not {k!r}",
+                    category="ArgumentError",
+                )
+            search = replace(search, k=k)
+            pp = replace(pp, search=search)
         selective = search is not None and search.kind is not ir.SearchKind.ALL
         budget = None
         if selective and not unique and mode is ir.PathMode.WALK:

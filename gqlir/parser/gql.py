@@ -1584,6 +1584,8 @@ class _GqlPratt(_Pratt):
         if meaning in ("IN", "NOT IN"):
             test = ir.In(_val(lhs), self.b._membership(rhs, pos), pos=pos)
             return ir.Not(test, pos=pos) if meaning == "NOT IN" else test
+        if meaning in ("LIKE ANY", "LIKE ALL"):
+            return self.b._quantified_like(meaning, _val(lhs), rhs, pos)
         if meaning in ("LIKE", "NOT LIKE"):
             # GoogleSQL's LIKE reads a backslash as an escape (operators.md, LIKE operator)
             negated = meaning == "NOT LIKE"
@@ -1618,8 +1620,12 @@ def _val(value: Any) -> ir.Expr:
     """An operand used as a value: a parenthesised list and UNNEST() are only the right side of
     IN."""
     if isinstance(value, _Marker):
-        what = "UNNEST( )" if value.__class__.__name__ == "_Unnest" else "a parenthesised list"
-        raise _err(f"{what} is only allowed after IN", value.pos)
+        what = {
+            "_Unnest": "UNNEST( ) is only allowed after IN",
+            "_Subquery": "a { subquery } is only allowed after IN, EXISTS, VALUE or ARRAY",
+            "_Position": "OFFSET( ), ORDINAL( ) and their SAFE_ forms are only allowed in [ ]",
+        }.get(value.__class__.__name__, "a parenthesised list is only allowed after IN")
+        raise _err(what, value.pos)
     return value
 
 
@@ -1811,6 +1817,11 @@ SPANNER_BINARY: dict[str, tuple[int, Any]] = {
     "NOT IN": (_CMP, "NOT IN"),
     "BETWEEN": (_CMP, "BETWEEN"),
     "NOT BETWEEN": (_CMP, "BETWEEN"),
+    # GoogleSQL's / of two integers is a float (operators.md, arithmetic operators)
+    "/": (_BINARY["/"][0], ir.ArithOp.DIV_FLOAT),
+    "LIKE ANY": (_CMP, "LIKE ANY"),
+    "LIKE SOME": (_CMP, "LIKE ANY"),
+    "LIKE ALL": (_CMP, "LIKE ALL"),
 }
 
 # GoogleSQL aggregate functions with no IR aggregate of the same meaning
@@ -1828,6 +1839,14 @@ _GOOGLESQL_AGGREGATES = frozenset(
 
 class _Unnest(_Marker):
     """UNNEST(array): only the right operand of IN (GoogleSQL)."""
+
+
+class _Subquery(_Marker):
+    """``{ query }`` (a COLLECT subquery): only the right operand of IN (GoogleSQL)."""
+
+
+class _Position(_Marker):
+    """``OFFSET(i)`` and its kin (ordinal, safe, index): only inside an array subscript."""
 
 
 class SpannerBuilder(GqlBuilder):
@@ -1888,9 +1907,6 @@ class SpannerBuilder(GqlBuilder):
     def any_cheapest(self, c: list, pos: int) -> _Prefix:
         return self._search(ir.SearchKind.ANY_CHEAPEST, c, pos)
 
-    def cheapest_k(self, c: list, pos: int) -> _Prefix:
-        return self._search(ir.SearchKind.CHEAPEST_K, c, pos, _count_of(c, 1))
-
     def cost(self, c: list, pos: int) -> _Cost:
         return _Cost(c[0], pos)
 
@@ -1901,9 +1917,34 @@ class SpannerBuilder(GqlBuilder):
         """``x IN (a, b)`` and ``x IN UNNEST(array)``: membership in a list."""
         if isinstance(container, _Tuple):
             return ir.ListLiteral(container.value, pos=container.pos)
-        if isinstance(container, _Unnest):
+        if isinstance(container, (_Unnest, _Subquery)):
             return container.value
-        raise _err("IN needs a parenthesised list or UNNEST(array)", pos)
+        if isinstance(container, ir.Expr) and self._parenthesised(container):
+            return ir.ListLiteral((container,), pos=container.pos)  # x IN (a)
+        raise _err("IN needs a parenthesised list, UNNEST(array) or a { subquery }", pos)
+
+    def _quantified_like(self, meaning: str, value: ir.Expr, patterns: Any, pos: int) -> ir.Expr:
+        """``x LIKE ANY (p, q)`` is ``x LIKE p OR x LIKE q``, ``LIKE ALL`` the same with AND,
+        three-valued logic included (operators.md, quantified LIKE operator)."""
+        if isinstance(patterns, _Tuple):
+            items = patterns.value
+        elif isinstance(patterns, ir.Expr) and self._parenthesised(patterns):
+            items = (patterns,)
+        else:
+            raise _err(f"{meaning} needs a parenthesised list of patterns", pos)
+        join = ir.Or if meaning == "LIKE ANY" else ir.And
+        out: ir.Expr | None = None
+        for item in items:
+            like = ir.Like(value, item, escape="\\", pos=pos)
+            out = like if out is None else join(out, like, pos=pos)
+        assert out is not None
+        return out
+
+    def _parenthesised(self, x: ir.Expr) -> bool:
+        """Whether ``x`` was written in parentheses of its own (``IN (a)``)."""
+        start = x.pos if x.pos is not None else 0
+        before = self.text[:start].rstrip()
+        return before.endswith("(") and not before[:-1].rstrip().upper().endswith("UNNEST")
 
     def null_handling(self, c: list, pos: int) -> _NullHandling:
         return _NullHandling(c[0][1].upper() == "IGNORE", pos)
@@ -1935,6 +1976,8 @@ class SpannerBuilder(GqlBuilder):
             return ir.StringMatch(op, args[0], args[1], pos=start)
         if low == "unnest" and n == 1:
             return _Unnest(args[0], start)
+        if low in ("offset", "safe_offset", "ordinal", "safe_ordinal") and n == 1:
+            return _Position((low.endswith("ordinal"), low.startswith("safe"), args[0]), start)
         if low in _GOOGLESQL_AGGREGATES:
             raise UnsupportedError(
                 f"{name}()",
@@ -1958,6 +2001,97 @@ class SpannerBuilder(GqlBuilder):
         # float power (GoogleSQL mathematical functions)
         return super()._special_function(low, name, args, start)
 
+    # -- GoogleSQL expressions -----------------------------------------------------------------
+    def _string(self, token: tuple) -> str:
+        """A raw string (``r'…'``) holds its backslashes as characters."""
+        text = token[1]
+        if text[:1] in ("r", "R"):
+            return text[2:-1]
+        return super()._string(token)
+
+    def _search_count(self, c: list) -> int | ir.Parameter:
+        return next((x for x in c if isinstance(x, ir.Parameter)), None) or _count_of(c, 1)
+
+    def any_k(self, c: list, pos: int) -> _Prefix:
+        return self._search(ir.SearchKind.ANY, c, pos, self._search_count(c))
+
+    def shortest_k(self, c: list, pos: int) -> _Prefix:
+        k = self._search_count(c)
+        if k == 1:
+            return self._search(ir.SearchKind.ANY_SHORTEST, c, pos)
+        return self._search(ir.SearchKind.SHORTEST_K, c, pos, k)
+
+    def cheapest_k(self, c: list, pos: int) -> _Prefix:
+        return self._search(ir.SearchKind.CHEAPEST_K, c, pos, self._search_count(c))
+
+    def op_subscript(self, c: list, pos: int):
+        """``a[OFFSET(i)]``, ``a[SAFE_OFFSET(i)]``, ``a[ORDINAL(i)]``, ``a[SAFE_ORDINAL(i)]``, and
+        ``a[i]``, which is ``a[OFFSET(i)]``; ``j['key']`` reads a JSON field (null when absent),
+        as the IR's key access does (operators.md, array subscript and JSON subscript
+        operators)."""
+        index = c[0]
+
+        def apply(b: SpannerBuilder, base: Any) -> ir.Expr:
+            subject = _val(base)
+            at = subject.pos if subject.pos is not None else pos
+            if isinstance(index, _Position):
+                ordinal, safe, value = index.value
+                return ir.ArrayElement(subject, value, ordinal, safe, pos=at)
+            value = _val(index)
+            if isinstance(value, ir.String):
+                return ir.Index(subject, value, pos=at)
+            return ir.ArrayElement(subject, value, pos=at)
+
+        return apply
+
+    def list_literal(self, c: list, pos: int) -> ir.ListLiteral:
+        """A GoogleSQL array: its elements have one type (checked by Spanner's analyser)."""
+        return ir.ListLiteral(tuple(c), one_type=True, pos=pos)
+
+    def typed_array(self, c: list, pos: int) -> ir.ListLiteral:
+        """``ARRAY<T>[a, b]``: each element coerced to ``T`` (a CAST unless it is a literal of
+        that type already; data-types.md, constructing an array)."""
+        element, items = c[0], c[1]
+        if not isinstance(items, ir.ListLiteral):
+            raise _err("ARRAY<T> needs a list of elements [ … ]", pos)
+        typed = {
+            "INTEGER": ir.Integer,
+            "FLOAT": ir.Float,
+            "STRING": ir.String,
+            "BOOLEAN": ir.Boolean,
+        }
+        kind = typed.get(element.name) if len(c) == 2 and not element.element else None
+        out = tuple(
+            x
+            if (kind is not None and type(x) is kind) or isinstance(x, ir.Null)
+            else ir.Cast(x, element, pos=x.pos)
+            for x in items.items
+        )
+        return replace(items, items=out, pos=pos)
+
+    def array_subquery(self, c: list, pos: int) -> ir.CollectSubquery:
+        """``ARRAY { … RETURN x }``: the values of the one column, in row order, nulls kept,
+        ``[]`` for no rows (graph-subqueries.md, ARRAY subquery): the IR's COLLECT subquery."""
+        query = c[0]
+        if not isinstance(query, ir.Query) or not _has_result(query):
+            raise _err("ARRAY { } needs a query that ends with RETURN", pos)
+        return ir.CollectSubquery(query, pos=pos)
+
+    def subquery_operand(self, c: list, pos: int) -> _Subquery:
+        query = c[0]
+        if not isinstance(query, ir.Query) or not _has_result(query):
+            raise _err("IN { } needs a query that ends with RETURN", pos)
+        return _Subquery(ir.CollectSubquery(query, pos=pos), pos)
+
+    def safe_cast_expr(self, c: list, pos: int) -> ir.SafeCast:
+        return ir.SafeCast(_val(c[0]), c[1], pos=pos)
+
+    def struct_field(self, c: list, pos: int) -> ir.StructField:
+        return ir.StructField(_val(c[0]), c[1] if len(c) > 1 else None, pos=pos)
+
+    def struct_expr(self, c: list, pos: int) -> ir.Struct:
+        return ir.Struct(tuple(c), pos=pos)
+
     def spanner_typed_literal(self, c: list, pos: int) -> ir.TemporalLiteral:
         """``DATE '…'`` and ``TIMESTAMP '…'``. A TIMESTAMP is an absolute point in time; without
         a zone it is read in the database's default time zone (America/Los_Angeles unless
@@ -1969,7 +2103,7 @@ class SpannerBuilder(GqlBuilder):
             return ir.TemporalLiteral(ir.TemporalKind.DATE, text, pos=pos)
         iso = re.sub(r"^(\d{4}-\d{1,2}-\d{1,2})[ tT]", r"\1T", text.strip())
         iso = re.sub(r"\s+([A-Za-z_]+/[A-Za-z_/]+)$", r"[\1]", iso)
-        return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, pos=pos)
+        return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, timestamp=True, pos=pos)
 
 
 class TuGraphGqlBuilder(GqlBuilder):

@@ -85,6 +85,18 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
                 "meaning",
                 offset=node.pos,
             )
+        if isinstance(node, e.ArrayElement):
+            return _array_element(node, target)
+        if isinstance(node, (e.SafeCast, e.Struct)):
+            name = "SAFE_CAST" if isinstance(node, e.SafeCast) else "STRUCT"
+            raise UnsupportedError(
+                name,
+                target.name,
+                f"GoogleSQL's {name} has no {target.name} construct of the same meaning",
+                offset=node.pos,
+            )
+        if isinstance(node, e.Arithmetic) and node.op is e.ArithOp.DIV_FLOAT:
+            return _float_quotient(node, target)
         if not (isinstance(node, e.Arithmetic) and node.op is e.ArithOp.ADD_NUMBERS):
             return node
         left, right = node.left, node.right
@@ -98,6 +110,40 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
         return e.Arithmetic(e.ArithOp.ADD, _number(left), _number(right), pos=node.pos)
 
     return root.transform(rewrite)
+
+
+def _array_element(node: e.ArrayElement, target: Dialect) -> e.Expr:
+    """``a[SAFE_OFFSET(i)]`` with a literal ``i >= 0`` (``SAFE_ORDINAL(i)``, ``i >= 1``) is the
+    IR's ``a[i]`` (``a[i - 1]``): both give null out of range. An unsafe subscript fails out of
+    range where ``a[i]`` gives null, and a negative or computed position counts from the end in
+    ``a[i]``: refused."""
+    base = 1 if node.ordinal else 0
+    index = node.index
+    if node.safe and isinstance(index, e.Integer) and index.value >= base:
+        return e.Index(node.subject, e.Integer(index.value - base, pos=index.pos), pos=node.pos)
+    word = ("SAFE_" if node.safe else "") + ("ORDINAL" if node.ordinal else "OFFSET")
+    raise UnsupportedError(
+        f"array subscript [{word}()]",
+        target.name,
+        f"{target.name}'s subscript gives null out of range and counts a negative position from "
+        "the end",
+        rewrite=f"[SAFE_{'ORDINAL' if node.ordinal else 'OFFSET'}(n)] with a literal position",
+        offset=node.pos,
+    )
+
+
+def _float_quotient(node: e.Arithmetic, target: Dialect) -> e.Expr:
+    """GoogleSQL's ``/`` is a float quotient: ``toFloat(a) / b`` in a truncating target. A zero
+    divisor fails in GoogleSQL and gives infinity or NaN in Cypher: a literal zero is refused."""
+    if isinstance(node.right, (e.Integer, e.Float)) and node.right.value == 0:
+        raise UnsupportedError(
+            "float division by zero",
+            target.name,
+            "GoogleSQL raises a division-by-zero error where Cypher gives infinity or NaN",
+            offset=node.pos,
+        )
+    left = node.left if isinstance(node.left, e.Float) else e.FunctionCall("tofloat", (node.left,))
+    return e.Arithmetic(e.ArithOp.DIV, left, node.right, pos=node.pos)
 
 
 def _number(node: e.Expr) -> e.Expr:
