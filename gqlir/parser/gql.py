@@ -1884,6 +1884,36 @@ class SpannerBuilder(GqlBuilder):
     def group_by_all(self, c: list, pos: int) -> _Group:
         return _Group(None, pos)
 
+    def _projection_of(self, c: list, pos: int) -> ir.Projection:
+        """Two columns of one name are an error ("Ambiguous name", Spanner's analyser):
+        ``RETURN a.id, b.id`` names both ``id``."""
+        projection = super()._projection_of(c, pos)
+        seen: set[str] = set()
+        for item in projection.items:
+            if item.alias in seen:
+                raise _err(
+                    f"two columns are named {item.alias}: give each its own name with AS",
+                    item.pos if item.pos is not None else pos,
+                )
+            seen.add(item.alias)
+        return projection
+
+    def let_clause(self, c: list, pos: int) -> ir.Let:
+        """A LET statement cannot read a variable it defines itself ("Unrecognized name",
+        Spanner's analyser): write a second LET."""
+        let = super().let_clause(c, pos)
+        defined: set[str] = set()
+        for binding in let.bindings:
+            for x in binding.value.walk():
+                if isinstance(x, ir.Variable) and x.name in defined:
+                    raise _err(
+                        f"{x.name} is defined by this LET statement and cannot be read in it: "
+                        "define it in an earlier LET",
+                        x.pos if x.pos is not None else pos,
+                    )
+            defined.add(binding.variable)
+        return let
+
     def _group_by(self, items: list[ir.ReturnItem], group: _Group) -> tuple[ir.Expr, ...] | None:
         """ "Ordinals are not supported" in a RETURN's GROUP BY (graph-query-statements.md,
         RETURN statement): ``GROUP BY 1`` is an error, not a constant key."""
