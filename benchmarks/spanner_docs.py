@@ -33,11 +33,12 @@ def zetasql_verdict(text: str, schema):
     return shared_checker().check(text, schema if reads_fingraph else None)
 
 
-def round_trips(text: str) -> bool:
-    """parse → emit spanner → parse gives the same IR."""
+def round_trips(text: str, schema=None) -> bool:
+    """parse → emit spanner (with the types of FinGraph's properties) → parse gives the same
+    IR."""
     try:
         query = api.parse(text, "spanner")
-        return api.parse(api.emit(query, "spanner"), "spanner") == query
+        return api.parse(api.emit(query, "spanner", schema=schema), "spanner") == query
     except GqlirError:
         return False
 
@@ -54,7 +55,7 @@ def main() -> int:
     verdicts = [zetasql_verdict(i["query"], fingraph) for i in valid]
     zeta = sum(v.accepted for v in verdicts)
     analysed = sum(v.accepted and v.analysed for v in verdicts)
-    trips = sum(round_trips(i["query"]) for i in accepted)
+    trips = sum(round_trips(i["query"], fingraph) for i in accepted)
     print(f"spanner docs corpus: {len(items)} queries ({len(valid)} valid, {len(invalid)} invalid)")
     print(f"gqlir accepts {len(accepted)}/{len(valid)} valid ({len(accepted) / len(valid):.1%})")
     print(f"gqlir rejects {len(rejected)}/{len(invalid)} invalid")
@@ -67,7 +68,7 @@ def main() -> int:
         if not verdict.accepted:
             print(f"  ZetaSQL rejects {item['id']}: {verdict.message}"[:160])
     for item in accepted:
-        if not round_trips(item["query"]):
+        if not round_trips(item["query"], fingraph):
             print(f"  no round trip {item['id']}")
     for item in valid:
         if item not in accepted:

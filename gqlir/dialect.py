@@ -181,6 +181,7 @@ class Capabilities:
     # GoogleSQL's own expressions: a[OFFSET(i)] / SAFE_OFFSET / ORDINAL, SAFE_CAST, STRUCT(...),
     # TIMESTAMP '...' literals
     googlesql_expressions: bool = False
+    power_of_integers_is_float: bool = False  # POWER(INT64, INT64) is a FLOAT64 (GoogleSQL)
     catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
     group_by_ordinals: bool = False  # GROUP BY 1 names the first RETURN item (TuGraph GQL)
     # lexical

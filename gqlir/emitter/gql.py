@@ -381,6 +381,8 @@ class GqlGenerator(GraphTextGenerator):
             from ..passes.googlesql import lower_googlesql
 
             node = lower_googlesql(node, self.dialect)
+        if self.caps.collect_empty_null:
+            node = node.transform(_sql_aggregate)
         self._used, self._root = None, node
         self.scope = {}
         self.renamed = {}
@@ -2350,7 +2352,8 @@ class GqlGenerator(GraphTextGenerator):
                 raise self.unsupported("% on floats", node, message="GQL's MOD takes exact numbers")
             return e.FunctionCall(_MOD_MARK, (node.left, node.right), pos=node.pos)
         if op is e.ArithOp.POW:
-            base = node.left if lt.kind == "float" else e.Cast(node.left, e.TypeRef("FLOAT"))
+            floats = ("float", "integer") if self.caps.power_of_integers_is_float else ("float",)
+            base = node.left if lt.kind in floats else e.Cast(node.left, e.TypeRef("FLOAT"))
             return e.FunctionCall(_POWER_MARK, (base, node.right), pos=node.pos)
         if (
             op is e.ArithOp.DIV
@@ -2532,7 +2535,12 @@ class GqlGenerator(GraphTextGenerator):
             return self._substring(node)
         if name == "type" and len(args) == 1 and self._edge_labels:
             return self._label_of(node, "edge", self._edge_labels)
-        if name == "labels" and len(args) == 1 and self._node_labels:
+        if (
+            name == "labels"
+            and len(args) == 1
+            and self._node_labels
+            and "labels" not in self.dialect.functions  # (Spanner has LABELS)
+        ):
             label = self._label_of(node, "node", self._node_labels)
             if label is node:
                 return node
@@ -3057,6 +3065,15 @@ class GqlGenerator(GraphTextGenerator):
             # x IN { subquery }: membership in its rows, never null
             block = self.block(container.query, self.scope, expression=True)
             return f"{self.operand(node.item, _PRED + 1)} IN {block}"
+        if (
+            isinstance(container, e.FunctionCall)
+            and container.name == "coalesce"
+            and len(container.args) == 2
+            and container.args[1] == e.ListLiteral(())
+        ):
+            # UNNEST(NULL) is empty: IN UNNEST(l) is IN coalesce(l, []) (the Spanner reader's)
+            array = self.expr(container.args[0])
+            return f"{self.operand(node.item, _PRED + 1)} IN UNNEST({array})"
         text = f"{self.operand(node.item, _PRED + 1)} IN UNNEST({self.expr(container)})"
         if isinstance(self.lower(container), e.ListLiteral):
             return text
@@ -3270,7 +3287,7 @@ class GqlGenerator(GraphTextGenerator):
             surface = self.function_name("sum", node)
         elif name.startswith(_STDEV_MARK):
             surface = self.function_name(name[len(_STDEV_MARK) :], node)
-        elif name == _COLLECT_MARK:
+        elif name in (_COLLECT_MARK, _COLLECT_ALL_MARK):
             surface = self.function_name("collect", node)
         else:
             surface = self.function_name(name, node)
@@ -3500,6 +3517,57 @@ def _numeric_add(node: e.Expr) -> e.Expr:
     return node
 
 
+def _sql_aggregate(node: Node) -> Node:
+    """The IR of an aggregate that is null where SQL's is, as the Spanner reader builds it,
+    marked to be written as that aggregate in a target whose aggregates are null on no rows
+    (``collect_empty_null``): ``CASE WHEN count(*) = 0 THEN NULL ELSE collect(x) END`` is
+    ``ARRAY_AGG(x IGNORE NULLS)``, with ``[v IN collect([x]) | v[0]]`` (which keeps nulls)
+    ``ARRAY_AGG(x)``; ``CASE WHEN count(x) < 2 THEN NULL ELSE stdev(x) END`` is
+    ``STDDEV_SAMP(x)``, and ``< 1`` with ``sum`` is ``SUM(x)``."""
+    if not isinstance(node, e.Case) or node.subject is not None or len(node.whens) != 1:
+        return node
+    when, default = node.whens[0], node.default
+    test = when.condition
+    if not (
+        isinstance(when.result, e.Null)
+        and isinstance(test, e.Comparison)
+        and isinstance(test.right, e.Integer)
+        and isinstance(default, (e.Aggregate, e.ListComprehension))
+    ):
+        return node
+    if test.op is e.CompOp.EQ and isinstance(test.left, e.CountStar) and test.right.value == 0:
+        if isinstance(default, e.Aggregate):
+            if default.name != "collect" or len(default.args) != 1:
+                return node
+            return replace(default, name=_COLLECT_MARK)
+        source = default.source
+        if (
+            default.where is None
+            and isinstance(source, e.Aggregate)
+            and source.name == "collect"
+            and len(source.args) == 1
+            and isinstance(source.args[0], e.ListLiteral)
+            and len(source.args[0].items) == 1
+            and default.projection == e.Index(e.Variable(default.variable), e.Integer(0))
+        ):
+            return replace(source, name=_COLLECT_ALL_MARK, args=source.args[0].items)
+        return node
+    floors = {"sum": (1, _SUM_MARK), "stdev": (2, _STDEV_MARK + "stdev")}
+    if (
+        test.op is e.CompOp.LT
+        and isinstance(test.left, e.Aggregate)
+        and test.left.name == "count"
+        and isinstance(default, e.Aggregate)
+        and default.name in floors
+        and floors[default.name][0] == test.right.value
+        and test.left.args == default.args
+        and test.left.distinct == default.distinct
+        and len(default.args) == 1
+    ):
+        return replace(default, name=floors[default.name][1])
+    return node
+
+
 def _branch_graphs(query: q.Query) -> set[str | None]:
     """The graphs the branches of a set operation select first (None: a branch selects none)."""
     if isinstance(query, q.SetOperation):
@@ -3570,6 +3638,7 @@ _JSON_MARK = "%to_json"
 _SUM_MARK = "%sum"
 _STDEV_MARK = "%stdev:"
 _COLLECT_MARK = "%collect"
+_COLLECT_ALL_MARK = "%collect_all"  # the list aggregate keeping nulls (ARRAY_AGG without IGNORE)
 _STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
 _STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
 _MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _EQ_MARK, _JSON_MARK})

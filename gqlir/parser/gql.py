@@ -1861,7 +1861,7 @@ class SpannerBuilder(GqlBuilder):
     def graph_query(self, c: list, pos: int) -> ir.Query:
         """``GRAPH g`` selects the graph of the whole query: a :class:`ir.UseGraph` first step
         (in each branch of a composite query)."""
-        return _use_first(ir.UseGraph(c[0], pos=pos), c[1])
+        return _use_first(ir.UseGraph(c[0], pos=pos), _sort_by_columns(c[1]))
 
     def graph_query_unnamed(self, c: list, pos: int) -> ir.Query:
         """A query without its GRAPH clause reads the graph the caller names (``graph=``)."""
@@ -1872,7 +1872,7 @@ class SpannerBuilder(GqlBuilder):
                 pos,
                 "PARSE_NO_GRAPH",
             )
-        return _use_first(ir.UseGraph(self.graph, pos=pos), c[0])
+        return _use_first(ir.UseGraph(self.graph, pos=pos), _sort_by_columns(c[0]))
 
     def statement_block(self, c: list, pos: int) -> ir.Statement:
         parts = [c[0]] + [_Next((None, x), x.pos or pos) for x in c[1:] if isinstance(x, ir.Node)]
@@ -1947,7 +1947,14 @@ class SpannerBuilder(GqlBuilder):
         """``x IN (a, b)`` and ``x IN UNNEST(array)``: membership in a list."""
         if isinstance(container, _Tuple):
             return ir.ListLiteral(container.value, pos=container.pos)
-        if isinstance(container, (_Unnest, _Subquery)):
+        if isinstance(container, _Unnest):
+            # UNNEST(NULL) is empty: x IN UNNEST(NULL) is FALSE, where x IN null is null
+            # (operators.md, IN operator, semantic rules)
+            array = container.value
+            if isinstance(array, (ir.ListLiteral, ir.CollectSubquery)):
+                return array
+            return ir.FunctionCall("coalesce", (array, ir.ListLiteral(())), pos=array.pos)
+        if isinstance(container, _Subquery):
             return container.value
         if isinstance(container, ir.Expr) and self._parenthesised(container):
             return ir.ListLiteral((container,), pos=container.pos)  # x IN (a)
@@ -2019,6 +2026,10 @@ class SpannerBuilder(GqlBuilder):
             return None  # GoogleSQL's own functions of these names: resolved by the dialect file
         if low == "pow":
             low = "power"  # POW is a synonym of POWER (mathematical_functions, POW)
+        if low == "length" and n == 1:
+            # LENGTH counts a string's characters (string_functions, LENGTH): the length of a
+            # path is PATH_LENGTH
+            return ir.FunctionCall("char_length", args, pos=start)
         if low == "ifnull" and n == 2:
             # IFNULL(x, y) is COALESCE(x, y) (https://cloud.google.com/spanner/docs/reference/
             # standard-sql/conditional_expressions, IFNULL)
@@ -2069,7 +2080,7 @@ class SpannerBuilder(GqlBuilder):
                 return ir.ArrayElement(subject, value, ordinal, safe, pos=at)
             value = _val(index)
             if isinstance(value, ir.String):
-                return ir.Index(subject, value, pos=at)
+                return ir.Property(subject, value.value, pos=at)
             return ir.ArrayElement(subject, value, pos=at)
 
         return apply
@@ -2163,6 +2174,25 @@ _BUILDERS: dict[str, type[GqlBuilder]] = {
 def builder_for(dialect: Dialect) -> GqlBuilder:
     """The builder of a GQL dialect's grammar variant (the base builder for ``gql``)."""
     return _BUILDERS.get(dialect.grammar, GqlBuilder)(dialect)
+
+
+def _sort_by_columns(query: ir.Statement) -> ir.Statement:
+    """A sort key of ``RETURN … ORDER BY`` that repeats a column's expression (``RETURN p.name
+    ORDER BY p.name``) is that column (``name``): the same values, in the form the writers use."""
+
+    def canonical(node: ir.Node) -> ir.Node:
+        if not isinstance(node, ir.Projection) or not node.order_by or node.star:
+            return node
+        columns = {item.expr: item.alias for item in node.items}
+        keys = []
+        for key in node.order_by:
+            alias = columns.get(key.expr)
+            if alias is not None and not isinstance(key.expr, ir.Variable):
+                key = replace(key, expr=ir.Variable(alias, pos=key.expr.pos))
+            keys.append(key)
+        return replace(node, order_by=tuple(keys))
+
+    return query.transform(canonical)
 
 
 def _use_first(use: ir.UseGraph, query: ir.Statement) -> ir.Query:
