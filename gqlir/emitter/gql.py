@@ -343,6 +343,8 @@ class GqlGenerator(GraphTextGenerator):
                 f"spanner_elements must be 'refuse' or 'to_json', not {spanner_elements!r}",
             )
         self.graph = graph
+        #: The graph the query being written reads (expression subqueries may name it).
+        self.query_graph: str | None = None
         self.element_policy: ElementPolicy = spanner_elements
         self.rename_variables = rename_variables
         #: Variables renamed because their names cannot be variables here (rename_variables).
@@ -426,6 +428,7 @@ class GqlGenerator(GraphTextGenerator):
         elif graph is not None:
             self.require(self.caps.use_graph, "USE", query)
             lead = "USE " + self.graph_name(graph)
+        self.query_graph = graph
         body = self.query_text(query, top=True, lead=lead)
         return self.join_clauses([*prefix, body])
 
@@ -556,6 +559,15 @@ class GqlGenerator(GraphTextGenerator):
         finally:
             self.depth -= 1
             self.scope, self.correlated = outer, correlated
+        if (
+            expression
+            and self.caps.graph_prefix_required
+            and self.query_graph is not None
+            and not re.match(r"(?:OPTIONAL\s+)?MATCH\b", body)
+        ):
+            # "Match should be the first operator when the graph reference is omitted"
+            # (Spanner's analyser): an expression subquery that starts otherwise names its graph
+            body = "GRAPH " + self.graph_name(self.query_graph) + " " + body
         if self.pretty:
             return "{\n" + "  " * (self.depth + 1) + body + "\n" + "  " * self.depth + "}"
         return "{ " + body + " }"

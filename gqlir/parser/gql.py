@@ -1861,7 +1861,8 @@ class SpannerBuilder(GqlBuilder):
     def graph_query(self, c: list, pos: int) -> ir.Query:
         """``GRAPH g`` selects the graph of the whole query: a :class:`ir.UseGraph` first step
         (in each branch of a composite query)."""
-        return _use_first(ir.UseGraph(c[0], pos=pos), _sort_by_columns(c[1]))
+        body = _sort_by_columns(_drop_graph(c[1], c[0]))
+        return _use_first(ir.UseGraph(c[0], pos=pos), body)
 
     def graph_query_unnamed(self, c: list, pos: int) -> ir.Query:
         """A query without its GRAPH clause reads the graph the caller names (``graph=``)."""
@@ -1872,7 +1873,8 @@ class SpannerBuilder(GqlBuilder):
                 pos,
                 "PARSE_NO_GRAPH",
             )
-        return _use_first(ir.UseGraph(self.graph, pos=pos), _sort_by_columns(c[0]))
+        body = _sort_by_columns(_drop_graph(c[0], self.graph))
+        return _use_first(ir.UseGraph(self.graph, pos=pos), body)
 
     def statement_block(self, c: list, pos: int) -> ir.Statement:
         parts = [c[0]] + [_Next((None, x), x.pos or pos) for x in c[1:] if isinstance(x, ir.Node)]
@@ -2022,10 +2024,22 @@ class SpannerBuilder(GqlBuilder):
                 f"the GoogleSQL aggregate {name}() has no IR aggregate of the same meaning",
                 offset=start,
             )
-        if low in ("trim", "btrim", "ltrim", "rtrim", "log", "normalize"):
+        if low in ("trim", "ltrim", "rtrim", "round") or (low == "log" and n == 2):
+            # GoogleSQL's own meanings: TRIM and its kin remove the characters a second argument
+            # names; ROUND rounds half away from zero (Cypher's round() half up); LOG(x, b) is
+            # the logarithm to base b (string_functions, mathematical_functions)
+            return ir.FunctionCall(f"googlesql.{low}", args, pos=start)
+        if low in ("btrim", "log", "normalize"):
             return None  # GoogleSQL's own functions of these names: resolved by the dialect file
         if low == "pow":
             low = "power"  # POW is a synonym of POWER (mathematical_functions, POW)
+        if low in ("concat", "array_concat") and n >= 1:
+            # CONCAT of strings and ARRAY_CONCAT of arrays: null if an argument is null, as
+            # || is (string_functions CONCAT, array_functions ARRAY_CONCAT, operators.md ||)
+            out = args[0]
+            for arg in args[1:]:
+                out = ir.Concat(out, arg, pos=start)
+            return out
         if low == "length" and n == 1:
             # LENGTH counts a string's characters (string_functions, LENGTH): the length of a
             # path is PATH_LENGTH
@@ -2124,6 +2138,13 @@ class SpannerBuilder(GqlBuilder):
             raise _err("IN { } needs a query that ends with RETURN", pos)
         return _Subquery(ir.CollectSubquery(query, pos=pos), pos)
 
+    def expr_block(self, c: list, pos: int) -> ir.Statement:
+        """``{ GRAPH g … }``: the subquery reads graph ``g`` (a first UseGraph step, dropped
+        where it names the query's own graph)."""
+        if len(c) == 1:
+            return c[0]
+        return _use_first(ir.UseGraph(c[0], pos=pos), c[1])
+
     def safe_cast_expr(self, c: list, pos: int) -> ir.SafeCast:
         return ir.SafeCast(_val(c[0]), c[1], pos=pos)
 
@@ -2174,6 +2195,22 @@ _BUILDERS: dict[str, type[GqlBuilder]] = {
 def builder_for(dialect: Dialect) -> GqlBuilder:
     """The builder of a GQL dialect's grammar variant (the base builder for ``gql``)."""
     return _BUILDERS.get(dialect.grammar, GqlBuilder)(dialect)
+
+
+def _drop_graph(query: ir.Statement, graph: str) -> ir.Statement:
+    """``query`` without the ``GRAPH g`` of its subqueries that name its own graph ``g``."""
+
+    def drop(node: ir.Node) -> ir.Node:
+        if (
+            isinstance(node, ir.LinearQuery)
+            and node.steps
+            and isinstance(node.steps[0], ir.UseGraph)
+            and node.steps[0].graph == graph
+        ):
+            return replace(node, steps=node.steps[1:])
+        return node
+
+    return query.transform(drop)
 
 
 def _sort_by_columns(query: ir.Statement) -> ir.Statement:

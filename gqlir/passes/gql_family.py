@@ -21,6 +21,8 @@ from __future__ import annotations
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import expr as e
+from ..ir import query as q
+from ..ir.analysis import aggregates
 from ..ir.node import Node
 
 #: canonical functions whose value is a number (or null) whatever their arguments
@@ -85,6 +87,8 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
                 "meaning",
                 offset=node.pos,
             )
+        if isinstance(node, e.ValueSubquery) and target.capabilities.collect_subquery:
+            return _one_row_value(node)
         if isinstance(node, e.ArrayElement):
             return _array_element(node, target)
         if isinstance(node, (e.SafeCast, e.Struct)):
@@ -110,6 +114,29 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
         return e.Arithmetic(e.ArithOp.ADD, _number(left), _number(right), pos=node.pos)
 
     return root.transform(rewrite)
+
+
+def _one_row_value(node: e.ValueSubquery) -> e.Expr:
+    """``VALUE { … RETURN agg(x) }`` whose last step aggregates without grouping keys has
+    exactly one row: ``COLLECT { … }[0]`` has its value (Cypher has no VALUE subquery). Other
+    VALUE subqueries stay (and are refused): ``[0]`` would not fail on two rows as VALUE does."""
+    query = node.query
+    if not isinstance(query, q.LinearQuery) or not query.steps:
+        return node
+    last = query.steps[-1]
+    if (
+        not isinstance(last, q.Projection)
+        or last.star
+        or len(last.items) != 1
+        or not aggregates(last.items[0].expr)
+        or last.group_by
+        or last.skip is not None
+        or last.limit is not None
+        or last.where is not None
+    ):
+        return node
+    collected = e.CollectSubquery(query, pos=node.pos)
+    return e.Index(collected, e.Integer(0, pos=node.pos), pos=node.pos)
 
 
 def _array_element(node: e.ArrayElement, target: Dialect) -> e.Expr:
