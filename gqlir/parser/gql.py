@@ -31,7 +31,7 @@ What GQL leaves implicit and the IR makes explicit:
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 from .. import ir
@@ -1861,6 +1861,7 @@ class SpannerBuilder(GqlBuilder):
     def graph_query(self, c: list, pos: int) -> ir.Query:
         """``GRAPH g`` selects the graph of the whole query: a :class:`ir.UseGraph` first step
         (in each branch of a composite query)."""
+        _reject_markers(c[1])
         body = _sort_by_columns(_drop_graph(c[1], c[0]))
         return _use_first(ir.UseGraph(c[0], pos=pos), body)
 
@@ -1873,6 +1874,7 @@ class SpannerBuilder(GqlBuilder):
                 pos,
                 "PARSE_NO_GRAPH",
             )
+        _reject_markers(c[0])
         body = _sort_by_columns(_drop_graph(c[0], self.graph))
         return _use_first(ir.UseGraph(self.graph, pos=pos), body)
 
@@ -1904,6 +1906,7 @@ class SpannerBuilder(GqlBuilder):
         """A LET statement cannot read a variable it defines itself ("Unrecognized name",
         Spanner's analyser): write a second LET."""
         let = super().let_clause(c, pos)
+        _reject_markers(let)
         defined: set[str] = set()
         for binding in let.bindings:
             for x in binding.value.walk():
@@ -2195,6 +2198,20 @@ _BUILDERS: dict[str, type[GqlBuilder]] = {
 def builder_for(dialect: Dialect) -> GqlBuilder:
     """The builder of a GQL dialect's grammar variant (the base builder for ``gql``)."""
     return _BUILDERS.get(dialect.grammar, GqlBuilder)(dialect)
+
+
+def _reject_markers(node: ir.Node) -> None:
+    """A parenthesised list, UNNEST( ), a { subquery } or OFFSET( ) that reached a place other
+    than the operand that takes it (``RETURN UNNEST(a)``) is an error with its position."""
+    stack: list[Any] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _Marker):
+            _val(x)
+        elif isinstance(x, ir.Node):
+            stack.extend(getattr(x, f.name) for f in fields(x))
+        elif isinstance(x, tuple):
+            stack.extend(x)
 
 
 def _drop_graph(query: ir.Statement, graph: str) -> ir.Statement:
