@@ -56,6 +56,10 @@ def main() -> int:
     zeta = sum(v.accepted for v in verdicts)
     analysed = sum(v.accepted and v.analysed for v in verdicts)
     trips = sum(round_trips(i["query"], fingraph) for i in accepted)
+    written = [
+        api.emit(api.parse(i["query"], "spanner"), "spanner", schema=fingraph) for i in accepted
+    ]
+    written_ok = sum(zetasql_verdict(text, fingraph).accepted for text in written)
     print(f"spanner docs corpus: {len(items)} queries ({len(valid)} valid, {len(invalid)} invalid)")
     print(f"gqlir accepts {len(accepted)}/{len(valid)} valid ({len(accepted) / len(valid):.1%})")
     print(f"gqlir rejects {len(rejected)}/{len(invalid)} invalid")
@@ -64,6 +68,7 @@ def main() -> int:
         "catalog, the others parsed)"
     )
     print(f"round trip (parse, emit spanner, parse: same IR): {trips}/{len(accepted)} accepted")
+    print(f"ZetaSQL accepts the text written back: {written_ok}/{len(accepted)}")
     for item, verdict in zip(valid, verdicts, strict=True):
         if not verdict.accepted:
             print(f"  ZetaSQL rejects {item['id']}: {verdict.message}"[:160])
