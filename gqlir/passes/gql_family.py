@@ -18,11 +18,11 @@ be a number is refused.
 
 from __future__ import annotations
 
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.analysis import aggregates
 from ..ir.node import Node
 
 #: canonical functions whose value is a number (or null) whatever their arguments
