@@ -336,6 +336,8 @@ def test_safe_cast_and_struct() -> None:
         ("'abc' LIKE ANY ('x%', NULL)", None),  # three-valued, as OR
         ("'b' IN ('b')", True),  # one parenthesised value is a list of one
         ("'b' NOT IN ('a', 'c')", True),
+        ("3 IN (1 + 2)", True),  # a parenthesised computed value too
+        ("'ab' LIKE ANY ('a' || '%')", True),
     ],
 )
 def test_quantified_like_and_in_lists(predicate: str, value: object) -> None:
@@ -454,6 +456,7 @@ def test_googlesql_length_is_a_string_length() -> None:
         ("GRAPH g MATCH (a) LET x = a.id, y = x + 1 RETURN y", "x is defined by this LET"),
         ("GRAPH g RETURN UNNEST([1]) AS v", "UNNEST"),
         ("GRAPH g RETURN OFFSET(1) AS v", "only allowed in [ ]"),
+        ("GRAPH g MATCH (a) RETURN a.x IN a.l AS v", "IN needs a parenthesised list"),
     ],
 )
 def test_invalid_googlesql_is_refused_with_a_position(text: str, message: str) -> None:

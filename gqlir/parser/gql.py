@@ -1970,11 +1970,18 @@ class SpannerBuilder(GqlBuilder):
         assert out is not None
         return out
 
+    def begin(self, text: str, graph: str | None = None) -> None:
+        super().begin(text, graph)
+        #: expressions written in parentheses of their own, by id (kept alive here)
+        self._parens: dict[int, Any] = {}
+
+    def paren_expr(self, c: list, pos: int) -> Any:
+        self._parens[id(c[0])] = c[0]
+        return c[0]
+
     def _parenthesised(self, x: ir.Expr) -> bool:
         """Whether ``x`` was written in parentheses of its own (``IN (a)``)."""
-        start = x.pos if x.pos is not None else 0
-        before = self.text[:start].rstrip()
-        return before.endswith("(") and not before[:-1].rstrip().upper().endswith("UNNEST")
+        return self._parens.get(id(x)) is x
 
     def null_handling(self, c: list, pos: int) -> _NullHandling:
         return _NullHandling(c[0][1].upper() == "IGNORE", pos)
