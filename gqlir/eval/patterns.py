@@ -574,7 +574,7 @@ def _select(search: ir.Search, found: list[_State]) -> Iterator[_State]:
         key = (st.nodes[0].id, st.nodes[-1].id) if st.nodes else (-1, -1)
         partitions.setdefault(key, []).append(st)
     kind = search.kind
-    k = search.k or 1
+    k = search.k if isinstance(search.k, int) and search.k else 1  # (a parameter is resolved)
     cheapest = kind in (ir.SearchKind.ANY_CHEAPEST, ir.SearchKind.CHEAPEST_K)
     for paths in partitions.values():
         paths.sort(key=(lambda s: s.cost) if cheapest else (lambda s: len(s.rels)))

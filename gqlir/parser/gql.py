@@ -1050,7 +1050,7 @@ class GqlBuilder(CypherBuilder):
         return None
 
     def _search(
-        self, kind: ir.SearchKind | None, c: list, pos: int, k: int | None = None
+        self, kind: ir.SearchKind | None, c: list, pos: int, k: int | ir.Expr | None = None
     ) -> _Prefix:
         mode = next((x for x in c if isinstance(x, ir.PathMode)), None)
         search = ir.Search(kind, k, pos=pos) if kind is not None else None
@@ -1882,6 +1882,8 @@ class SpannerBuilder(GqlBuilder):
         projection = super()._projection_of(c, pos)
         seen: set[str] = set()
         for item in projection.items:
+            if item.alias is None:
+                continue
             if item.alias in seen:
                 raise _err(
                     f"two columns are named {item.alias}: give each its own name with AS",
@@ -2222,7 +2224,7 @@ def _drop_graph(query: ir.Statement, graph: str) -> ir.Statement:
             return replace(node, steps=node.steps[1:])
         return node
 
-    return query.transform(drop)
+    return query.transform(drop)  # type: ignore[return-value]
 
 
 def _sort_by_columns(query: ir.Statement) -> ir.Statement:
@@ -2241,7 +2243,7 @@ def _sort_by_columns(query: ir.Statement) -> ir.Statement:
             keys.append(key)
         return replace(node, order_by=tuple(keys))
 
-    return query.transform(canonical)
+    return query.transform(canonical)  # type: ignore[return-value]
 
 
 def _use_first(use: ir.UseGraph, query: ir.Statement) -> ir.Query:
