@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from .errors import DialectError
 from .resources import data_dir
@@ -291,6 +291,30 @@ def _build(name: str) -> Dialect:
         aliases=tuple(spec.get("aliases", [])),
         sources=dict(spec.get("sources", {})),
     )
+
+
+#: The dialect names gqlir knows, for editors to complete. The public functions take
+#: ``DialectName | str``: a SQL dialect takes any sqlglot flavour (``sql:<flavour>``), and
+#: aliases are accepted too.
+DialectName = Literal[
+    "neo4j",
+    "neo4j4",
+    "opencypher9",
+    "kuzu",
+    "tugraph-cypher",
+    "iso-gql",
+    "spanner",
+    "tugraph-gql",
+    "sql",
+    "sql:sqlite",
+    "sql:duckdb",
+    "sql:postgres",
+    "sqlpgq",
+    "sqlpgq:oracle",
+    "sqlpgq:duckdb",
+    "sqlpgq:postgres",
+    "sqlpgq:bigquery",
+]
 
 
 @cache
