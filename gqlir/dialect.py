@@ -205,6 +205,12 @@ class Capabilities:
     # "ALL_DIFFERENT", "PROPERTY_EXISTS"
     element_predicates: tuple[str, ...] = ()
     edge_cost: bool = False  # COST expr on an edge pattern (for CHEAPEST searches)
+    search_count_parameter: bool = False  # a search prefix's count may be a parameter (ANY @k)
+    array_subquery: bool = False  # ARRAY { ... } and x IN { ... } (GoogleSQL graph subqueries)
+    # GoogleSQL's own expressions: a[OFFSET(i)] / SAFE_OFFSET / ORDINAL, SAFE_CAST, STRUCT(...),
+    # TIMESTAMP '...' literals
+    googlesql_expressions: bool = False
+    power_of_integers_is_float: bool = False  # POWER(INT64, INT64) is a FLOAT64 (GoogleSQL)
     catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
     group_by_ordinals: bool = False  # GROUP BY 1 names the first RETURN item (TuGraph GQL)
     # lexical

@@ -271,7 +271,7 @@ class TypeAnalysis:
                 t = self.of(value)
                 out = t if out is None else join(out, t)
             return unconst(out or ANY)
-        if isinstance(node, e.Cast):
+        if isinstance(node, (e.Cast, e.SafeCast)):
             return VType(CAST_KINDS.get(node.type.name, "any"))
         if isinstance(node, (e.CollectSubquery, e.PatternComprehension)):
             return VType("list")
@@ -295,6 +295,8 @@ class TypeAnalysis:
         kinds = {lt.kind, rt.kind}
         if node.op is e.ArithOp.POW and kinds <= NUMERIC | {"null"}:
             return VType("float")
+        if node.op is e.ArithOp.DIV_FLOAT:
+            return VType("float")  # GoogleSQL's / (a float quotient, or an error)
         if kinds <= NUMERIC:
             if kinds == {"integer"}:
                 return VType("integer")
