@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..dialect import Dialect
 from ..ir.node import Node
-from . import edge_uniqueness
+from . import edge_uniqueness, property_maps
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -141,6 +141,13 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: edge_uniqueness.applies(t),
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
+    ),
+    Lowering(
+        "property-maps",
+        frozenset({"gql"}),
+        lambda t, s: property_maps.applies(t),
+        property_maps.lower_property_maps,
+        "property map keys beyond the target's limit moved to the MATCH's WHERE",
     ),
 )
 
