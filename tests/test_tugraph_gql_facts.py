@@ -91,3 +91,38 @@ def test_a_multi_key_property_map_keeps_one_key_and_moves_the_rest(
     text = _tugraph(cypher)
     assert text == expected
     assert _rows(text, "tugraph-gql") == _rows(cypher, "neo4j")
+
+
+@pytest.mark.parametrize(
+    ("gql", "expected"),
+    [
+        (
+            "MATCH TRAIL (a)-[:R]->{1,3}(b) RETURN b.x AS x",
+            "MATCH (a)-[:R]->{1,3}(b) RETURN b.x AS x",
+        ),
+        (
+            "MATCH WALK (a)-[r:R]->(b), TRAIL (b)-[s:R]->(c) RETURN c.x AS x",
+            "MATCH (a)-[r:R]->(b), (b)-[s:R]->(c) RETURN c.x AS x",
+        ),
+    ],
+)
+def test_trail_and_walk_are_dropped_under_tugraph_s_edge_uniqueness(
+    gql: str, expected: str
+) -> None:
+    text = api.transpile(gql, "iso-gql", "tugraph-gql")
+    assert text == expected
+    assert _rows(text, "tugraph-gql") == _rows(gql, "iso-gql")
+
+
+@pytest.mark.parametrize(
+    ("gql", "construct"),
+    [
+        ("MATCH SIMPLE (a)-[:R]->{1,3}(b) RETURN b.x AS x", "SIMPLE path mode"),
+        ("MATCH REPEATABLE ELEMENTS (a)-[r]->(b)-[s]->(c) RETURN c.x AS x", "REPEATABLE ELEMENTS"),
+        ("MATCH p = ANY 2 (a)-[:R]->{1,3}(b) RETURN b.x AS x", "ANY"),
+    ],
+)
+def test_gql_the_planner_refuses_is_refused(gql: str, construct: str) -> None:
+    with pytest.raises(UnsupportedError) as refused:
+        api.transpile(gql, "iso-gql", "tugraph-gql")
+    assert refused.value.construct == construct

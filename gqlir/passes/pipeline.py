@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..dialect import Dialect
 from ..ir.node import Node
-from . import edge_uniqueness, property_maps
+from . import edge_uniqueness, path_modes, property_maps
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -134,6 +134,13 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_rules,
         lower_googlesql,
         "literal-null operands folded; element filters that read others moved to WHERE",
+    ),
+    Lowering(
+        "redundant-path-modes",
+        frozenset({"gql"}),
+        lambda t, s: path_modes.applies(t),
+        path_modes.drop_redundant_path_modes,
+        "WALK and TRAIL dropped where the target's MATCH keeps edges distinct by itself",
     ),
     Lowering(
         "edge-uniqueness",
