@@ -13,6 +13,7 @@ Capabilities read: ``path_modes``, ``default_match_mode``, ``match_modes``.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from ..dialect import Dialect
 from ..ir import pattern as p
@@ -46,7 +47,7 @@ def drop_redundant_path_modes(root: Node, target: Dialect) -> Node:
 
     def match(node: Node) -> Node:
         if isinstance(node, q.Match) and node.mode is p.MatchMode.DIFFERENT_EDGES:
-            patterns = tuple(x.transform(strip) for x in node.patterns)
+            patterns = tuple(cast(p.PathPattern, x.transform(strip)) for x in node.patterns)
             return replace(node, patterns=patterns)
         return node
 

@@ -14,6 +14,7 @@ Capability read: ``max_property_map_keys``.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, cast
 
 from ..dialect import Dialect
 from ..errors import UnsupportedError
@@ -86,18 +87,18 @@ class _Lowering:
 
     def pattern(self, pattern: p.PathPattern, moved: list[e.Expr]) -> p.PathPattern:
         path = self.path(pattern.path, moved, quantified=False)
-        return pattern if path is pattern.path else replace(pattern, path=path)
+        return pattern if path is pattern.path else replace(pattern, path=cast(Any, path))
 
     def path(self, path: Node, moved: list[e.Expr], *, quantified: bool) -> Node:
         if isinstance(path, p.PathUnion):
             alts = tuple(self.path(a, moved, quantified=quantified) for a in path.alternatives)
-            return replace(path, alternatives=alts)
+            return replace(path, alternatives=cast(Any, alts))
         if isinstance(path, p.ParenPath):
             inner = self.path(path.path, moved, quantified=quantified or bool(path.quantifier))
-            return replace(path, path=inner)
+            return replace(path, path=cast(Any, inner))
         assert isinstance(path, p.PathChain)
         elements = tuple(self.element(x, moved, quantified=quantified) for x in path.elements)
-        return replace(path, elements=elements)
+        return replace(path, elements=cast(Any, elements))
 
     def element(self, element: Node, moved: list[e.Expr], *, quantified: bool) -> Node:
         if isinstance(element, p.ParenPath):
