@@ -97,6 +97,15 @@ class EngineExecutor:
         self.engine.close()
 
 
+def open_reference(schema: SchemaGraph, graph: str) -> ReferenceExecutor:
+    """The reference evaluator with the graph loaded."""
+    from ..engines.reference import ReferenceEngine
+
+    engine = ReferenceEngine()
+    engine.load(schema, graph)
+    return ReferenceExecutor(engine)
+
+
 def open_executor(name: str, schema: SchemaGraph, graph: str) -> Executor:
     """An engine by name (:func:`gqlir.engines.open_engine`) with the graph loaded."""
     from ..engines import open_engine

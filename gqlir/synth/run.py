@@ -9,7 +9,7 @@ from .checkpoint import Checkpoint
 from .config import SynthConfig, resolve_graph
 from .dataset import write_dataset
 from .errors import SynthError
-from .execute import ReferenceExecutor, open_executor
+from .execute import ReferenceExecutor, open_executor, open_reference
 from .graphindex import GraphIndex
 from .library import load_libraries
 from .pipeline import SchemaRun, SchemaState
@@ -74,7 +74,7 @@ def synthesize(
             if isinstance(executor, ReferenceExecutor):
                 return executor
             if not opened:
-                opened.append(open_executor("reference", schema, graph))  # type: ignore[arg-type]
+                opened.append(open_reference(schema, graph))
             return opened[0]
 
         verifier = Verifier(routes, schema, graph, config.timeout, config.max_rows, reference)
