@@ -214,3 +214,15 @@ def test_neo4j_texts_on_a_real_neo4j(neo4j_server, tmp_path) -> None:
     with open_engine("neo4j", url=neo4j_server) as neo4j:
         left = neo4j.run("MATCH (n) RETURN count(n) AS n", dialect="neo4j", timeout=30)
         assert left.rows == [(0,)]
+
+
+def test_the_spanner_check_beside_another_gold_engine() -> None:
+    """With Kuzu answering the gold, the Spanner texts still go through ZetaSQL and the
+    reference evaluator (loaded for them), and agree with Kuzu's answers."""
+    config = _config(n=4, engine="kuzu", dialects=["spanner"])
+    items, stats = synthesize(config, None, rewriters=[])
+    records = [i["verified"]["spanner"] for i in items]
+    assert stats["verification"] == {"spanner": SPANNER_CHECK}
+    assert (
+        sum(r.get("engine") == SPANNER_CHECK and r["status"] == "confirmed" for r in records) >= 3
+    )

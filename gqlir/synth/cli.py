@@ -131,6 +131,22 @@ def _schemas_and_graphs(
     return schemas, [f.data for f in folders]
 
 
+def _confirmations(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]) -> str:
+    """One line: per dialect, the texts its engine confirmed (and disagreements)."""
+    from .card import verification
+
+    parts = []
+    for d, row in verification(items, stats, dialects).items():
+        if row["engine"] == "none":
+            parts.append(f"{d} -")
+            continue
+        texts = sum(row[s] for s in ("confirmed", "disagrees", "engine error", "no engine"))
+        part = f"{d} {row['confirmed']}/{texts} ({row['engine']})"
+        dropped = row["dropped for disagreement"] + row["disagrees"]
+        parts.append(part + (f", {dropped} disagreed" if dropped else ""))
+    return "confirmed on their engines: " + ", ".join(parts)
+
+
 def cmd_synth(args: argparse.Namespace) -> int:
     from .config import SynthConfig, parse_mix
     from .emitting import DEFAULT_DIALECTS
@@ -171,4 +187,5 @@ def cmd_synth(args: argparse.Namespace) -> int:
             print(f"gqlir synth: {name} is not written: {why}", file=sys.stderr)
         per = ", ".join(f"{k}: {v['items']}" for k, v in sorted(stats["schemas"].items()))
         print(f"{len(items)} verified items ({per}); dataset card: {args.out}/README.md")
+        print(_confirmations(items, stats, config.dialects))
     return 0
