@@ -90,7 +90,7 @@ def disagreement_examples(items: list[dict[str, Any]], stats: dict[str, Any]) ->
         )
     out = []
     for what, d, engine, diff, text in rows[:20]:
-        out.append(f"* {what}, `{d}` on {engine}: {diff}  \n  `{text}`")
+        out.append(f"* {what}, `{d}` on {engine}: {diff}  \n  `` {text} ``")
     if len(rows) > 20:
         out.append(f"* … and {len(rows) - 20} more (stats.json: `disagreements`)")
     return out
