@@ -33,15 +33,16 @@ import os
 import stat
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
 from .budget import memory_size
+from .cliargs import add_common_arguments
 from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
 from .jsonl import dumps, field_path, read_line, text_at
 from .optional import MissingDependencyError
@@ -243,6 +244,11 @@ def build_parser() -> argparse.ArgumentParser:
         "the property graph's name: what a GQL-family translation names (Spanner: GRAPH NAME; "
         "the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
     )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="also print (to stderr) which lowering passes changed the query for the target",
+    )
     _add_query_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_translate)
@@ -335,6 +341,27 @@ def _add_query_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-q", "--quiet", action="store_true", help="no summary and no progress bar in batch mode"
     )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="batch mode: worker processes (0: one per core; default 1); output order is kept",
+    )
+
+
+def _jobs(text: str) -> int:
+    """--jobs N: a count of worker processes, 0 for every core."""
+    from .workers import default_jobs
+
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of jobs: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("--jobs must be 0 (every core) or more")
+    return n or default_jobs()
 
 
 def _add_graph_name_argument(p: argparse.ArgumentParser, help_text: str) -> None:
@@ -343,13 +370,7 @@ def _add_graph_name_argument(p: argparse.ArgumentParser, help_text: str) -> None
     p.add_argument("-g", "--graph", "--graph-name", dest="graph", metavar="NAME", help=help_text)
 
 
-def _add_common_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print results and errors as JSON")
-    p.add_argument(
-        "--debug",
-        action="store_true",
-        help="let internal errors raise with a traceback (for gqlir developers)",
-    )
+_add_common_arguments = add_common_arguments
 
 
 # -- reference evaluator: run and tck ----------------------------------------------------------
@@ -1111,7 +1132,7 @@ def _validate_gqlir(
 
     result = validate(text, dialect.name, graph=graph)
     if result.valid and schema is not None:
-        from .schema.checks import check_query
+        from .api import check_query
 
         issues = check_query(with_graph(text, dialect.name, graph), dialect.name, schema)
         if issues:
@@ -1260,6 +1281,8 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     outcome = _guarded(run, text, args.debug, {"translation": None})
     if outcome.status == INTERNAL_ERROR:
         return _single_internal(outcome, args)
+    if args.explain:
+        _explain(text, source, target, schema, args.graph)
     if args.json:
         data: dict[str, Any] = {
             "status": outcome.status,
@@ -1278,6 +1301,28 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         assert outcome.exc is not None
         print(_format_error(outcome.exc), file=sys.stderr)
     return EXIT_OK if outcome.status == OK else EXIT_INVALID
+
+
+def _explain(text: str, source: Dialect, target: Dialect, schema: Any, graph: str | None) -> None:
+    """Which of the target's lowering passes (:mod:`gqlir.passes.pipeline`) change the query:
+    one line per pass that runs, ``changed`` or ``unchanged``, or the refusal it raised."""
+    from .api import parse
+    from .passes.pipeline import lowerings
+
+    try:
+        query: Any = parse(text, source.name, schema=schema, graph=graph)
+    except GqlirError:
+        return  # the translation's own error is reported
+    print(f"lowering for {target.name}:", file=sys.stderr)
+    for lowering in lowerings(target, source):
+        try:
+            out = lowering.run(query, target)
+        except UnsupportedError as exc:
+            print(f"  {lowering.name}: refuses {exc.construct}", file=sys.stderr)
+            return
+        verdict = "changed" if out is not query else "unchanged"
+        print(f"  {lowering.name}: {verdict} ({lowering.rule})", file=sys.stderr)
+        query = out
 
 
 def _cmd_migrate(args: argparse.Namespace) -> int:
@@ -1490,13 +1535,10 @@ def _process(
     """The batch loop: one output line per input line, whatever the line holds."""
     try:
         with _Progress(enabled=not args.quiet, total=size, title=title) as progress:
-            for line in lines:
+            for line, outcome in _outcomes(args, run, lines, failed):
                 tally.total += 1
                 if line.problem is not None:
-                    outcome = _input_error(line, failed)
                     tally.input_errors.append(outcome.error["message"] if outcome.error else "")
-                else:
-                    outcome = _guarded(run, line.query, args.debug, failed)
                 tally.statuses[outcome.status] += 1
                 if outcome.construct:
                     tally.constructs[outcome.construct] += 1
@@ -1506,6 +1548,54 @@ def _process(
         raise
     except OSError as exc:
         raise UsageError(f"I/O error: {exc.strerror or exc}") from None
+
+
+def _outcomes(
+    args: argparse.Namespace,
+    run: Callable[[str], _Outcome],
+    lines: Iterator[_Line],
+    failed: dict[str, Any],
+) -> Iterator[tuple[_Line, _Outcome]]:
+    """Each line with its outcome, in input order: here, or in ``--jobs`` worker processes."""
+    jobs = getattr(args, "jobs", 1)
+    if jobs <= 1:
+        for line in lines:
+            if line.problem is not None:
+                yield line, _input_error(line, failed)
+            else:
+                yield line, _guarded(run, line.query, args.debug, failed)
+        return
+    from .workers import ordered_map
+
+    held: deque[_Line] = deque()
+
+    def texts() -> Iterator[str | None]:
+        for line in lines:
+            held.append(line)
+            yield line.query if line.problem is None else None
+
+    work = partial(_worker_outcome, run=run, debug=args.debug, failed=failed)
+    crashed = partial(_crashed_outcome, failed=failed)
+    for outcome in ordered_map(work, texts(), jobs=jobs, on_crash=crashed):
+        line = held.popleft()
+        yield line, (_input_error(line, failed) if outcome is None else outcome)
+
+
+def _worker_outcome(
+    text: str | None, run: Callable[[str], _Outcome], debug: bool, failed: dict[str, Any]
+) -> _Outcome | None:
+    """One record's outcome in a worker process (None for a line that holds no query); the
+    exception objects stay behind: a batch record needs only the fields."""
+    if text is None:
+        return None
+    outcome = _guarded(run, text, debug, failed)
+    return replace(outcome, exc=None, more=[])
+
+
+def _crashed_outcome(text: str | None, failed: dict[str, Any]) -> _Outcome:
+    message = "the worker process running this query died (a crash or the memory limit)"
+    error = {"code": "INTERNAL", "message": message}
+    return _Outcome(INTERNAL_ERROR, dict(failed, status=INTERNAL_ERROR), error)
 
 
 def _input_error(line: _Line, failed: dict[str, Any]) -> _Outcome:

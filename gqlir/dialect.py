@@ -114,7 +114,9 @@ class Capabilities:
     slicing: bool = True
     concat_operator: bool = True  # ||
     like_operator: bool = False  # SQL's x [NOT] LIKE pattern, % and _ wildcards
-    plus_concatenates: bool = True  # + on strings and lists
+    # + on strings and lists; where false (every GQL dialect), the GQL printer writes Cypher's
+    # polymorphic + as numeric +, || or an append, by the operand types, or refuses it
+    plus_concatenates: bool = True
     cast: bool = False
     temporal_literals: str = "function"  # function: date('…'); typed: DATE '…'
     null_ordering_syntax: bool = False  # NULLS FIRST | NULLS LAST
