@@ -154,8 +154,8 @@ def plan(dialects: list[str], routes: dict[str, Route], enabled: bool = True) ->
     return out
 
 
-def _neo4j_local() -> str:
-    """The Bolt URL of the Neo4j scripts/neo4j-local runs (started if it is not running)."""
+def _neo4j_local(command: str) -> subprocess.CompletedProcess[str]:
+    """``scripts/neo4j-local COMMAND`` of the clone gqlir runs from."""
     import gqlir
 
     script = os.path.join(
@@ -163,13 +163,22 @@ def _neo4j_local() -> str:
     )
     if not os.path.exists(script):
         raise SynthError("neo4j=local needs a clone of gqlir (scripts/neo4j-local): give a URL")
-    done = subprocess.run(
-        [sys.executable, script, "start"], capture_output=True, text=True, timeout=900
+    return subprocess.run(
+        [sys.executable, script, command], capture_output=True, text=True, timeout=900
     )
+
+
+def _start_neo4j_local() -> tuple[str, bool]:
+    """The Bolt URL of the Neo4j scripts/neo4j-local runs, and whether it was started here
+    (then it is stopped at the end; one already running is left running)."""
+    running = _neo4j_local("status")
+    if running.returncode == 0 and running.stdout.strip():
+        return running.stdout.strip().splitlines()[-1], False
+    done = _neo4j_local("start")
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         raise SynthError(f"scripts/neo4j-local start failed: {done.stderr.strip()[-500:]}")
-    return lines[-1]
+    return lines[-1], True
 
 
 class _Engine:
@@ -181,6 +190,7 @@ class _Engine:
         self.engine: Any = None
         self.missing = ""
         self.loaded_into_server = False
+        self.started_local = False
         try:
             if route.engine == SPANNER_CHECK:
                 self._open_spanner_check(reference)
@@ -203,10 +213,16 @@ class _Engine:
         from ..engines import open_engine
 
         options: dict[str, Any] = {}
-        if self.route.url or self.route.local:
-            options["url"] = self.route.url or _neo4j_local()
+        if self.route.local:
+            options["url"], self.started_local = _start_neo4j_local()
+        elif self.route.url:
+            options["url"] = self.route.url
         isolated = self.route.engine in _ISOLATED
-        engine = open_engine(self.route.engine, isolated=isolated, **options)
+        try:
+            engine = open_engine(self.route.engine, isolated=isolated, **options)
+        except BaseException:
+            self._stop_local()
+            raise
         try:
             if options:
                 self._require_empty(engine)
@@ -214,8 +230,14 @@ class _Engine:
             self.loaded_into_server = bool(options)
         except BaseException:
             engine.close()
+            self._stop_local()
             raise
         self.engine = engine
+
+    def _stop_local(self) -> None:
+        if self.started_local:
+            self.started_local = False
+            _neo4j_local("stop")
 
     @staticmethod
     def _require_empty(engine: Any) -> None:
@@ -263,6 +285,7 @@ class _Engine:
                 self.engine.run("MATCH (n) DETACH DELETE n", dialect="neo4j", timeout=300)
         finally:
             self.engine.close()
+            self._stop_local()
 
 
 def _message(exc: GqlirError) -> str:
