@@ -226,3 +226,22 @@ def test_the_spanner_check_beside_another_gold_engine() -> None:
     assert (
         sum(r.get("engine") == SPANNER_CHECK and r["status"] == "confirmed" for r in records) >= 3
     )
+
+
+def test_embedded_engines_run_in_worker_processes() -> None:
+    """A crash or a query stuck in native code cannot take the run down: Kuzu, SQLite and
+    DuckDB run in worker processes (grafeo always does); the Spanner check needs none."""
+    from gqlir.engines.isolated import IsolatedEngine
+    from gqlir.schema import load_schema
+    from gqlir.synth.verify import Verifier
+
+    schema = load_schema("schemas/finance/schema.json")
+    routes = plan(["kuzu", "sql:sqlite", "sql", "iso-gql"], {})
+    verifier = Verifier(routes, schema, "schemas/finance/graph", 10.0, 50, lambda: None)
+    try:
+        for dialect, route in routes.items():
+            engine = verifier._engine(route)
+            assert isinstance(engine.engine, IsolatedEngine), dialect
+            assert engine.engine.host.process.pid != os.getpid()
+    finally:
+        verifier.close()
