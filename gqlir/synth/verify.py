@@ -67,7 +67,7 @@ _ISOLATED = frozenset({"kuzu", "sqlite", "duckdb", "arcadedb"})
 
 #: engines that run texts without the read-only guard, where it refuses texts gqlir itself
 #: writes (Kuzu's ``is_trail()``, the relationship uniqueness the Kuzu writer adds, is not on
-#: gqlir's list of functions known to only read) or costs more than the query (DuckDB's reads
+#: gqlir's list of functions known to only read) or costs more than the query (DuckDB's guard reads
 #: the catalogue for every query: 80 ms a query guarded, 36 ms unguarded, measured on the
 #: finance graph). Their database is this run's own copy, and every template query is checked
 #: to write nothing first (:meth:`Verifier.check`). Elsewhere, a server's database above all,
