@@ -952,7 +952,7 @@ def _format_error(exc: GqlirError) -> str:
         more = f", ... ({len(exc.expected) - 15} more)" if len(exc.expected) > 15 else ""
         lines.append(f"  expected: {shown}{more}")
     if isinstance(exc, UnsupportedError):
-        lines.append(f"  construct: {exc.construct} (target dialect: {exc.dialect})")
+        lines.append(f"  construct: {exc.construct} [{exc.id}] (target dialect: {exc.dialect})")
     return "\n".join(lines)
 
 
@@ -1294,12 +1294,20 @@ def _cmd_translate(args: argparse.Namespace) -> int:
             data["tables"] = mode
         if outcome.error:
             data["error"] = outcome.error
+        if isinstance(outcome.exc, UnsupportedError):
+            data["refusals"] = [r.to_dict() for r in outcome.exc.all_refusals()]
         _write_single(args, _json_line(data))
     elif outcome.status == OK:
         _write_single(args, outcome.fields["translation"])
     else:
         assert outcome.exc is not None
-        print(_format_error(outcome.exc), file=sys.stderr)
+        refusals = (
+            outcome.exc.all_refusals()
+            if isinstance(outcome.exc, UnsupportedError)
+            else [outcome.exc]
+        )
+        for exc in refusals:
+            print(_format_error(exc), file=sys.stderr)
     return EXIT_OK if outcome.status == OK else EXIT_INVALID
 
 
