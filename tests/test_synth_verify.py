@@ -173,6 +173,11 @@ def test_an_untyped_engines_values_are_read_as_the_golds_types() -> None:
     assert difference(gold, ResultTable(["b", "t"], [(2, "2024-01-02T02:04:05Z")]), untyped=True)
     later = ResultTable(["b", "t"], [(1, "2024-01-02T03:04:05Z")])
     assert difference(gold, later, untyped=True) is not None
+    # an engine without zoned date-times (FalkorDB) answers the UTC local date-time
+    utc = tm.parse_temporal("localdatetime", "2024-01-02T02:04:05")
+    assert difference(gold, ResultTable(["b", "t"], [(True, utc)]), untyped=True) is None
+    other = tm.parse_temporal("localdatetime", "2024-01-02T03:04:05")
+    assert difference(gold, ResultTable(["b", "t"], [(True, other)]), untyped=True) is not None
 
 
 def test_routes_from_the_command_line() -> None:

@@ -5,9 +5,10 @@ harness compares result tables (:func:`gqlir.metrics.execution.execution_match`,
 their content).
 
 An engine without a type for a value (SQLite has no boolean, date or list type: it answers
-``1``, ISO text, JSON text; docs/engines.md) has its values read as the type the gold
-answer's column holds before the comparison, so that a missing type is not taken for a
-different answer; a value that does not read as that type stays as it is and differs."""
+``1``, ISO text, JSON text; FalkorDB has no zoned date-time: gqlir loads one as its UTC local
+date-time; docs/engines.md) has its values read as the type the gold answer's column holds
+before the comparison, so that a missing type is not taken for a different answer; a value
+that does not read as that type stays as it is and differs."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ def _as(v: Any, like: Any) -> Any:
         return v
     if isinstance(like, bool) and type(v) is int and v in (0, 1):
         return bool(v)
+    if isinstance(like, tm.DateTime) and isinstance(v, tm.LocalDateTime):
+        # an engine without zoned date-times holds them as UTC local ones (FalkorDB's loader)
+        return tm.parse_temporal("datetime", f"{v}Z")
     if isinstance(like, tm.TEMPORAL_TYPES) and isinstance(v, str):
         try:
             return tm.parse_temporal(_KIND[type(like)], v)

@@ -47,6 +47,7 @@ ROUTES: dict[str, str] = {
     "sql:sqlite": "sqlite",
     "sql:duckdb": "duckdb",
     "spanner": SPANNER_CHECK,
+    "falkordb": "falkordb",  # its own server (gqlir/engines/falkordb.py), started at first use
 }
 
 #: dialects nothing here runs, and why
@@ -59,7 +60,7 @@ NO_ENGINE: dict[str, str] = {
 }
 
 #: engines whose answers lack types the gold has (read as the gold's types: .agreement)
-UNTYPED = frozenset({"sqlite"})
+UNTYPED = frozenset({"sqlite", "falkordb"})
 
 #: engines that run in this process's worker processes (the others are servers or in-process
 #: checks)
