@@ -245,6 +245,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
     )
     p.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="a node, edge or path in the result of a target that cannot return one (Spanner): "
+        "refused (default), or returned as its JSON (SAFE_TO_JSON), which changes its type",
+    )
+    p.add_argument(
         "--explain",
         action="store_true",
         help="also print (to stderr) which lowering passes changed the query for the target",
@@ -306,6 +313,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-c", "--capabilities", action="store_true", help="every capability of every dialect"
     )
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="check NAME's facts on --engine E with small queries and print what the engine "
+        "contradicts (Cypher dialects)",
+    )
+    p.add_argument("-e", "--engine", metavar="E", help="the engine --probe runs on")
+    _add_engine_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_dialects)
     _add_evaluator_commands(sub)
@@ -478,7 +493,14 @@ def _add_evaluator_commands(sub: Any) -> None:
         "directory", metavar="DIR", help="a features folder (or a TCK root, or one .feature file)"
     )
     p.add_argument("-a", "--area", action="append", default=[], help="only this area (repeatable)")
-    p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="dialect of the queries")
+    p.add_argument(
+        "-d",
+        "--dialect",
+        default="neo4j",
+        metavar="D",
+        help="dialect of the queries (with --engine: the engine's own dialect sends them to it "
+        "untranslated, e.g. --engine falkordb --dialect falkordb)",
+    )
     p.add_argument(
         "-t",
         "--to",
@@ -488,14 +510,23 @@ def _add_evaluator_commands(sub: Any) -> None:
         "check the translation; queries T cannot express are not run)",
     )
     p.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="with --to spanner: graph elements in a result refused (default) or returned as "
+        "SAFE_TO_JSON, whose JSON is read back into the element for the comparison",
+    )
+    p.add_argument(
         "-e",
         "--engine",
         metavar="E",
-        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu) instead of the "
+        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu, falkordb) instead of the "
         "reference evaluator, on a database emptied before each scenario",
     )
     p.add_argument(
-        "--url", help="the engine's server (neo4j: a Bolt URL; default: scripts/neo4j-local)"
+        "--url",
+        help="the engine's server (neo4j: a Bolt URL, default scripts/neo4j-local; falkordb: "
+        "redis://… or unix://…, default a private server)",
     )
     p.add_argument("--min-rate", type=float, default=1.0, help="pass rate below which to exit 1")
     _add_common_arguments(p)
@@ -581,12 +612,21 @@ def _cmd_tck(args: argparse.Namespace) -> int:
             from .conformance.engine_runner import format_engine_report, run_engine_tck
 
             report = run_engine_tck(
-                args.directory, args.engine, url=args.url, target=args.target, areas=args.area
+                args.directory,
+                args.engine,
+                url=args.url,
+                target=args.target,
+                areas=args.area,
+                source=args.dialect,
             )
             text = format_engine_report(report, args.engine)
         else:
             report = run_tck(
-                args.directory, areas=args.area, dialect=args.dialect, target=args.target
+                args.directory,
+                areas=args.area,
+                dialect=args.dialect,
+                target=args.target,
+                elements=args.spanner_elements,
             )
             text = format_report(report)
     except TckFormatError as exc:
@@ -627,8 +667,9 @@ def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--url",
         metavar="URL",
-        help="server address: bolt://…, postgresql://…, or host:port of a Spanner "
-        "endpoint (default from the environment)",
+        help="server address: bolt://…, postgresql://…, redis://… or unix://… (FalkorDB; "
+        "default: a private server), or host:port of a Spanner endpoint (default from the "
+        "environment)",
     )
     p.add_argument("--user", metavar="NAME", help="user name (default: GQLIR_BOLT_USER)")
     p.add_argument(
@@ -636,7 +677,9 @@ def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PW",
         help="password (prefer GQLIR_BOLT_PASSWORD: command lines are visible)",
     )
-    p.add_argument("--database", metavar="DB", help="database (Bolt, Spanner)")
+    p.add_argument(
+        "--database", metavar="DB", help="database (Bolt, Spanner), graph key (FalkorDB)"
+    )
     p.add_argument("--project", metavar="P", help="Spanner project")
     p.add_argument("--instance", metavar="I", help="Spanner instance")
     p.add_argument(
@@ -694,6 +737,10 @@ def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
             "password": args.password,
             "database": args.database,
         }
+    elif name == "falkordb":
+        # a running FalkorDB (redis://host:port, unix:///path) and its graph key; without a
+        # URL gqlir starts a private server
+        opts = {"url": args.url, "graph": args.database}
     elif name == "postgres":
         opts = {"url": args.url}
         if args.schema_name:
@@ -1168,14 +1215,21 @@ def _table_mode(source: Dialect, target: Dialect, schema: Any) -> str | None:
 
 
 def _translate_one(
-    text: str, source: Dialect, target: Dialect, schema: Any = None, graph: str | None = None
+    text: str,
+    source: Dialect,
+    target: Dialect,
+    schema: Any = None,
+    graph: str | None = None,
+    elements: str = "refuse",
 ) -> _Outcome:
     """Classify by error type: UnsupportedError means the target cannot say it; any other
     GqlirError from the pipeline means the source text is not a query of the source dialect."""
     from .api import transpile
 
     try:
-        named = {"graph": graph} if graph is not None else {}
+        named: dict[str, Any] = {"graph": graph} if graph is not None else {}
+        if elements != "refuse":
+            named["spanner_elements"] = elements
         out = transpile(text, source.name, target.name, schema=schema, **named)
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
@@ -1267,7 +1321,14 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     mode = _table_mode(source, target, schema)
     if mode is not None and not args.json and mode != SCHEMA_MODE:
         print(f"gqlir translate: {_TABLE_MODE_NOTES[mode]}", file=sys.stderr)
-    run = partial(_translate_one, source=source, target=target, schema=schema, graph=args.graph)
+    run = partial(
+        _translate_one,
+        source=source,
+        target=target,
+        schema=schema,
+        graph=args.graph,
+        elements=args.spanner_elements,
+    )
     if args.input is not None:
         return _run_batch(
             args,
@@ -1422,10 +1483,50 @@ def _ir_to_data(value: Any) -> Any:
     return str(value)
 
 
+def _cmd_probe(args: argparse.Namespace) -> int:
+    """``gqlir dialects NAME --probe --engine E``: NAME's facts as engine E shows them."""
+    from .dialect import get_dialect
+    from .probes import first_value, probe
+
+    if len(args.names) != 1 or not args.engine:
+        raise UsageError("--probe takes one dialect NAME and --engine E")
+    dialect = get_dialect(args.names[0])
+    if dialect.family != "cypher":
+        raise UsageError(
+            f"--probe has probes for Cypher dialects; {dialect.name} is {dialect.family}"
+        )
+    with _open_engine(args, args.engine) as engine:
+        native = engine.native_dialect(dialect.name)
+        if native is None:
+            raise UsageError(
+                f"{args.engine} does not run {dialect.name} text as it is (it runs "
+                f"{', '.join(engine.dialects)}): probes must reach the engine untranslated"
+            )
+        findings = probe(dialect, first_value(engine, dialect.name))
+    wrong = [f for f in findings if f.verdict == "contradicted"]
+    if args.json:
+        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+    else:
+        for f in findings:
+            if f.verdict != "holds" or not f.fact.startswith("reserved word"):
+                shown = "" if f.verdict == "holds" else f" (engine: {f.observed!r}; {f.detail})"
+                print(f"{f.verdict:<12} {f.fact} = {f.declared!r}{shown}")
+        held = sum(f.verdict == "holds" for f in findings)
+        print(
+            f"{dialect.name} on {args.engine}: {held} facts hold, {len(wrong)} contradicted, "
+            f"{len(findings) - held - len(wrong)} without an answer",
+            file=sys.stderr,
+        )
+    return EXIT_INVALID if wrong else EXIT_OK
+
+
 def _cmd_dialects(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from .dialect import all_dialects, get_dialect
+
+    if args.probe:
+        return _cmd_probe(args)
 
     chosen = [get_dialect(n) for n in args.names] if args.names else all_dialects()
     if args.json:

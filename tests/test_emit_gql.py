@@ -97,7 +97,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) RETURN DISTINCT n.name AS _g1 NEXT LET _g2 = _g1 RETURN _g1 AS `n.name` "
         "ORDER BY _g2 NULLS LAST",
         "GRAPH g MATCH (n) RETURN DISTINCT n.name AS `n.name` ORDER BY `n.name` NULLS LAST",
-        SAME,
+        # TuGraph binds delimited variables (its manual's RETURN page), so the column is named
+        "MATCH (n) RETURN DISTINCT n.name AS `n.name` ORDER BY `n.name` NULLS LAST",
     ),
     (
         "MATCH (n) WITH * ORDER BY n.x LIMIT 3 RETURN n.name AS name",
@@ -275,7 +276,7 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) SET n.x = 1, n += {y: 2}, n:L REMOVE n.z, n:M",
         "MATCH (n) SET n.x = 1, n.y = 2, n:L REMOVE n.z, n:M",
         Refused("SET"),
-        SAME,
+        "MATCH (n) SET n.x = 1, n += {y: 2}, n:L REMOVE n.z, n:M",  # TuGraph's SET x += {…}
     ),
     (
         # Cypher assigns in order; one GQL SET evaluates all values first
@@ -312,7 +313,7 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "MATCH (n) WHERE n.name CONTAINS 'o' RETURN n.name AS name",
         Refused("CONTAINS"),
-        Refused("CONTAINS"),
+        "GRAPH g MATCH (n) WHERE STRPOS(n.name, 'o') > 0 RETURN n.name AS name",
         SAME,
     ),
     # a side that is never a string makes it null (GQL's LEFT would fail on it)
@@ -342,7 +343,9 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "MATCH (n) WHERE n.name =~ 'J.*' RETURN n.name AS name",
         Refused("regular expression match"),
-        Refused("regular expression match"),
+        # anchored: Cypher matches the whole string; Java's . excludes every line terminator
+        "GRAPH g MATCH (n) WHERE REGEXP_CONTAINS(n.name, "
+        "'^(?:J[^\\\\n\\\\r\\u0085\\u2028\\u2029]*)$') RETURN n.name AS name",
         SAME,
     ),
     # -- membership and list predicates
@@ -350,13 +353,13 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) WHERE n.x IN [1, 2, 3] RETURN n.x AS x",
         "MATCH (n) WHERE n.x = 1 OR n.x = 2 OR n.x = 3 RETURN n.x AS x",
         "GRAPH g MATCH (n) WHERE n.x IN UNNEST([1, 2, 3]) RETURN n.x AS x",
-        SAME,
+        "MATCH (n) WHERE n.x IN [1, 2, 3] RETURN n.x AS x",  # TuGraph's IN
     ),
     (
         "MATCH (n) WHERE n.x IN [] RETURN n.x AS x",
         "MATCH (n) WHERE FALSE RETURN n.x AS x",
         "GRAPH g MATCH (n) WHERE n.x IN UNNEST([]) RETURN n.x AS x",
-        SAME,
+        "MATCH (n) WHERE n.x IN [] RETURN n.x AS x",
     ),
     (
         "MATCH (n) WHERE n.x IN $list RETURN n.x AS x",
@@ -366,7 +369,7 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "ELSE FALSE END RETURN n.x AS x",
         "GRAPH g MATCH (n) WHERE CASE WHEN @list IS NULL THEN NULL "
         "ELSE n.x IN UNNEST(@list) END RETURN n.x AS x",
-        SAME,
+        "MATCH (n) WHERE n.x IN $list RETURN n.x AS x",
     ),
     (
         "RETURN any(x IN [1, 2, null] WHERE x = 2) AS r",
@@ -427,7 +430,13 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "GRAPH g RETURN 1 AS first, [2, 3] AS rest, NULL AS missing",
         SAME,
     ),
-    ("RETURN range(1, 3) AS r", "RETURN [1, 2, 3] AS r", "GRAPH g RETURN [1, 2, 3] AS r", SAME),
+    # range() is folded where the dialect has no list generator (ISO GQL)
+    (
+        "RETURN range(1, 3) AS r",
+        "RETURN [1, 2, 3] AS r",
+        "GRAPH g RETURN GENERATE_ARRAY(1, 3) AS r",
+        "RETURN range(1, 3) AS r",
+    ),
     (
         "RETURN e() AS e, pi() AS pi",
         "RETURN 2.718281828459045E0 AS e, 3.141592653589793E0 AS pi",
@@ -459,7 +468,14 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "1.5 * 2 AS e, POWER(CAST(2 AS FLOAT64), 3) AS f, MOD(7, 2) AS g",
         SAME,
     ),
-    ("RETURN 7 / 2 AS q", "RETURN 7 / 2 AS q", Refused("integer division"), SAME),
+    # DIV truncates toward zero as Cypher's / on integers does (gqlir.passes.googlesql_division)
+    ("RETURN 7 / 2 AS q", "RETURN 7 / 2 AS q", "GRAPH g RETURN DIV(7, 2) AS q", SAME),
+    (
+        "MATCH (n) RETURN n.x / 2 AS q",
+        "MATCH (n) RETURN n.x / 2 AS q",
+        Refused("integer division"),
+        SAME,
+    ),
     ("RETURN 7.0 / 2 AS q", "RETURN 7.0E0 / 2 AS q", "GRAPH g RETURN 7.0 / 2 AS q", SAME),
     ("RETURN 7.5 % 2 AS m", Refused("% on floats"), Refused("% on floats"), SAME),
     (
@@ -768,20 +784,20 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) WITH count(*) AS count RETURN count",
         "MATCH (n) RETURN COUNT(*) AS count_ NEXT RETURN count_ AS `count`",
         "GRAPH g MATCH (n) RETURN COUNT(*) AS count NEXT RETURN count",
-        SAME,
+        "MATCH (n) RETURN COUNT(*) AS `count` NEXT RETURN `count`",
     ),
     (
         "MATCH (`odd var`) RETURN `odd var`.x AS x",
         "MATCH (_g1) RETURN _g1.x AS x",
         "GRAPH g MATCH (`odd var`) RETURN `odd var`.x AS x",
-        SAME,
+        "MATCH (`odd var`) RETURN `odd var`.x AS x",
     ),
     (
         # PATH is a keyword to GoogleSQL's graph parser as well
         "MATCH path = (a)-->(b) RETURN length(path) AS n",
         "MATCH path_ = (a)->(b) RETURN PATH_LENGTH(path_) AS n",
         "GRAPH g MATCH `path` = (a)->(b) RETURN PATH_LENGTH(`path`) AS n",
-        SAME,
+        "MATCH `path` = (a)->(b) RETURN PATH_LENGTH(`path`) AS n",
     ),
 ]
 
@@ -834,8 +850,14 @@ def test_graph_option_and_use() -> None:
 
 def test_spanner_elements_to_json() -> None:
     tree = gqlir.parse("MATCH (n)-[r]->(m) RETURN n, r.w AS w, collect(m) AS ms")
+    # n is a grouping key: grouped as the node (JSON is not groupable in Spanner), then JSON
     assert translate(tree, SPANNER, spanner_elements="to_json") == (
-        "GRAPH g MATCH (n)-[r]->(m) RETURN SAFE_TO_JSON(n) AS n, r.w AS w, "
+        "GRAPH g MATCH (n)-[r]->(m) RETURN n, r.w AS w, COALESCE(ARRAY_AGG(m IGNORE NULLS), []) "
+        "AS ms NEXT RETURN SAFE_TO_JSON(n) AS n, w, SAFE_TO_JSON(ms) AS ms"
+    )
+    collected = gqlir.parse("MATCH (n)-[r]->(m) RETURN r.w AS w, collect(m) AS ms")
+    assert translate(collected, SPANNER, spanner_elements="to_json") == (
+        "GRAPH g MATCH (n)-[r]->(m) RETURN r.w AS w, "
         "SAFE_TO_JSON(COALESCE(ARRAY_AGG(m IGNORE NULLS), [])) AS ms"
     )
     # only the top-level result: elements still flow between NEXT statements
@@ -1429,16 +1451,22 @@ def test_iso_gql_corpus_round_trips() -> None:
     """GQL -> IR -> GQL: each query is written back, or refused; what is written reads back,
     and mostly to the same IR (the exceptions differ in form, not meaning: LET for a grouping
     key, an enumerated CALL scope)."""
-    written = same = 0
+    written = same = refused = 0
     for text in _gql_corpus():
-        tree = gqlir.parse(text, "iso-gql")
+        try:
+            tree = gqlir.parse(text, "iso-gql")
+        except gqlir.GqlirError:
+            # two lines bind a delimited identifier, which GQL.g4 refuses (bindingVariable :
+            # REGULAR_IDENTIFIER): tests/test_gql_parser.py MISLABELLED_VALID
+            refused += 1
+            continue
         try:
             out = emit_gql(tree, ISO)
         except UnsupportedError:
             continue
         written += 1
         same += gqlir.parse(out, "iso-gql") == tree
-    assert written >= 170 and same >= 160
+    assert written >= 170 and same >= 160 and refused == 2
 
 
 def test_schema_commands_are_refused() -> None:

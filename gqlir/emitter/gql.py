@@ -474,13 +474,12 @@ class GqlGenerator(GraphTextGenerator):
         if top and final and not self.caps.return_graph_elements:
             wrapped = [(self._returnable(x, a, step), a) for x, a in cols]
             changed = {a for (x, a), (y, _) in zip(cols, wrapped) if x is not y}
-            for item in step.order_by:
-                if changed & _variables(item.expr):
-                    raise self.unsupported(
-                        "ORDER BY a graph element",
-                        item,
-                        rewrite="order by one of its properties",
-                    )
+            if changed and self._groups_elements(step, cols, changed, aggregating):
+                first, second = self._json_after_grouping(step, cols)
+                out = self.projection(first, final=False, top=top)
+                return out + self.projection(second, final=final, top=top)
+            if any(changed & _variables(item.expr) for item in step.order_by):
+                return self._sort_before_json(step, cols, changed, final=final, top=top)
             cols = wrapped
         if final and step.order_by and not step.distinct:
             step = self._sort_by_values(step, cols, aggregating)
@@ -611,6 +610,107 @@ class GqlGenerator(GraphTextGenerator):
         if not cols:
             raise self.unsupported("empty projection", step)
         return cols
+
+    def _groups_elements(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        changed: set[str],
+        aggregating: bool,
+    ) -> bool:
+        """Whether a column returned as JSON is also a DISTINCT or grouping key. JSON is not
+        groupable in Spanner, a node or an edge is, a path or an array is not ("Groupable data
+        types", https://cloud.google.com/spanner/docs/reference/standard-sql/data-types), so a
+        node or edge is grouped first and made JSON after; a path or a list is refused."""
+        if not (step.distinct or step.group_by is not None or aggregating):
+            return False
+        keys = [
+            (x, a)
+            for x, a in cols
+            if a in changed and (step.distinct or step.group_by is not None or not aggregates(x))
+        ]
+        for x, a in keys:
+            if self.type_of(x).kind not in ("node", "edge"):
+                raise self.unsupported(
+                    "grouping by a path or a list",
+                    x if x.pos is not None else step,
+                    message=f"column {a!r} is a DISTINCT or grouping key that {self.dialect.name} "
+                    "cannot group (paths and arrays are not groupable)",
+                )
+        return bool(keys)
+
+    def _json_after_grouping(
+        self, step: q.Projection, cols: list[tuple[e.Expr, str]]
+    ) -> tuple[q.Projection, q.Projection]:
+        """The projection with its elements as they are, then ``RETURN`` of its columns, where
+        they become JSON; ordering and paging move to the second when they read only columns."""
+        aliases = {a for _, a in cols}
+        movable = all(
+            _variables(s.expr) <= aliases and not aggregates(s.expr) for s in step.order_by
+        )
+        if not movable:
+            raise self.unsupported(
+                "ORDER BY with graph elements as JSON",
+                step,
+                rewrite="order by the returned columns",
+            )
+        first = replace(step, order_by=(), skip=None, limit=None)
+        second = q.Projection(
+            tuple(q.ReturnItem(e.Variable(a), a) for _, a in cols),
+            order_by=step.order_by,
+            skip=step.skip,
+            limit=step.limit,
+            pos=step.pos,
+        )
+        return first, second
+
+    def _sort_before_json(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        changed: set[str],
+        *,
+        final: bool,
+        top: bool,
+    ) -> list[str]:
+        """Sort keys that read a column returned as JSON (``RETURN n ORDER BY n.name``) are
+        computed first, ``LET k = n.name RETURN SAFE_TO_JSON(n) AS n ORDER BY k``: read after
+        the RETURN, ``n`` would be the JSON. A key that is an element, or aggregates, is
+        refused (graph elements are not orderable in Spanner, "Orderable data types",
+        https://cloud.google.com/spanner/docs/reference/standard-sql/data-types)."""
+        originals = {a: x for x, a in cols if a in changed}
+
+        def unaliased(node: Node) -> Node:
+            if isinstance(node, e.Variable) and node.name in originals:
+                return originals[node.name]
+            return node
+
+        bindings: list[q.Binding] = []
+        order: list[q.SortItem] = []
+        for item in step.order_by:
+            if not changed & _variables(item.expr):
+                order.append(item)
+                continue
+            key = item.expr.transform(unaliased)
+            assert isinstance(key, e.Expr)
+            if (
+                aggregates(key)
+                or any(isinstance(n, (*OPAQUE, e.ListComprehension)) for n in key.walk())
+                or _holds_element(self.type_of(key))
+            ):
+                raise self.unsupported(
+                    "ORDER BY a graph element",
+                    item,
+                    rewrite="order by one of its properties",
+                )
+            name = self.fresh()
+            bindings.append(q.Binding(name, key, pos=item.pos))
+            order.append(replace(item, expr=e.Variable(name)))
+        out = self.let(q.Let(tuple(bindings), pos=step.pos))
+        # the columns listed: a * would return the sort keys too
+        items = tuple(q.ReturnItem(x, a) for x, a in cols)
+        new = replace(step, items=items, star=False, order_by=tuple(order))
+        return out + self.projection(new, final=final, top=top)
 
     def _returnable(self, value: e.Expr, alias: str, step: q.Projection) -> e.Expr:
         """A top-level result column for a dialect that cannot return graph elements."""
@@ -1356,6 +1456,8 @@ class GqlGenerator(GraphTextGenerator):
                     item,
                     rewrite="set each property: SET n.k = map.k",
                 )
+            if item.merge and self.caps.set_merge_map and item.value.entries:
+                return [f"{name} += {self.property_map(item.value, item)}"]
             if item.merge:
                 return [
                     f"{name}.{self.schema_name(k)} = {self.expr(v)}" for k, v in item.value.entries
@@ -2300,6 +2402,12 @@ class GqlGenerator(GraphTextGenerator):
             return e.IsNull(node.operand, negated=node.negated, pos=node.pos)
         return node
 
+    def _has_function(self, canonical: str) -> bool:
+        """Whether the dialect has a built-in that means ``canonical``."""
+        return (
+            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
+        )
+
     def _lower_function(self, node: e.FunctionCall) -> e.Expr:
         name = node.name
         args = node.args
@@ -2309,6 +2417,8 @@ class GqlGenerator(GraphTextGenerator):
             return args[0]
         if name in ("nodes", "relationships") and args == (e.Null(),):
             return e.Null(pos=node.pos)
+        if name in ("range", "head", "last", "tail", "reverse") and self._has_function(name):
+            return node  # the dialect's own function (TuGraph's list functions)
         if name == "range" and 2 <= len(args) <= 3:
             return self._fold_range(node) or node
         if name in ("head", "last", "tail", "reverse") and len(args) == 1:
@@ -2796,6 +2906,9 @@ class GqlGenerator(GraphTextGenerator):
         ``UNNEST(NULL)`` is empty (false) where ``x IN null`` is null in Cypher: a list that may
         be null is tested first (operators.md, IN operator, semantic rules)."""
         if not self.caps.membership_unnest:
+            if self.caps.list_membership:  # TuGraph: x IN [ … ] with Cypher's meaning
+                item = self.operand(node.item, _PRED + 1)
+                return f"{item} IN {self.operand(node.container, _PRED + 1)}"
             raise self.unsupported("IN", node)
         if self.type_of(node.item).kind == "list":
             # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
@@ -2971,6 +3084,12 @@ class GqlGenerator(GraphTextGenerator):
             # Cypher's date() reads the statement clock: date.statement() is date().
             return self._temporal_call(replace(node, name=base))
         surface = self.function_name(name, node)
+        if surface.startswith("@") and len(args) == 1:  # a system property: x.@id (TuGraph)
+            return f"{self.primary(args[0])}.{surface}"
+        if surface in _OPERATOR_SURFACES:  # an operator (TuGraph's bitwise ones), parenthesised
+            if len(args) == 1:
+                return f"({surface}{self.primary(args[0])})"
+            return f"({self.primary(args[0])} {surface} {self.primary(args[1])})"
         return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
 
     def _temporal_call(self, node: e.FunctionCall) -> str:
@@ -3189,6 +3308,8 @@ _ADD_MARK = "%add"
 #: ``=`` whose operands a type test has left to be of one type.
 _EQ_MARK = "%eq"
 _JSON_MARK = "%to_json"
+#: Function surfaces that are operators (a dialect file spelling a function as one).
+_OPERATOR_SURFACES = frozenset(["&", "|", "^", "<<", ">>", "~"])
 _SUM_MARK = "%sum"
 _STDEV_MARK = "%stdev:"
 _COLLECT_MARK = "%collect"

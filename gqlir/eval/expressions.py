@@ -647,7 +647,9 @@ def _pow(a: float, b: float) -> float:
 @lru_cache(maxsize=256)
 def _regex(pattern: str) -> re.Pattern[str]:
     try:
-        return re.compile(_java_regex(pattern))
+        # Java's \d \w \s \b and case-insensitive matching are ASCII-only unless the pattern
+        # asks for Unicode (java.util.regex.Pattern: UNICODE_CHARACTER_CLASS, UNICODE_CASE)
+        return re.compile(_java_regex(pattern), re.ASCII)
     except re.error as exc:
         raise EvaluationError(
             f"invalid regular expression {pattern!r}: {exc}", category="ArgumentError"
