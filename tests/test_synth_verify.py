@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from typing import Any
 
@@ -250,3 +251,16 @@ def test_embedded_engines_run_in_worker_processes() -> None:
             assert engine.engine.host.process.pid != os.getpid()
     finally:
         verifier.close()
+
+
+def test_falkordb_texts_on_falkordb() -> None:
+    """FalkorDB's texts run on FalkorDB (its own server); its zoned date-times, held as UTC
+    local ones, are read as the gold's instants (finance has zoned creation times)."""
+    items, stats = synthesize(_config(n=10, dialects=["falkordb"]), None, rewriters=[])
+    assert stats["verification"] == {"falkordb": "falkordb"}
+    records = [i["verified"]["falkordb"] for i in items]
+    ran = [r for r in records if r["status"] != "refused"]
+    assert all(r["engine"] == "falkordb" for r in ran), records
+    assert sum(r["status"] == "confirmed" for r in ran) >= 7, records
+    instants = [i for i in items if re.search(r"\d{4}-\d\d-\d\dT", json.dumps(i["result"]["rows"]))]
+    assert any(i["verified"]["falkordb"]["status"] == "confirmed" for i in instants)
