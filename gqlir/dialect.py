@@ -176,6 +176,9 @@ class Capabilities:
     # "ALL_DIFFERENT", "PROPERTY_EXISTS"
     element_predicates: tuple[str, ...] = ()
     edge_cost: bool = False  # COST expr on an edge pattern (for CHEAPEST searches)
+    # rows of a quantified edge without a search prefix: "path" (one per path, the standard's),
+    # "endpoint" (one per reachable endpoint: DuckPGQ's bounded path expansion)
+    quantifier_rows: str = "path"
     catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
     group_by_ordinals: bool = False  # GROUP BY 1 names the first RETURN item (TuGraph GQL)
     # lexical
@@ -332,6 +335,26 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
     flavour = flavour.lower()
     caps = dialect.capabilities
     sources = dict(dialect.sources)
+    functions = dict(dialect.functions)
+    aliases = dict(dialect.function_aliases)
+    own = _raw_specs().get(dialect.name, {}).get("flavours", {}).get(flavour)
+    if own is not None:
+        # the flavour's own facts, recorded in the dialect file ([flavours.<name>])
+        changed = dict(own.get("capabilities", {}))
+        unknown = set(changed) - set(_CAP_FIELDS)
+        if unknown:
+            raise DialectError(
+                f"dialect {dialect.name!r} flavour {flavour!r}: unknown capabilities "
+                f"{sorted(unknown)}"
+            )
+        for key, value in changed.items():
+            if isinstance(value, list):
+                changed[key] = tuple(value)
+        caps = replace(caps, **changed)
+        sources.update(own.get("sources", {}))
+        for canonical, surface in own.get("functions", {}).items():
+            functions[canonical.lower()] = surface
+            aliases[surface.lower()] = canonical.lower()
     ordering = _sqlglot_null_ordering(flavour)
     if ordering is not None:
         fixed = ordering in ("nulls_are_small", "nulls_are_large")
@@ -348,6 +371,8 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
         sql_dialect=flavour,
         capabilities=caps,
         sources=sources,
+        functions=functions,
+        function_aliases=aliases,
     )
 
 

@@ -40,12 +40,51 @@ def test_output_reads_back_to_the_same_ir(cypher: str, flavour: str) -> None:
 
 
 def test_quantified_edges_read_back_where_the_flavour_has_them() -> None:
+    # Cypher's -[:R]->{1,3} keeps edges distinct: the standard says DIFFERENT EDGES
     source = gqlir.parse("USE g MATCH (a:P)-[:R]->{1,3}(b:P) RETURN b.name AS name", "neo4j")
-    for flavour in ("sqlpgq", "sqlpgq:oracle", "sqlpgq:duckdb"):
-        assert gqlir.parse(gqlir.emit(source, flavour), flavour) == source
+    text = gqlir.emit(source, "sqlpgq")
+    assert "MATCH DIFFERENT EDGES (" in text
+    assert gqlir.parse(text, "sqlpgq") == source
+    # Oracle matches walks and cannot say otherwise; DuckPGQ gives one row per endpoint
+    for flavour, construct in (
+        ("sqlpgq:oracle", "two edge patterns that may match one edge"),
+        ("sqlpgq:duckdb", "quantified edge with one row per path"),
+        ("sqlpgq:postgres", "quantified edge"),
+    ):
+        with pytest.raises(UnsupportedError) as info:
+            gqlir.emit(source, flavour)
+        assert info.value.construct == construct, flavour
+    walks = gqlir.parse(
+        "USE g MATCH REPEATABLE ELEMENTS (a:P)-[:R]->{1,3}(b:P) RETURN b.name AS name", "neo4j"
+    )
+    for flavour in ("sqlpgq", "sqlpgq:oracle"):
+        assert gqlir.parse(gqlir.emit(walks, flavour), flavour) == walks
+    shortest = gqlir.parse(
+        "USE g MATCH ANY SHORTEST (a:P)-[:R]->{1,3}(b:P) RETURN b.name AS name", "neo4j"
+    )
+    assert gqlir.parse(gqlir.emit(shortest, "sqlpgq:duckdb"), "sqlpgq:duckdb") == shortest
+
+
+def test_duckpgq_quantified_edges_give_one_row_per_endpoint() -> None:
+    """DuckPGQ's -[e]->{1,3} without ANY SHORTEST yields each reachable endpoint once
+    (test/sql/path_finding/bounded_path_expansion.test), which is ANY SHORTEST's meaning."""
+    text = (
+        "SELECT b_id FROM GRAPH_TABLE (pg MATCH (a:N WHERE a.id = 0)-[e:E]->{1,3}(b:N) "
+        "COLUMNS (b.id AS b_id))"
+    )
+    query = gqlir.parse(text, "sqlpgq:duckdb")
+    assert "MATCH ANY SHORTEST (a:N WHERE a.id = 0)-[e:E]->{1,3}(b:N)" in gqlir.emit(
+        query, "iso-gql"
+    )
+    standard = gqlir.parse(text, "sqlpgq")  # the standard's: one row per walk
+    assert "SHORTEST" not in gqlir.emit(standard, "iso-gql")
     with pytest.raises(UnsupportedError) as info:
-        gqlir.emit(source, "sqlpgq:postgres")
-    assert info.value.construct == "quantified edge"
+        gqlir.parse(
+            "SELECT c FROM GRAPH_TABLE (pg MATCH (a:N)-[e:E]->{1,3}(b:N)-[f:F]->(c:N) "
+            "COLUMNS (c.id AS c))",
+            "sqlpgq:duckdb",
+        )
+    assert info.value.construct == "quantified edge inside a longer path"
 
 
 FINANCE = os.path.join(os.path.dirname(__file__), "..", "schemas", "finance", "schema.json")
@@ -88,10 +127,11 @@ GOLDEN = {
     ): "SELECT N FROM GRAPH_TABLE (G MATCH (A IS PERSON) WHERE A.NAME = 'John' COLUMNS (A.NAME AS "
     "N))",
     (
-        "USE snb MATCH (a:Person)-[k:knows]->{1,3}(b:Person) RETURN a.id AS a, b.id AS b",
+        "USE snb MATCH ANY SHORTEST (a:Person)-[k:knows]->{1,3}(b:Person) "
+        "RETURN a.id AS a, b.id AS b",
         "sqlpgq:duckdb",
-    ): "SELECT a, b FROM GRAPH_TABLE (snb MATCH (a:Person)-[k:knows]->{1,3}(b:Person) COLUMNS "
-    "(a.id AS a, b.id AS b))",
+    ): "SELECT a, b FROM GRAPH_TABLE (snb MATCH ANY SHORTEST (a:Person)-[k:knows]->{1,3}"
+    "(b:Person) COLUMNS (a.id AS a, b.id AS b))",
     (
         "USE g MATCH (p:Person) RETURN p.name AS name, count(*) AS n ORDER BY n DESC LIMIT 3",
         "sqlpgq:postgres",
@@ -173,9 +213,11 @@ def test_refusals_and_errors() -> None:
     with pytest.raises(UnsupportedError) as info:
         gqlir.emit(gqlir.parse("MATCH (a:P) RETURN a.x AS x"), "sqlpgq:oracle")
     assert info.value.construct == "graph name"
+    two = gqlir.parse("USE g MATCH (a:P)-[:R]->(b)-[:R]->(c) RETURN c.x AS x")
     with pytest.raises(UnsupportedError) as info:
-        gqlir.emit(gqlir.parse("USE g MATCH (a:P)-[:R]->(b)-[:R]->(c) RETURN c.x AS x"), "sqlpgq")
+        gqlir.emit(two, "sqlpgq:oracle")
     assert info.value.construct == "two edge patterns that may match one edge"
+    assert "MATCH DIFFERENT EDGES (" in gqlir.emit(two, "sqlpgq")
     with pytest.raises(ParseError):
         gqlir.parse("SELECT * FROM GRAPH_TABLE (g MATCH (a IS P) COLUMNS (a.x AS x)", "sqlpgq")
     with pytest.raises(ParseError):

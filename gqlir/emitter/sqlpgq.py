@@ -35,10 +35,21 @@ from typing import Any
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
+from ..ir import property_graph as pg
 from ..ir import query as q
 from ..ir.node import Node
+from ..parser.sqlpgq import edges_may_coincide
 from .base import emits
-from .sql import SqlGenerator, _aggregates, _and, _Frame, _ValueB, refuse_writes, value_kind
+from .sql import (
+    SqlGenerator,
+    _aggregates,
+    _and,
+    _Frame,
+    _PathB,
+    _ValueB,
+    refuse_writes,
+    value_kind,
+)
 
 __all__ = ["FORMS", "SqlPgqGenerator"]
 
@@ -105,13 +116,14 @@ _NODE_ARGS: dict[str, dict[str, bool]] = {
     # GRAPH_TABLE (this MATCH patterns WHERE where COLUMNS (columns)) or (this body)
     "GraphTable": {
         "this": True,
+        "mode": False,
         "patterns": False,
         "where": False,
         "columns": False,
         "body": False,
         "alias": False,
     },
-    "GraphPath": {"expressions": True, "prefix": False},
+    "GraphPath": {"expressions": True, "prefix": False, "variable": False},
     "GraphNode": {"this": False, "label": False, "where": False},
     "GraphEdge": {
         "this": False,
@@ -197,7 +209,9 @@ def _generator_class(base: type, label_keyword: str) -> type:
     def path_sql(self: Any, node: Any) -> str:
         body = "".join(self.sql(x) for x in node.expressions)
         prefix = node.args.get("prefix")
-        return f"{prefix} {body}" if prefix else body
+        text = f"{prefix} {body}" if prefix else body
+        variable = node.args.get("variable")
+        return f"{self.sql(variable)} = {text}" if variable is not None else text
 
     def table_sql(self: Any, node: Any) -> str:
         graph = self.sql(node, "this")
@@ -205,7 +219,9 @@ def _generator_class(base: type, label_keyword: str) -> type:
         if body is not None:
             inner = f"{graph} {body}"
         else:
-            inner = f"{graph} MATCH " + ", ".join(self.sql(x) for x in node.args["patterns"])
+            mode = node.args.get("mode")
+            inner = f"{graph} MATCH " + (f"{mode} " if mode else "")
+            inner += ", ".join(self.sql(x) for x in node.args["patterns"])
             if node.args.get("where") is not None:
                 inner += f" WHERE {self.sql(node, 'where')}"
             inner += " COLUMNS (" + ", ".join(self.sql(c) for c in node.args["columns"]) + ")"
@@ -253,6 +269,8 @@ class SqlPgqGenerator(SqlGenerator):
         from sqlglot.errors import ErrorLevel
         from sqlglot.errors import UnsupportedError as SqlglotUnsupported
 
+        if isinstance(node, (pg.CreatePropertyGraph, pg.DropPropertyGraph)):
+            return self.property_graph_ddl(node)
         if not isinstance(node, q.Query):
             return super().generate(node)
         tree = self.pgq_query(node)
@@ -278,6 +296,67 @@ class SqlPgqGenerator(SqlGenerator):
             and folded == name
         )
         return exp.Identifier(this=name, quoted=not bare)
+
+    # -- property graph DDL --------------------------------------------------------------------
+
+    def name(self, text: str) -> str:
+        return self.ident(text).sql(dialect=self.flavour or None)
+
+    def property_graph_ddl(self, node: pg.CreatePropertyGraph | pg.DropPropertyGraph) -> str:
+        """CREATE / DROP PROPERTY GRAPH as the standard spells it, which every form reads."""
+        if isinstance(node, pg.DropPropertyGraph):
+            exists = "IF EXISTS " if node.if_exists else ""
+            return f"DROP PROPERTY GRAPH {exists}{self.name(node.name)}"
+        head = "CREATE OR REPLACE" if node.or_replace else "CREATE"
+        exists = " IF NOT EXISTS" if node.if_not_exists else ""
+        text = f"{head} PROPERTY GRAPH{exists} {self.name(node.name)}"
+        text += " VERTEX TABLES (" + ", ".join(self._element_table(v) for v in node.vertices)
+        text += ")"
+        if node.edges:
+            text += " EDGE TABLES (" + ", ".join(self._element_table(e) for e in node.edges)
+            text += ")"
+        return text
+
+    def _element_table(self, t: pg.ElementTable) -> str:
+        def cols(names: tuple[str, ...]) -> str:
+            return "(" + ", ".join(self.name(c) for c in names) + ")"
+
+        parts = [self.name(t.table)]
+        if t.alias is not None:
+            parts.append(f"AS {self.name(t.alias)}")
+        if t.key is not None:
+            parts.append(f"KEY {cols(t.key)}")
+        for word, end in (("SOURCE", t.source), ("DESTINATION", t.destination)):
+            if end is not None:
+                ref = f" {cols(end.referenced)}" if end.referenced else ""
+                parts.append(
+                    f"{word} KEY {cols(end.columns)} REFERENCES {self.name(end.table)}{ref}"
+                )
+        implicit = pg.ElementLabel(None)
+        for label in () if t.labels == (implicit,) else t.labels:
+            # the shortest spelling: LABEL x exposes all columns, PROPERTIES alone is the
+            # default label's (DuckPGQ writes only these forms)
+            props = None
+            if label.all_columns:
+                if label.except_columns:
+                    props = f"PROPERTIES ARE ALL COLUMNS EXCEPT {cols(label.except_columns)}"
+            elif not label.properties:
+                props = "NO PROPERTIES"
+            else:
+                items = [
+                    self.name(x.column)
+                    if x.column == x.name
+                    else f"{self.name(x.column)} AS {self.name(x.name)}"
+                    for x in label.properties
+                ]
+                props = "PROPERTIES (" + ", ".join(items) + ")"
+            if label.label is not None:
+                parts.append(f"LABEL {self.name(label.label)}")
+            elif props is None:
+                parts.append("DEFAULT LABEL")
+            if props is not None:
+                parts.append(props)
+        return " ".join(parts)
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -329,7 +408,6 @@ class SqlPgqGenerator(SqlGenerator):
                 raise self.unsupported(_name(step), step)
         if not matches:
             raise self.unsupported("query without MATCH", node)
-        self._check_edges(matches)
         frame = _Frame()
         patterns = []
         for m in matches:
@@ -338,13 +416,14 @@ class SqlPgqGenerator(SqlGenerator):
         for m in matches:
             for pp in m.patterns:
                 patterns.append(self.path(pp, frame))
+        mode = self._match_mode(matches)
         where = _and(
             [self.expr(m.where, frame) for m in matches if m.where is not None]
             + [self.expr(f, frame) for f in filters]
         )
         columns, outer, proj2 = self._columns(proj, frame)
         table = _nodes()["GraphTable"](
-            this=self.ident(graph), patterns=patterns, where=where, columns=columns
+            this=self.ident(graph), mode=mode, patterns=patterns, where=where, columns=columns
         )
         outer.sources.append(table)
         return self.select(proj2, outer, final=True)
@@ -358,19 +437,41 @@ class SqlPgqGenerator(SqlGenerator):
         table = _nodes()["GraphTable"](this=self.ident(graph), body=body)
         return exp.select(exp.Star()).from_(table)
 
-    def _check_edges(self, matches: list[q.Match]) -> None:
-        """Edge uniqueness differs between SQL/PGQ engines (homomorphism in PostgreSQL's
-        rewrite to joins); two edges that could be one are refused rather than guessed."""
-        edges = [x for m in matches for x in m.walk() if isinstance(x, p.RelPattern)]
-        labels = [x.types.name if isinstance(x.types, p.Label) else None for x in edges]
-        if len(edges) > 1 and (None in labels or len(set(labels)) < len(labels)):
+    def _match_mode(self, matches: list[q.Match]) -> str | None:
+        """The match mode to write, if any. SQL/PGQ matches homomorphically unless told
+        (capability ``default_match_mode``); where the IR asks for different edges and two edge
+        patterns could bind one edge, the form must say DIFFERENT EDGES or the query is
+        refused."""
+        modes = {m.mode for m in matches}
+        if len(modes) > 1:
+            raise self.unsupported(
+                "MATCH steps with different match modes",
+                matches[0],
+                message="one GRAPH_TABLE has one graph pattern, and so one match mode",
+            )
+        (mode,) = modes
+        if mode.name == self.caps.default_match_mode:
+            return None
+        if mode is p.MatchMode.DIFFERENT_EDGES and not _edges_may_coincide(matches):
+            return None
+        if not self.caps.match_modes:
             raise self.unsupported(
                 "two edge patterns that may match one edge",
-                edges[0],
-                message="edge uniqueness within a graph pattern differs between SQL/PGQ engines",
+                matches[0],
+                message=f"{self.dialect.name} matches homomorphically (one edge may bind two "
+                "edge patterns) and has no DIFFERENT EDGES match mode",
             )
+        return mode.value
 
     def _declare(self, pp: p.PathPattern, frame: _Frame) -> None:
+        if pp.variable is not None:
+            from sqlglot import exp
+
+            length = exp.Anonymous(
+                this=self.dialect.function_name("length"),
+                expressions=[exp.column(self.ident(pp.variable))],
+            )
+            frame.bindings.setdefault(pp.variable, _PathB(length))  # type: ignore[arg-type]
         for node in pp.walk():
             if isinstance(node, p.NodePattern) and node.variable:
                 label = node.labels.name if isinstance(node.labels, p.Label) else None
@@ -384,15 +485,21 @@ class SqlPgqGenerator(SqlGenerator):
     # -- patterns ------------------------------------------------------------------------------
 
     def path(self, pp: p.PathPattern, frame: _Frame) -> Any:
-        if pp.variable is not None:
+        caps = self.caps
+        if pp.variable is not None and self.flavour not in _PATH_VARIABLES:
             raise self.unsupported("path variable", pp)
-        if pp.mode is not None:
-            raise self.unsupported(f"path mode {pp.mode.value}", pp)
-        prefix = None
+        words = []
         if pp.search is not None and pp.search.kind != p.SearchKind.ALL:
-            if pp.search.kind.value not in self.form.search_prefixes:
+            if not caps.shortest_prefix or pp.search.kind.value not in caps.search_prefixes:
                 raise self.unsupported(f"path search {pp.search.kind.value}", pp)
-            prefix = pp.search.kind.value
+            words.append(pp.search.kind.value)
+        if pp.mode is not None:
+            if pp.mode.value not in caps.path_modes:
+                raise self.unsupported(f"path mode {pp.mode.value}", pp)
+            words.append(pp.mode.value)
+        if caps.quantifier_rows == "endpoint":
+            self._check_endpoint_rows(pp)
+        prefix = " ".join(words) or None
         if not isinstance(pp.path, p.PathChain):
             raise self.unsupported("path union", pp)
         elements = []
@@ -403,7 +510,26 @@ class SqlPgqGenerator(SqlGenerator):
                 elements.append(self._edge(x, frame))
             else:
                 raise self.unsupported("parenthesised path", x)
-        return _nodes()["GraphPath"](expressions=elements, prefix=prefix)
+        variable = self.ident(pp.variable) if pp.variable is not None else None
+        return _nodes()["GraphPath"](expressions=elements, prefix=prefix, variable=variable)
+
+    def _check_endpoint_rows(self, pp: p.PathPattern) -> None:
+        """DuckPGQ: a quantified edge gives one row per reachable endpoint, which is the
+        meaning of ANY SHORTEST over a path of that edge alone; one row per path is refused."""
+        quantified = [
+            x for x in pp.walk() if isinstance(x, p.RelPattern) and x.quantifier is not None
+        ]
+        if not quantified:
+            return
+        alone = isinstance(pp.path, p.PathChain) and len(pp.path.elements) == 3
+        if pp.search is None or pp.search.kind is not p.SearchKind.ANY_SHORTEST or not alone:
+            raise self.unsupported(
+                "quantified edge with one row per path",
+                quantified[0],
+                message=f"{self.dialect.name} returns one row per reachable endpoint of a "
+                "quantified edge (ANY SHORTEST over a path of that edge alone), not one row "
+                "per path",
+            )
 
     def _conditions(
         self, var: str | None, props: e.Expr | None, where: e.Expr | None, frame: _Frame, node: Node
@@ -436,8 +562,14 @@ class SqlPgqGenerator(SqlGenerator):
             raise self.unsupported("edge cost", r)
         quantifier = None
         if r.quantifier is not None:
-            if not self.form.quantifiers:
+            if not self.form.quantifiers or not self.caps.quantified_paths:
                 raise self.unsupported("quantified edge", r)
+            if r.quantifier.upper is None and not self.caps.unbounded_quantifiers:
+                raise self.unsupported(
+                    "unbounded quantifier",
+                    r,
+                    message=f"{self.dialect.name} takes bounded quantifiers only ({{n,m}})",
+                )
             quantifier = (r.quantifier.lower, r.quantifier.upper)
         return _nodes()["GraphEdge"](
             this=self.ident(r.variable) if r.variable else None,
@@ -618,6 +750,29 @@ class SqlPgqGenerator(SqlGenerator):
         cls = exp.EQ if node.op == e.CompOp.EQ else exp.NEQ
         return cls(this=left, expression=right)
 
+    @emits(e.FunctionCall)
+    def function(self, node: e.FunctionCall) -> Any:
+        """A function of the host SQL that the IR does not know (Oracle's VERTEX_ID, DuckPGQ's
+        vertices(p) …) is kept as it was written; the IR's own functions as SQL writes them."""
+        from sqlglot import exp
+
+        from ..ir import functions
+
+        if functions.lookup(node.name) is None:
+            return exp.Anonymous(this=node.name, expressions=[self._argument(a) for a in node.args])
+        return super().function(node)
+
+    def _argument(self, value: e.Expr) -> Any:
+        """An argument of a host SQL function: an element or path variable by its name (as in
+        VERTEX_ID(a), path_length(p)), anything else as a value."""
+        from sqlglot import exp
+
+        if isinstance(value, e.Variable):
+            b = self._frame.lookup(value.name)
+            if isinstance(b, (_ElementB, _PathB)):
+                return exp.column(self.ident(value.name))
+        return self.sub(value)
+
     @emits(e.Exists)
     def exists(self, node: e.Exists) -> Any:
         raise self._graph_subquery(node, "EXISTS subquery")
@@ -658,6 +813,15 @@ class SqlPgqGenerator(SqlGenerator):
                 prop = element.prop(value.key) if element is not None else None
                 return None if prop is None else value_kind(prop.type.kind)
         return super().kind(value, frame)
+
+
+#: Flavours that write a path variable (``p = …``) and read its length: DuckPGQ
+#: (``path_length(p)``, duckdb.org/community_extensions/extensions/duckpgq) and the standard.
+_PATH_VARIABLES = frozenset({"", "duckdb"})
+
+
+def _edges_may_coincide(matches: list[q.Match]) -> bool:
+    return edges_may_coincide([pp for m in matches for pp in m.patterns])
 
 
 def _rebuild(value: e.Expr, fn: Any) -> e.Expr:

@@ -103,7 +103,12 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
 
     require_sqlglot()
     if dialect.grammar == "sqlpgq":
+        from .property_graph import read_property_graph_statement
         from .sqlpgq import split_graph_tables
+
+        statement = read_property_graph_statement(text)
+        if statement is not None:
+            return statement  # type: ignore[return-value]
 
         sql, tables = split_graph_tables(text, dialect)
         mapping = mapping_for(schema, dialect=dialect.sql_dialect) if schema is not None else None

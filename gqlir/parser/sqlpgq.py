@@ -19,13 +19,14 @@ to a column becomes the column's expression): ``SELECT name, count(*) AS n FROM 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from .. import ir
 from ..dialect import Dialect
-from ..errors import GqlirError, ParseError
+from ..errors import GqlirError, ParseError, UnsupportedError
 from .gql import GqlBuilder
 
 __all__ = ["GraphTable", "split_graph_tables"]
@@ -46,6 +47,11 @@ class GraphTable:
 
 class SqlPgqBuilder(GqlBuilder):
     """Reductions of ``grammars/sqlpgq.lark``: GQL's, plus the GRAPH_TABLE body."""
+
+    #: Value expressions inside GRAPH_TABLE are SQL's (Oracle sqlrf value-expressions-graph_table
+    #: .html: they "inherit all the functionality supported in value expressions outside of
+    #: GRAPH_TABLE"), so any function of the host SQL may be called, not only GQL's built-ins.
+    BUILTINS = None
 
     # SQL's tokens (see grammars/sqlpgq.lark): quotes are escaped by doubling, and a backslash
     # is an ordinary character.
@@ -73,25 +79,160 @@ class SqlPgqBuilder(GqlBuilder):
         self._check_pending()
         return c[0]
 
+    @property
+    def _flavour(self) -> str:
+        return self.dialect.sql_dialect or ""
+
     def graph_table(self, c: list, pos: int) -> tuple:
-        graph, pattern, columns = c
+        graph, pattern, *rest = c
+        columns = next((x for x in rest if isinstance(x, tuple)), None)
+        if columns is None:
+            raise UnsupportedError(
+                "GRAPH_TABLE without COLUMNS",
+                self.dialect.name,
+                "GRAPH_TABLE without COLUMNS returns every property of every element "
+                "(DuckPGQ), which only the property graph's definition can list",
+                rewrite="name the columns: COLUMNS (x.property AS name, …)",
+                offset=pos,
+            )
         mode, patterns, where = pattern.value
+        if self.dialect.capabilities.quantifier_rows == "endpoint":
+            patterns = tuple(self._per_endpoint(pp) for pp in patterns)
+        if not edges_may_coincide(patterns):
+            # edge uniqueness changes nothing: the IR's canonical mode, whatever was written
+            mode = ir.MatchMode.DIFFERENT_EDGES
         return (graph, ir.Match(patterns, where, False, mode, pos=pos), columns)
+
+    def _per_endpoint(self, pp: ir.PathPattern) -> ir.PathPattern:
+        """DuckPGQ's quantified edge without a search prefix gives one row per reachable
+        endpoint (capability ``quantifier_rows``): the meaning of ANY SHORTEST over the same
+        bounds, for a path of one quantified edge between two nodes."""
+        quantified = [
+            x for x in pp.walk() if isinstance(x, ir.RelPattern) and x.quantifier is not None
+        ]
+        if not quantified or pp.search is not None:
+            return pp
+        chain = pp.path
+        if not (
+            isinstance(chain, ir.PathChain)
+            and len(chain.elements) == 3
+            and isinstance(chain.elements[1], ir.RelPattern)
+        ):
+            raise UnsupportedError(
+                "quantified edge inside a longer path",
+                self.dialect.name,
+                "DuckPGQ gives one row per reachable endpoint of a quantified edge; inside a "
+                "longer path that has no same-meaning graph pattern",
+                rewrite="a path of the quantified edge alone, joined to the rest by a shared "
+                "node variable: MATCH (a)-[e]->{1,3}(b), (b)-[f]->(c)",
+                offset=quantified[0].pos,
+            )
+        return replace(pp, search=ir.Search(ir.SearchKind.ANY_SHORTEST, pos=pp.pos))
+
+    def rows_clause(self, c: list, pos: int) -> _Rows:
+        return c[0]
+
+    def rows_per_match(self, c: list, pos: int) -> _Rows:
+        return _Rows(pos)  # ONE ROW PER MATCH: the default
+
+    def rows_per_vertex(self, c: list, pos: int) -> _Rows:
+        raise self._rows(pos, "ONE ROW PER VERTEX")
+
+    def rows_per_step(self, c: list, pos: int) -> _Rows:
+        raise self._rows(pos, "ONE ROW PER STEP")
+
+    def _rows(self, pos: int, construct: str) -> UnsupportedError:
+        return UnsupportedError(
+            construct,
+            self.dialect.name,
+            f"{construct} (Oracle) makes one row per element of a path; the IR has one row "
+            "per match",
+            offset=pos,
+        )
+
+    def trailing_comma(self, c: list, pos: int) -> _Rows:
+        if self._flavour != "duckdb":
+            raise ParseError(
+                "a COLUMNS list does not end with a comma (DuckPGQ, sqlpgq:duckdb, allows it)",
+                offset=pos,
+                code="PARSE_UNEXPECTED",
+            )
+        return _Rows(pos)
+
+    def column_item(self, c: list, pos: int) -> Any:
+        return c[0]
+
+    def all_properties(self, c: list, pos: int) -> Any:
+        raise UnsupportedError(
+            "x.*",
+            self.dialect.name,
+            "an all-properties reference (x.*) returns the properties of the element's labels, "
+            "which only the property graph's definition can list",
+            rewrite="name the properties: COLUMNS (x.a, x.b, …)",
+            offset=pos,
+        )
 
     def columns_clause(self, c: list, pos: int) -> tuple[ir.ReturnItem, ...]:
         items = []
-        for expr, alias, _text, ipos in c:
+        for item in c:
+            if isinstance(item, _Rows):
+                continue
+            expr, alias, text, ipos = item
             if alias is None:
                 if isinstance(expr, ir.Property):
                     alias = expr.key  # "the alias defaults to the property name" (Oracle)
+                elif self._flavour == "duckdb":
+                    # DuckDB names an unnamed column by its expression's text
+                    alias = " ".join(text.split())
                 else:
                     raise ParseError(
                         "a COLUMNS item that is not a property reference needs AS name",
                         offset=ipos,
                         code="PARSE_COLUMNS",
                     )
+            taken = {i.alias.lower() for i in items if i.alias}
+            if alias.lower() in taken:
+                if self._flavour != "duckdb":
+                    raise ParseError(
+                        f"two COLUMNS are named {alias}",
+                        offset=ipos,
+                        code="PARSE_COLUMNS",
+                    )
+                # DuckDB makes the names of a subquery's columns unique with a suffix
+                k = 1
+                while f"{alias}_{k}".lower() in taken:
+                    k += 1
+                alias = f"{alias}_{k}"
             items.append(ir.ReturnItem(expr, alias, pos=ipos))
         return tuple(items)
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """A clause of GRAPH_TABLE that changes nothing (ONE ROW PER MATCH, a trailing comma)."""
+
+    pos: int
+
+
+def edges_may_coincide(patterns: Sequence[ir.PathPattern]) -> bool:
+    """Whether one edge could bind two edge patterns of a graph pattern, so that its match
+    mode changes its rows: two edge patterns that are not of two different single labels, or
+    an edge that repeats (a quantifier that is not {1}, unless the path is a shortest one of
+    that edge alone, whose walks repeat no edge)."""
+    edges = [x for pp in patterns for x in pp.walk() if isinstance(x, ir.RelPattern)]
+    if any(isinstance(x, ir.ParenPath) for pp in patterns for x in pp.walk()):
+        return True
+    if len(patterns) == 1 and len(edges) == 1:
+        (only,) = patterns
+        if only.search is not None and only.search.kind in (
+            ir.SearchKind.ANY_SHORTEST,
+            ir.SearchKind.ALL_SHORTEST,
+        ):
+            return False
+    if any(x.quantifier is not None and x.quantifier.upper != 1 for x in edges):
+        return True
+    labels = [x.types.name if isinstance(x.types, ir.Label) else None for x in edges]
+    return len(edges) > 1 and (None in labels or len(set(labels)) < len(labels))
 
 
 @cache
