@@ -38,6 +38,7 @@ from ..ir import pattern as p
 from ..ir import property_graph as pg
 from ..ir import query as q
 from ..ir.node import Node
+from ..ir.predicates import IsEndpoint
 from ..parser.sqlpgq import edges_may_coincide
 from .base import emits
 from .sql import (
@@ -45,6 +46,7 @@ from .sql import (
     _aggregates,
     _and,
     _Frame,
+    _paren,
     _PathB,
     _ValueB,
     refuse_writes,
@@ -133,6 +135,11 @@ _NODE_ARGS: dict[str, dict[str, bool]] = {
         "quantifier": False,
     },
     "GraphLabel": {"this": False, "op": False, "expressions": False},
+    "GraphEndpoint": {"this": True, "edge": True, "endpoint": True, "negated": False},
+    # x [NOT] LIKE pattern [ESCAPE 'c'] (sqlglot writes a negated LIKE as NOT (x LIKE p))
+    "GraphLike": {"this": True, "expression": True, "negated": False, "escape": False},
+    # DATE '…', TIMESTAMP '…', TIME '…': SQL's typed literals (ISO/IEC 9075-2 5.3)
+    "GraphTyped": {"this": True, "kind": True},
 }
 
 
@@ -156,6 +163,8 @@ _ARROWS = {
     p.Direction.OUT: ("-[", "]->"),
     p.Direction.IN: ("<-[", "]-"),
     p.Direction.EITHER: ("-[", "]-"),
+    # left or right (Oracle's table 'Arrow Tokens for Edge Patterns': <-[ ]-> or -[ ]-)
+    p.Direction.BOTH: ("<-[", "]->"),
 }
 
 
@@ -229,6 +238,20 @@ def _generator_class(base: type, label_keyword: str) -> type:
         text = f"GRAPH_TABLE ({inner})"
         return f"{text} AS {self.sql(alias)}" if alias is not None else text
 
+    def endpoint_sql(self: Any, node: Any) -> str:
+        negated = "NOT " if node.args.get("negated") else ""
+        word = node.args["endpoint"].upper()
+        return f"{self.sql(node, 'this')} IS {negated}{word} OF {self.sql(node, 'edge')}"
+
+    def like_sql(self: Any, node: Any) -> str:
+        negated = "NOT " if node.args.get("negated") else ""
+        text = f"{self.sql(node, 'this')} {negated}LIKE {self.sql(node, 'expression')}"
+        escape = node.args.get("escape")
+        return text if escape is None else f"{text} ESCAPE {self.sql(escape)}"
+
+    def typed_sql(self: Any, node: Any) -> str:
+        return f"{node.args['kind']} {self.sql(node, 'this')}"
+
     transforms = dict(getattr(base, "TRANSFORMS", {}))
     transforms.update(
         {
@@ -237,6 +260,9 @@ def _generator_class(base: type, label_keyword: str) -> type:
             nodes["GraphNode"]: node_sql,
             nodes["GraphEdge"]: edge_sql,
             nodes["GraphLabel"]: label_sql,
+            nodes["GraphEndpoint"]: endpoint_sql,
+            nodes["GraphLike"]: like_sql,
+            nodes["GraphTyped"]: typed_sql,
         }
     )
     return type(f"Pgq{base.__name__}", (base,), {"TRANSFORMS": transforms})
@@ -422,6 +448,11 @@ class SqlPgqGenerator(SqlGenerator):
             + [self.expr(f, frame) for f in filters]
         )
         columns, outer, proj2 = self._columns(proj, frame)
+        if not columns:
+            # COLUMNS lists at least one column (count(*) reads none): a constant one
+            from sqlglot import exp
+
+            columns = [exp.alias_(exp.Literal.number(1), self.ident("one"))]
         table = _nodes()["GraphTable"](
             this=self.ident(graph), mode=mode, patterns=patterns, where=where, columns=columns
         )
@@ -556,7 +587,9 @@ class SqlPgqGenerator(SqlGenerator):
         )
 
     def _edge(self, r: p.RelPattern, frame: _Frame) -> Any:
-        if r.direction not in _ARROWS:
+        if r.direction not in _ARROWS or (
+            r.direction is p.Direction.BOTH and self.flavour == "duckdb"
+        ):
             raise self.unsupported(f"edge direction {r.direction.value}", r)
         if r.cost is not None:
             raise self.unsupported("edge cost", r)
@@ -773,6 +806,45 @@ class SqlPgqGenerator(SqlGenerator):
                 return exp.column(self.ident(value.name))
         return self.sub(value)
 
+    @emits(e.Like)
+    def like(self, node: e.Like) -> Any:
+        """SQL's LIKE, with the escape character the IR asks for; the flavour's default one
+        (PostgreSQL's backslash, none elsewhere) is not written."""
+        from sqlglot import exp
+
+        default = "\\" if self.flavour == "postgres" else None
+        escape = None if node.escape == default else exp.Literal.string(node.escape or "")
+        return _nodes()["GraphLike"](
+            this=_paren(self.sub(node.left)),
+            expression=_paren(self.sub(node.pattern)),
+            negated=node.negated,
+            escape=escape,
+        )
+
+    @emits(e.TemporalLiteral)
+    def temporal(self, node: e.TemporalLiteral) -> Any:
+        from sqlglot import exp
+
+        kind = _TYPED_LITERALS.get(node.kind)
+        if kind is None:
+            return super().temporal(node)
+        return _nodes()["GraphTyped"](this=exp.Literal.string(node.text), kind=kind)
+
+    @emits(IsEndpoint)
+    def is_endpoint(self, node: IsEndpoint) -> Any:
+        """``a IS [NOT] SOURCE OF e`` (ISO/IEC 9075-16 feature G112; Oracle supports it)."""
+        for side in (node.node, node.edge):
+            if not isinstance(side, e.Variable) or not isinstance(
+                self._frame.lookup(side.name), _ElementB
+            ):
+                raise self.unsupported("IS SOURCE OF / IS DESTINATION OF of a value", node)
+        return _nodes()["GraphEndpoint"](
+            this=self.ident(node.node.name),  # type: ignore[attr-defined]
+            edge=self.ident(node.edge.name),  # type: ignore[attr-defined]
+            endpoint=node.endpoint.value,
+            negated=node.negated,
+        )
+
     @emits(e.Exists)
     def exists(self, node: e.Exists) -> Any:
         raise self._graph_subquery(node, "EXISTS subquery")
@@ -814,6 +886,14 @@ class SqlPgqGenerator(SqlGenerator):
                 return None if prop is None else value_kind(prop.type.kind)
         return super().kind(value, frame)
 
+
+#: SQL's typed literals for the IR's temporal kinds of the same meaning (ISO/IEC 9075-2 5.3
+#: <datetime literal>: DATE, TIME and TIMESTAMP without time zone)
+_TYPED_LITERALS = {
+    e.TemporalKind.DATE: "DATE",
+    e.TemporalKind.LOCAL_TIME: "TIME",
+    e.TemporalKind.LOCAL_DATETIME: "TIMESTAMP",
+}
 
 #: Flavours that write a path variable (``p = …``) and read its length: DuckPGQ
 #: (``path_length(p)``, duckdb.org/community_extensions/extensions/duckpgq) and the standard.

@@ -223,6 +223,8 @@ _DATA_MODIFYING = (ir.Create, ir.SetClause, ir.Remove, ir.Delete, ir.CallSubquer
 class GqlBuilder(CypherBuilder):
     """Reduction callbacks for ISO GQL (``grammars/gql.lark``)."""
 
+    #: the escape character of LIKE, where the grammar has it (GoogleSQL, SQL/PGQ)
+    like_escape: str | None = None
     WANTS_END = frozenset({"projection_item"})
     #: the dialect's binary operators: text -> (binding power, meaning)
     BINARY: dict[str, tuple[int, Any]] = GQL_BINARY
@@ -1585,9 +1587,9 @@ class _GqlPratt(_Pratt):
             test = ir.In(_val(lhs), self.b._membership(rhs, pos), pos=pos)
             return ir.Not(test, pos=pos) if meaning == "NOT IN" else test
         if meaning in ("LIKE", "NOT LIKE"):
-            # GoogleSQL's LIKE reads a backslash as an escape (operators.md, LIKE operator)
             negated = meaning == "NOT LIKE"
-            return ir.Like(_val(lhs), _val(rhs), negated=negated, escape="\\", pos=pos)
+            escape = self.b.like_escape
+            return ir.Like(_val(lhs), _val(rhs), negated=negated, escape=escape, pos=pos)
         return super().binary(op, meaning, lhs, rhs)
 
     def postfix(self, op: _Op, lhs: Any) -> ir.Expr:
@@ -1835,6 +1837,8 @@ class SpannerBuilder(GqlBuilder):
 
     BINARY = SPANNER_BINARY
     BUILTINS = None
+    # GoogleSQL's LIKE reads a backslash as an escape (operators.md, LIKE operator)
+    like_escape: str | None = "\\"
     # "The ORDER BY statement is ignored unless it's immediately followed by the LIMIT or OFFSET
     # statement" (graph-query-statements.md, ORDER BY statement).
     ORDER_NEEDS_PAGE = True
