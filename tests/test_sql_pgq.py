@@ -199,7 +199,7 @@ def test_graph_table_joins_other_sql() -> None:
         "sqlpgq:postgres",
     )
     assert gqlir.emit(q, "neo4j") == (
-        "USE g MATCH (a:P) WITH * WHERE a.name STARTS WITH 'A' RETURN a.name AS name, count(*)"
+        "USE g MATCH (a:P) WHERE a.name STARTS WITH 'A' RETURN a.name AS name, count(*)"
     )
 
 
