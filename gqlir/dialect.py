@@ -82,7 +82,7 @@ class Capabilities:
     unbounded_quantifiers: bool = True
     shortest_prefix: bool = True  # ANY SHORTEST, SHORTEST k ...
     shortest_function: bool = True  # shortestPath(), allShortestPaths()
-    label_expressions: str = "full"  # full (& | ! %), colon (:A:B, [:R1|R2]), single
+    label_expressions: str = "full"  # full (& | ! %), colon (:A:B, [:R1|R2]), or (|), single
     max_node_labels: int = 0  # 0: unlimited
     inline_where: bool = True  # (n WHERE …)
     match_modes: bool = True  # REPEATABLE ELEMENTS / DIFFERENT RELATIONSHIPS

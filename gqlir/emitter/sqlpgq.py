@@ -140,6 +140,8 @@ _NODE_ARGS: dict[str, dict[str, bool]] = {
     "GraphLike": {"this": True, "expression": True, "negated": False, "escape": False},
     # DATE '…', TIMESTAMP '…', TIME '…': SQL's typed literals (ISO/IEC 9075-2 5.3)
     "GraphTyped": {"this": True, "kind": True},
+    # x IS [NOT] NULL (sqlglot writes the negation as NOT x IS NULL)
+    "GraphIsNull": {"this": True, "negated": False},
 }
 
 
@@ -249,6 +251,10 @@ def _generator_class(base: type, label_keyword: str) -> type:
         escape = node.args.get("escape")
         return text if escape is None else f"{text} ESCAPE {self.sql(escape)}"
 
+    def is_null_sql(self: Any, node: Any) -> str:
+        negated = "NOT " if node.args.get("negated") else ""
+        return f"{self.sql(node, 'this')} IS {negated}NULL"
+
     def typed_sql(self: Any, node: Any) -> str:
         return f"{node.args['kind']} {self.sql(node, 'this')}"
 
@@ -263,6 +269,7 @@ def _generator_class(base: type, label_keyword: str) -> type:
             nodes["GraphEndpoint"]: endpoint_sql,
             nodes["GraphLike"]: like_sql,
             nodes["GraphTyped"]: typed_sql,
+            nodes["GraphIsNull"]: is_null_sql,
         }
     )
     return type(f"Pgq{base.__name__}", (base,), {"TRANSFORMS": transforms})
@@ -553,6 +560,15 @@ class SqlPgqGenerator(SqlGenerator):
         if not quantified:
             return
         alone = isinstance(pp.path, p.PathChain) and len(pp.path.elements) == 3
+        if any(x.direction not in (p.Direction.OUT, p.Direction.EITHER) for x in quantified):
+            raise self.unsupported(
+                f"quantified edge {quantified[0].direction.value}",
+                quantified[0],
+                message="DuckPGQ finds paths along -[ ]-> and -[ ]- only: 'Cannot do shortest "
+                "path for edge type MATCH_EDGE_LEFT' (test/sql/path_finding/undirected_paths"
+                ".test)",
+                rewrite="turn the pattern around: (b)-[e]->{m,n}(a)",
+            )
         if pp.search is None or pp.search.kind is not p.SearchKind.ANY_SHORTEST or not alone:
             raise self.unsupported(
                 "quantified edge with one row per path",
@@ -614,6 +630,12 @@ class SqlPgqGenerator(SqlGenerator):
 
     def _label(self, labels: p.LabelExpr, node: Node) -> Any:
         cls = _nodes()["GraphLabel"]
+        if self.caps.label_expressions == "or" and not isinstance(labels, (p.Label, p.LabelOr)):
+            raise self.unsupported(
+                "label expression other than a disjunction",
+                node,
+                message=f"{self.dialect.name} label expressions are names joined by | only",
+            )
         if isinstance(labels, p.Label):
             return cls(this=self.ident(labels.name))
         if isinstance(labels, p.LabelOr):
@@ -689,7 +711,7 @@ class SqlPgqGenerator(SqlGenerator):
                 items.append(q.ReturnItem(column(item.expr, item.alias), item.alias))
         aliases = {i.alias for i in proj.items}
         order = []
-        for s in proj.order_by:
+        for s in _explicit_null_order(proj):
             if isinstance(s.expr, e.Variable) and s.expr.name in aliases:
                 order.append(s)
             elif any(s.expr == i.expr for i in proj.items):
@@ -821,6 +843,30 @@ class SqlPgqGenerator(SqlGenerator):
             escape=escape,
         )
 
+    @emits(e.IsNull)
+    def is_null(self, node: e.IsNull) -> Any:
+        return _nodes()["GraphIsNull"](this=_paren(self.sub(node.operand)), negated=node.negated)
+
+    @emits(e.Aggregate)
+    def aggregate(self, node: e.Aggregate) -> Any:
+        """MIN and MAX of a property whose type the schema does not give: a property of
+        SQL/PGQ is a column of one type (Oracle sqlrf value-expressions-graph_table.html:
+        properties of one name must have union-compatible types), so no value of another type
+        is compared with it; PostgreSQL's strings sort by the database's collation, so there
+        the type must be known."""
+        from sqlglot import exp
+
+        if (
+            node.name in ("min", "max")
+            and len(node.args) == 1
+            and self.flavour != "postgres"
+            and self.kind(node.args[0], self._frame) is None
+            and isinstance(node.args[0], e.Variable | e.Property)
+        ):
+            value = self.sub(node.args[0])
+            return (exp.Min if node.name == "min" else exp.Max)(this=value)
+        return super().aggregate(node)
+
     @emits(e.TemporalLiteral)
     def temporal(self, node: e.TemporalLiteral) -> Any:
         from sqlglot import exp
@@ -902,6 +948,30 @@ _PATH_VARIABLES = frozenset({"", "duckdb"})
 
 def _edges_may_coincide(matches: list[q.Match]) -> bool:
     return edges_may_coincide([pp for m in matches for pp in m.patterns])
+
+
+def _explicit_null_order(proj: q.Projection) -> list[q.SortItem]:
+    """The sort keys with each ``x IS NULL`` key that places the nulls of the next key ``x``
+    folded into it as NULLS FIRST / LAST: the SQL reader states a flavour's null placement
+    that way, and reads ``x NULLS FIRST`` back to the same two keys."""
+    items = {i.alias: i.expr for i in proj.items}
+    keys = list(proj.order_by)
+    out: list[q.SortItem] = []
+    k = 0
+    while k < len(keys):
+        s = keys[k]
+        nxt = keys[k + 1] if k + 1 < len(keys) else None
+        if isinstance(s.expr, e.IsNull) and not s.expr.negated and nxt is not None:
+            value = nxt.expr
+            if isinstance(value, e.Variable) and value.name in items:
+                value = items[value.name]
+            if value == s.expr.operand and s.descending == s.nulls_first:
+                out.append(q.SortItem(nxt.expr, nxt.descending, s.descending))
+                k += 2
+                continue
+        out.append(s)
+        k += 1
+    return out
 
 
 def _rebuild(value: e.Expr, fn: Any) -> e.Expr:

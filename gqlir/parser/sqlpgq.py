@@ -93,7 +93,15 @@ class SqlPgqBuilder(GqlBuilder):
 
     def variable(self, c: list, pos: int) -> str:
         kind, text, _ = c[0]
-        return text[1:-1].replace('""', '"') if kind == "ESCAPED_NAME" else text
+        name = text[1:-1].replace('""', '"') if kind == "ESCAPED_NAME" else text
+        # DuckDB's names are case insensitive, quoted or not (duckdb.org/docs/sql/dialect/
+        # keywords_and_identifiers): (B:Person) binds the b of b.name
+        return name.lower() if self._flavour == "duckdb" else name
+
+    def _function(self, name: str, args: tuple, start: int) -> ir.Expr:
+        # SQL's function names are case insensitive: a function the IR does not know keeps its
+        # name in lower case, as the IR's own names are
+        return super()._function(name.lower(), args, start)
 
     def _string(self, token: tuple) -> str:
         return token[1][1:-1].replace("''", "'")
