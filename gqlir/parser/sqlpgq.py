@@ -93,10 +93,7 @@ class SqlPgqBuilder(GqlBuilder):
 
     def variable(self, c: list, pos: int) -> str:
         kind, text, _ = c[0]
-        name = text[1:-1].replace('""', '"') if kind == "ESCAPED_NAME" else text
-        # DuckDB's names are case insensitive, quoted or not (duckdb.org/docs/sql/dialect/
-        # keywords_and_identifiers): (B:Person) binds the b of b.name
-        return name.lower() if self._flavour == "duckdb" else name
+        return text[1:-1].replace('""', '"') if kind == "ESCAPED_NAME" else text
 
     def _function(self, name: str, args: tuple, start: int) -> ir.Expr:
         # SQL's function names are case insensitive: a function the IR does not know keeps its
@@ -158,6 +155,12 @@ class SqlPgqBuilder(GqlBuilder):
                 )
         if self.dialect.capabilities.quantifier_rows == "endpoint":
             patterns = tuple(self._per_endpoint(pp) for pp in patterns)
+        if self._flavour == "duckdb":
+            # DuckDB's names are case insensitive, quoted or not (duckdb.org/docs/sql/dialect/
+            # keywords_and_identifiers): (B:Person) binds the b of b.name
+            patterns = tuple(pp.transform(_lower_variables) for pp in patterns)  # type: ignore[misc]
+            where = where.transform(_lower_variables) if where is not None else None
+            columns = tuple(c.transform(_lower_variables) for c in columns)
         if not edges_may_coincide(patterns):
             # edge uniqueness changes nothing: the IR's canonical mode, whatever was written
             mode = ir.MatchMode.DIFFERENT_EDGES
@@ -272,6 +275,15 @@ class _Rows:
     """A clause of GRAPH_TABLE that changes nothing (ONE ROW PER MATCH, a trailing comma)."""
 
     pos: int
+
+
+def _lower_variables(node: ir.Node) -> ir.Node:
+    """The node with the element or path variable it binds or reads in lower case."""
+    if isinstance(node, ir.Variable):
+        return replace(node, name=node.name.lower())
+    if isinstance(node, (ir.NodePattern, ir.RelPattern, ir.PathPattern)) and node.variable:
+        return replace(node, variable=node.variable.lower())
+    return node
 
 
 def edges_may_coincide(patterns: Sequence[ir.PathPattern]) -> bool:
