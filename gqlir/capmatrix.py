@@ -54,7 +54,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             max_node_labels inline_where match_modes default_match_mode match_mode_implicit path_modes
             quantifier_path_modes undirected_edges path_union anonymous_edge_shorthand
             search_prefixes search_with_mode edge_cost undirected_self_loop_once
-            shortest_same_endpoints trail_function quantifier_rows""",
+            shortest_same_endpoints trail_function quantifier_rows path_pattern_lists""",
         ),
         (
             "Expressions",

@@ -179,6 +179,7 @@ class Capabilities:
     # rows of a quantified edge without a search prefix: "path" (one per path, the standard's),
     # "endpoint" (one per reachable endpoint: DuckPGQ's bounded path expansion)
     quantifier_rows: str = "path"
+    path_pattern_lists: bool = True  # MATCH (a)->(b), (b)->(c): several comma-separated paths
     catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
     group_by_ordinals: bool = False  # GROUP BY 1 names the first RETURN item (TuGraph GQL)
     # lexical

@@ -343,6 +343,10 @@ class SqlPgqGenerator(SqlGenerator):
         head = "CREATE OR REPLACE" if node.or_replace else "CREATE"
         exists = " IF NOT EXISTS" if node.if_not_exists else ""
         text = f"{head} PROPERTY GRAPH{exists} {self.name(node.name)}"
+        if not node.vertices:
+            if self.flavour != "postgres":
+                raise self.unsupported("property graph without element tables", node)
+            return text
         text += " VERTEX TABLES (" + ", ".join(self._element_table(v) for v in node.vertices)
         text += ")"
         if node.edges:
@@ -360,7 +364,9 @@ class SqlPgqGenerator(SqlGenerator):
         if t.key is not None:
             parts.append(f"KEY {cols(t.key)}")
         for word, end in (("SOURCE", t.source), ("DESTINATION", t.destination)):
-            if end is not None:
+            if end is not None and not end.columns:
+                parts.append(f"{word} {self.name(end.table)}")
+            elif end is not None:
                 ref = f" {cols(end.referenced)}" if end.referenced else ""
                 parts.append(
                     f"{word} KEY {cols(end.columns)} REFERENCES {self.name(end.table)}{ref}"
@@ -443,6 +449,13 @@ class SqlPgqGenerator(SqlGenerator):
             raise self.unsupported("query without MATCH", node)
         frame = _Frame()
         patterns = []
+        listed = [pp for m in matches for pp in m.patterns]
+        if not self.caps.path_pattern_lists and len(listed) > 1:
+            raise self.unsupported(
+                "several path patterns",
+                listed[1],
+                message=f"{self.dialect.name} matches one path pattern per GRAPH_TABLE",
+            )
         for m in matches:
             for pp in m.patterns:
                 self._declare(pp, frame)
@@ -815,6 +828,8 @@ class SqlPgqGenerator(SqlGenerator):
 
         if functions.lookup(node.name) is None:
             return exp.Anonymous(this=node.name, expressions=[self._argument(a) for a in node.args])
+        if not node.args and node.name in _NILADIC:
+            return exp.Var(this=_NILADIC[node.name])
         return super().function(node)
 
     def _argument(self, value: e.Expr) -> Any:
@@ -939,6 +954,16 @@ _TYPED_LITERALS = {
     e.TemporalKind.DATE: "DATE",
     e.TemporalKind.LOCAL_TIME: "TIME",
     e.TemporalKind.LOCAL_DATETIME: "TIMESTAMP",
+}
+
+#: The current date and time, as SQL's niladic functions name them (ISO/IEC 9075-2 6.32
+#: <datetime value function>): what GQL's CURRENT_DATE … read as
+_NILADIC = {
+    "date": "CURRENT_DATE",
+    "localtime": "LOCALTIME",
+    "localdatetime": "LOCALTIMESTAMP",
+    "datetime": "CURRENT_TIMESTAMP",
+    "time": "CURRENT_TIME",
 }
 
 #: Flavours that write a path variable (``p = …``) and read its length: DuckPGQ

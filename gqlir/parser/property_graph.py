@@ -17,8 +17,10 @@ from ..schema.formats._ddl import Cursor
 __all__ = ["read_property_graph_statement"]
 
 
-def read_property_graph_statement(text: str) -> ir.Statement | None:
-    """The statement ``text`` holds if it is a property graph's CREATE or DROP, else None."""
+def read_property_graph_statement(text: str, flavour: str = "") -> ir.Statement | None:
+    """The statement ``text`` holds if it is a property graph's CREATE or DROP, else None.
+    PostgreSQL creates a graph without element tables (``CREATE PROPERTY GRAPH g1``,
+    src/test/regress/sql/create_property_graph.sql); DuckPGQ calls that a syntax error."""
     c = Cursor(text)
     start = c.i
     try:
@@ -27,7 +29,7 @@ def read_property_graph_statement(text: str) -> ir.Statement | None:
             if not c.accept_kw("PROPERTY", "GRAPH"):
                 c.i = start
                 return None
-            return _create(c, or_replace)
+            return _create(c, or_replace, empty=flavour == "postgres")
         if c.accept_kw("DROP", "PROPERTY", "GRAPH"):
             if_exists = c.accept_kw("IF", "EXISTS")
             name = c.qualified("the graph's name")
@@ -38,12 +40,14 @@ def read_property_graph_statement(text: str) -> ir.Statement | None:
     return None
 
 
-def _create(c: Cursor, or_replace: bool) -> ir.CreatePropertyGraph:
+def _create(c: Cursor, or_replace: bool, empty: bool) -> ir.CreatePropertyGraph:
     if_not_exists = c.accept_kw("IF", "NOT", "EXISTS")
     name = c.qualified("the graph's name")
-    if not (c.accept_kw("VERTEX", "TABLES") or c.accept_kw("NODE", "TABLES")):
+    vertices: list[_pgq.ElementTable] = []
+    if c.accept_kw("VERTEX", "TABLES") or c.accept_kw("NODE", "TABLES"):
+        vertices = _pgq._element_list(c)
+    elif not (empty and (c.at_end() or c.at(";"))):
         raise c.error(f"expected VERTEX TABLES or NODE TABLES, found {c.describe()}")
-    vertices = _pgq._element_list(c)
     edges: list[_pgq.ElementTable] = []
     if c.accept_kw("EDGE", "TABLES") or c.accept_kw("RELATIONSHIP", "TABLES"):
         edges = _pgq._element_list(c)

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from .. import ir
 from ..dialect import Dialect
 from ..errors import GqlirError, ParseError, UnsupportedError
+from ..ir.analysis import aggregates
 from .gql import SPANNER_BINARY, GqlBuilder, _Tuple, _val
 
 __all__ = ["GraphTable", "split_graph_tables"]
@@ -155,6 +156,7 @@ class SqlPgqBuilder(GqlBuilder):
                 )
         if self.dialect.capabilities.quantifier_rows == "endpoint":
             patterns = tuple(self._per_endpoint(pp) for pp in patterns)
+        patterns = tuple(_flatten(pp) for pp in patterns)
         if self._flavour == "duckdb":
             # DuckDB's names are case insensitive, quoted or not (duckdb.org/docs/sql/dialect/
             # keywords_and_identifiers): (B:Person) binds the b of b.name
@@ -253,6 +255,14 @@ class SqlPgqBuilder(GqlBuilder):
                         offset=ipos,
                         code="PARSE_COLUMNS",
                     )
+            if self._flavour == "postgres" and aggregates(expr):
+                # "aggregate, window, and set-returning functions are not supported in COLUMNS"
+                # (PostgreSQL src/test/regress/sql/graph_table.sql)
+                raise ParseError(
+                    "PostgreSQL takes no aggregate in COLUMNS; aggregate in the SELECT around it",
+                    offset=ipos,
+                    code="PARSE_COLUMNS",
+                )
             taken = {i.alias.lower() for i in items if i.alias}
             if alias.lower() in taken:
                 if self._flavour != "duckdb":
@@ -275,6 +285,23 @@ class _Rows:
     """A clause of GRAPH_TABLE that changes nothing (ONE ROW PER MATCH, a trailing comma)."""
 
     pos: int
+
+
+def _flatten(pp: ir.PathPattern) -> ir.PathPattern:
+    """A parenthesised path with nothing of its own (no quantifier, WHERE, variable or mode)
+    only groups: its elements take its place (PostgreSQL's tests write MATCH ((c)->(o)))."""
+    if not isinstance(pp.path, ir.PathChain):
+        return pp
+    elements: list = []
+    for x in pp.path.elements:
+        plain = isinstance(x, ir.ParenPath) and x.quantifier is None and x.where is None
+        if plain and x.variable is None and x.mode is None and isinstance(x.path, ir.PathChain):
+            elements.extend(x.path.elements)
+        else:
+            elements.append(x)
+    if len(elements) == len(pp.path.elements):
+        return pp
+    return replace(pp, path=replace(pp.path, elements=tuple(elements)))
 
 
 def _lower_variables(node: ir.Node) -> ir.Node:
