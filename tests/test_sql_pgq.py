@@ -13,6 +13,7 @@ import re
 import pytest
 
 import gqlir
+from gqlir import ir
 from gqlir.errors import ParseError, UnsupportedError
 
 FLAVOURS = ("sqlpgq", "sqlpgq:oracle", "sqlpgq:duckdb", "sqlpgq:postgres")
@@ -35,6 +36,13 @@ ROUND_TRIP = [
 @pytest.mark.parametrize("flavour", FLAVOURS)
 def test_output_reads_back_to_the_same_ir(cypher: str, flavour: str) -> None:
     source = gqlir.parse(cypher, "neo4j")
+    paths = [x for x in source.walk() if isinstance(x, ir.PathPattern)]
+    if flavour == "sqlpgq:postgres" and len(paths) > 1 and not isinstance(source, ir.SetOperation):
+        # PostgreSQL 19 matches one path pattern per GRAPH_TABLE
+        with pytest.raises(UnsupportedError) as info:
+            gqlir.emit(source, flavour)
+        assert info.value.construct == "several path patterns"
+        return
     text = gqlir.emit(source, flavour)
     assert gqlir.parse(text, flavour) == source, text
 
@@ -164,7 +172,9 @@ _GRAPH_TABLE = re.compile(
 
 
 @pytest.mark.parametrize(
-    "cypher", ROUND_TRIP[:5] + [k[0] for k in GOLDEN if k[1] == "sqlpgq:postgres"]
+    "cypher",
+    [c for c in ROUND_TRIP[:5] if "), (" not in c]
+    + [k[0] for k in GOLDEN if k[1] == "sqlpgq:postgres"],
 )
 def test_the_postgres_form_follows_postgresqls_documented_grammar(cypher: str) -> None:
     text = gqlir.emit(gqlir.parse(cypher, "neo4j"), "sqlpgq:postgres")
@@ -276,7 +286,9 @@ def test_elements_are_counted_and_compared_by_their_key() -> None:
         "RETURN count(DISTINCT a) AS actors, count(m) AS pairs"
     )
     expected = evaluate(gqlir.parse(cypher, "neo4j"), graph).rows
-    for flavour in FLAVOURS:
+    with pytest.raises(UnsupportedError):  # two path patterns: not in PostgreSQL 19
+        _movies(cypher, "sqlpgq:postgres")
+    for flavour in FLAVOURS[:3]:
         text = _movies(cypher, flavour)
         assert "COUNT(DISTINCT" in text and "<>" in text
         assert evaluate(gqlir.parse(text, flavour, schema=mapping), graph).rows == expected
