@@ -38,7 +38,7 @@ from ..ir import pattern as p
 from ..ir import property_graph as pg
 from ..ir import query as q
 from ..ir.node import Node
-from ..ir.predicates import IsEndpoint
+from ..ir.predicates import AllDifferent, IsDirected, IsEndpoint, PropertyExists, Same
 from ..parser.sqlpgq import edges_may_coincide
 from .base import emits
 from .sql import (
@@ -142,6 +142,10 @@ _NODE_ARGS: dict[str, dict[str, bool]] = {
     "GraphTyped": {"this": True, "kind": True},
     # x IS [NOT] NULL (sqlglot writes the negation as NOT x IS NULL)
     "GraphIsNull": {"this": True, "negated": False},
+    # ((…) WHERE …){m,n}: a parenthesised path pattern
+    "GraphParen": {"expressions": True, "where": False, "mode": False, "quantifier": False},
+    # x IS [NOT] DIRECTED, x IS [NOT] LABELED label: GQL's element predicates
+    "GraphPredicate": {"this": True, "text": True, "label": False},
 }
 
 
@@ -251,6 +255,25 @@ def _generator_class(base: type, label_keyword: str) -> type:
         escape = node.args.get("escape")
         return text if escape is None else f"{text} ESCAPE {self.sql(escape)}"
 
+    def quantifier_text(quantifier: Any) -> str:
+        low, high = quantifier
+        return "{" + str(low) + "," + ("" if high is None else str(high)) + "}"
+
+    def paren_sql(self: Any, node: Any) -> str:
+        body = "".join(self.sql(x) for x in node.expressions)
+        mode = node.args.get("mode")
+        if mode:
+            body = f"{mode} {body}"
+        if node.args.get("where") is not None:
+            body += f" WHERE {self.sql(node, 'where')}"
+        quantifier = node.args.get("quantifier")
+        return f"({body})" + (quantifier_text(quantifier) if quantifier is not None else "")
+
+    def predicate_sql(self: Any, node: Any) -> str:
+        text = f"{self.sql(node, 'this')} {node.args['text']}"
+        label = node.args.get("label")
+        return f"{text} {self.sql(label)}" if label is not None else text
+
     def is_null_sql(self: Any, node: Any) -> str:
         negated = "NOT " if node.args.get("negated") else ""
         return f"{self.sql(node, 'this')} IS {negated}NULL"
@@ -270,6 +293,8 @@ def _generator_class(base: type, label_keyword: str) -> type:
             nodes["GraphLike"]: like_sql,
             nodes["GraphTyped"]: typed_sql,
             nodes["GraphIsNull"]: is_null_sql,
+            nodes["GraphParen"]: paren_sql,
+            nodes["GraphPredicate"]: predicate_sql,
         }
     )
     return type(f"Pgq{base.__name__}", (base,), {"TRANSFORMS": transforms})
@@ -543,7 +568,7 @@ class SqlPgqGenerator(SqlGenerator):
         if pp.search is not None and pp.search.kind != p.SearchKind.ALL:
             if not caps.shortest_prefix or pp.search.kind.value not in caps.search_prefixes:
                 raise self.unsupported(f"path search {pp.search.kind.value}", pp)
-            words.append(pp.search.kind.value)
+            words.append(_search_words(pp.search))
         if pp.mode is not None:
             if pp.mode.value not in caps.path_modes:
                 raise self.unsupported(f"path mode {pp.mode.value}", pp)
@@ -553,16 +578,40 @@ class SqlPgqGenerator(SqlGenerator):
         prefix = " ".join(words) or None
         if not isinstance(pp.path, p.PathChain):
             raise self.unsupported("path union", pp)
-        elements = []
-        for x in pp.path.elements:
-            if isinstance(x, p.NodePattern):
-                elements.append(self._node(x, frame))
-            elif isinstance(x, p.RelPattern):
-                elements.append(self._edge(x, frame))
-            else:
-                raise self.unsupported("parenthesised path", x)
+        elements = self._elements(pp.path.elements, frame)
         variable = self.ident(pp.variable) if pp.variable is not None else None
         return _nodes()["GraphPath"](expressions=elements, prefix=prefix, variable=variable)
+
+    def _elements(self, elements: tuple, frame: _Frame) -> list:
+        out = []
+        for x in elements:
+            if isinstance(x, p.NodePattern):
+                out.append(self._node(x, frame))
+            elif isinstance(x, p.RelPattern):
+                out.append(self._edge(x, frame))
+            elif (
+                isinstance(x, p.ParenPath)
+                and isinstance(x.path, p.PathChain)
+                and x.variable is None
+                and self.caps.quantified_paths
+                and self.flavour == ""
+            ):
+                # ((a)-[e]->(b) WHERE …){m,n}: the standard's quantified path (G035)
+                quantifier = x.quantifier
+                unbounded = quantifier is not None and quantifier.upper is None
+                if unbounded and not self.caps.unbounded_quantifiers:
+                    raise self.unsupported("unbounded quantifier", x)
+                out.append(
+                    _nodes()["GraphParen"](
+                        expressions=self._elements(x.path.elements, frame),
+                        where=self.expr(x.where, frame) if x.where is not None else None,
+                        mode=x.mode.value if x.mode is not None else None,
+                        quantifier=(quantifier.lower, quantifier.upper) if quantifier else None,
+                    )
+                )
+            else:
+                raise self.unsupported("parenthesised path", x)
+        return out
 
     def _check_endpoint_rows(self, pp: p.PathPattern) -> None:
         """DuckPGQ: a quantified edge gives one row per reachable endpoint, which is the
@@ -642,6 +691,8 @@ class SqlPgqGenerator(SqlGenerator):
         )
 
     def _label(self, labels: p.LabelExpr, node: Node) -> Any:
+        from sqlglot import exp
+
         cls = _nodes()["GraphLabel"]
         if self.caps.label_expressions == "or" and not isinstance(labels, (p.Label, p.LabelOr)):
             raise self.unsupported(
@@ -663,6 +714,8 @@ class SqlPgqGenerator(SqlGenerator):
             )
         if isinstance(labels, p.LabelNot):
             return cls(op="!", expressions=[self._label(labels.operand, node)])
+        if isinstance(labels, p.LabelAny) and self.caps.label_expressions == "full":
+            return cls(this=exp.Var(this="%"))
         raise self.unsupported("% label wildcard", node)
 
     # -- COLUMNS and the SELECT around the graph table ---------------------------------------
@@ -891,9 +944,65 @@ class SqlPgqGenerator(SqlGenerator):
             return super().temporal(node)
         return _nodes()["GraphTyped"](this=exp.Literal.string(node.text), kind=kind)
 
+    def _element_predicate(self, construct: str, node: Node) -> None:
+        if construct not in self.caps.element_predicates:
+            raise self.unsupported(construct, node)
+
+    def _elements_named(self, values: tuple, node: Node) -> list:
+        from sqlglot import exp
+
+        out = []
+        for x in values:
+            if not isinstance(x, e.Variable) or not isinstance(
+                self._frame.lookup(x.name), _ElementB
+            ):
+                raise self.unsupported("element predicate of a value", node)
+            out.append(exp.column(self.ident(x.name)))
+        return out
+
+    @emits(Same)
+    def same(self, node: Same) -> Any:
+        from sqlglot import exp
+
+        self._element_predicate("SAME", node)
+        return exp.Anonymous(this="SAME", expressions=self._elements_named(node.elements, node))
+
+    @emits(AllDifferent)
+    def all_different(self, node: AllDifferent) -> Any:
+        from sqlglot import exp
+
+        self._element_predicate("ALL_DIFFERENT", node)
+        args = self._elements_named(node.elements, node)
+        return exp.Anonymous(this="ALL_DIFFERENT", expressions=args)
+
+    @emits(PropertyExists)
+    def property_exists(self, node: PropertyExists) -> Any:
+        from sqlglot import exp
+
+        self._element_predicate("PROPERTY_EXISTS", node)
+        (subject,) = self._elements_named((node.subject,), node)
+        args = [subject, exp.column(self.ident(node.key))]
+        return exp.Anonymous(this="PROPERTY_EXISTS", expressions=args)
+
+    @emits(IsDirected)
+    def is_directed(self, node: IsDirected) -> Any:
+        self._element_predicate("IS DIRECTED", node)
+        (subject,) = self._elements_named((node.operand,), node)
+        text = "IS NOT DIRECTED" if node.negated else "IS DIRECTED"
+        return _nodes()["GraphPredicate"](this=subject, text=text)
+
+    @emits(e.HasLabels)
+    def has_labels(self, node: e.HasLabels) -> Any:
+        if not self.caps.is_labeled:
+            raise self.unsupported("IS LABELED", node)
+        (subject,) = self._elements_named((node.subject,), node)
+        label = self._label(node.labels, node)
+        return _nodes()["GraphPredicate"](this=subject, text="IS LABELED", label=label)
+
     @emits(IsEndpoint)
     def is_endpoint(self, node: IsEndpoint) -> Any:
         """``a IS [NOT] SOURCE OF e`` (ISO/IEC 9075-16 feature G112; Oracle supports it)."""
+        self._element_predicate("IS SOURCE OF", node)
         for side in (node.node, node.edge):
             if not isinstance(side, e.Variable) or not isinstance(
                 self._frame.lookup(side.name), _ElementB
@@ -973,6 +1082,16 @@ _PATH_VARIABLES = frozenset({"", "duckdb"})
 
 def _edges_may_coincide(matches: list[q.Match]) -> bool:
     return edges_may_coincide([pp for m in matches for pp in m.patterns])
+
+
+def _search_words(search: p.Search) -> str:
+    """A search prefix as written: ANY SHORTEST, ALL SHORTEST, ANY 2, SHORTEST 3 GROUPS …"""
+    words = search.kind.value
+    if "k" in words.split():
+        return words.replace("k", str(search.k))
+    if search.kind is p.SearchKind.ANY and search.k not in (None, 1):
+        return f"ANY {search.k}"
+    return words
 
 
 def _explicit_null_order(proj: q.Projection) -> list[q.SortItem]:
