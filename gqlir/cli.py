@@ -33,10 +33,10 @@ import os
 import stat
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
@@ -335,6 +335,27 @@ def _add_query_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-q", "--quiet", action="store_true", help="no summary and no progress bar in batch mode"
     )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="batch mode: worker processes (0: one per core; default 1); output order is kept",
+    )
+
+
+def _jobs(text: str) -> int:
+    """--jobs N: a count of worker processes, 0 for every core."""
+    from .workers import default_jobs
+
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of jobs: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("--jobs must be 0 (every core) or more")
+    return n or default_jobs()
 
 
 def _add_graph_name_argument(p: argparse.ArgumentParser, help_text: str) -> None:
@@ -1124,6 +1145,28 @@ def _validate_gqlir(
     return _Outcome(INVALID, {"valid": False}, err.to_dict() if err else None, exc=err)
 
 
+# How a translation from or to SQL maps tables (the ``tables`` field of --json).
+SCHEMA_MODE = "schema"
+VALUE_JOIN_MODE = "value-joins"
+DERIVED_MODE = "derived-from-labels"
+_TABLE_MODE_NOTES = {
+    VALUE_JOIN_MODE: "no --schema: each table is a node label, each column a property, each "
+    "join a value join (pass --schema to follow foreign keys as edges)",
+    DERIVED_MODE: "no --schema: a table per label (key column id) and per relationship type "
+    "(src_id, dst_id), named as in the query (pass --schema for the database's own tables)",
+}
+
+
+def _table_mode(source: Dialect, target: Dialect, schema: Any) -> str | None:
+    """How a translation from or to SQL maps tables: through ``--schema``, or, without one,
+    read off the query (:mod:`gqlir.schema.inferred`). None when neither side is SQL."""
+    if source.grammar == "sql":
+        return SCHEMA_MODE if schema is not None else VALUE_JOIN_MODE
+    if target.grammar == "sql":
+        return SCHEMA_MODE if schema is not None else DERIVED_MODE
+    return None
+
+
 def _translate_one(
     text: str, source: Dialect, target: Dialect, schema: Any = None, graph: str | None = None
 ) -> _Outcome:
@@ -1221,11 +1264,9 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         from .sqlmapping import mapping_for
 
         schema = mapping_for(args.schema, dialect=source.sql_dialect or target.sql_dialect)
-    elif any(d.family == "sql" and d.grammar == "sql" for d in (source, target)):
-        raise UsageError(
-            "SQL is read and written through a table mapping: pass --schema (a graph folder, "
-            "a schema or DDL file, or a database file)"
-        )
+    mode = _table_mode(source, target, schema)
+    if mode is not None and not args.json and mode != SCHEMA_MODE:
+        print(f"gqlir translate: {_TABLE_MODE_NOTES[mode]}", file=sys.stderr)
     run = partial(_translate_one, source=source, target=target, schema=schema, graph=args.graph)
     if args.input is not None:
         return _run_batch(
@@ -1247,6 +1288,8 @@ def _cmd_translate(args: argparse.Namespace) -> int:
             "to": target.name,
             "translation": outcome.fields.get("translation"),
         }
+        if mode is not None:
+            data["tables"] = mode
         if outcome.error:
             data["error"] = outcome.error
         _write_single(args, _json_line(data))
@@ -1468,13 +1511,10 @@ def _process(
     """The batch loop: one output line per input line, whatever the line holds."""
     try:
         with _Progress(enabled=not args.quiet, total=size, title=title) as progress:
-            for line in lines:
+            for line, outcome in _outcomes(args, run, lines, failed):
                 tally.total += 1
                 if line.problem is not None:
-                    outcome = _input_error(line, failed)
                     tally.input_errors.append(outcome.error["message"] if outcome.error else "")
-                else:
-                    outcome = _guarded(run, line.query, args.debug, failed)
                 tally.statuses[outcome.status] += 1
                 if outcome.construct:
                     tally.constructs[outcome.construct] += 1
@@ -1484,6 +1524,54 @@ def _process(
         raise
     except OSError as exc:
         raise UsageError(f"I/O error: {exc.strerror or exc}") from None
+
+
+def _outcomes(
+    args: argparse.Namespace,
+    run: Callable[[str], _Outcome],
+    lines: Iterator[_Line],
+    failed: dict[str, Any],
+) -> Iterator[tuple[_Line, _Outcome]]:
+    """Each line with its outcome, in input order: here, or in ``--jobs`` worker processes."""
+    jobs = getattr(args, "jobs", 1)
+    if jobs <= 1:
+        for line in lines:
+            if line.problem is not None:
+                yield line, _input_error(line, failed)
+            else:
+                yield line, _guarded(run, line.query, args.debug, failed)
+        return
+    from .workers import ordered_map
+
+    held: deque[_Line] = deque()
+
+    def texts() -> Iterator[str | None]:
+        for line in lines:
+            held.append(line)
+            yield line.query if line.problem is None else None
+
+    work = partial(_worker_outcome, run=run, debug=args.debug, failed=failed)
+    crashed = partial(_crashed_outcome, failed=failed)
+    for outcome in ordered_map(work, texts(), jobs=jobs, on_crash=crashed):
+        line = held.popleft()
+        yield line, (_input_error(line, failed) if outcome is None else outcome)
+
+
+def _worker_outcome(
+    text: str | None, run: Callable[[str], _Outcome], debug: bool, failed: dict[str, Any]
+) -> _Outcome | None:
+    """One record's outcome in a worker process (None for a line that holds no query); the
+    exception objects stay behind: a batch record needs only the fields."""
+    if text is None:
+        return None
+    outcome = _guarded(run, text, debug, failed)
+    return replace(outcome, exc=None, more=[])
+
+
+def _crashed_outcome(text: str | None, failed: dict[str, Any]) -> _Outcome:
+    message = "the worker process running this query died (a crash or the memory limit)"
+    error = {"code": "INTERNAL", "message": message}
+    return _Outcome(INTERNAL_ERROR, dict(failed, status=INTERNAL_ERROR), error)
 
 
 def _input_error(line: _Line, failed: dict[str, Any]) -> _Outcome:

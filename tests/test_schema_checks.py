@@ -7,8 +7,8 @@ import os
 
 import pytest
 
+from gqlir.schema import load_schema
 from gqlir.schema.checks import check_query, suggest
-from gqlir.schema.model import load_schema
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
 

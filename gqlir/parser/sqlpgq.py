@@ -99,7 +99,26 @@ class SqlPgqBuilder(GqlBuilder):
     def _function(self, name: str, args: tuple, start: int) -> ir.Expr:
         # SQL's function names are case insensitive: a function the IR does not know keeps its
         # name in lower case, as the IR's own names are
-        return super()._function(name.lower(), args, start)
+        low = name.lower()
+        kind, _, values = args
+        if low in ("substring", "substr") and kind == "args" and len(values) in (2, 3):
+            return self._substring(values, start)
+        return super()._function(low, args, start)
+
+    def _substring(self, values: tuple, start: int) -> ir.Expr:
+        """SQL's SUBSTRING(s, from [, for]) counts from 1 (ISO/IEC 9075-2 6.32); the IR's
+        from 0. A literal start of 1 or more is the same; another starts differently (SQL
+        shortens the length by what lies before position 1), so it is refused."""
+        at = values[1]
+        if not isinstance(at, ir.Integer) or at.value < 1:
+            raise UnsupportedError(
+                "SUBSTRING from a position that is not a literal of 1 or more",
+                self.dialect.name,
+                "SQL's SUBSTRING counts from 1 and takes positions before the string",
+                offset=start,
+            )
+        rest = (values[0], ir.Integer(at.value - 1, pos=at.pos), *values[2:])
+        return ir.FunctionCall("substring", rest, pos=start)
 
     def _string(self, token: tuple) -> str:
         return token[1][1:-1].replace("''", "'")
