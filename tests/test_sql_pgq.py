@@ -322,3 +322,99 @@ def test_elements_are_counted_and_compared_by_their_key() -> None:
         text = _movies(cypher, flavour)
         assert "COUNT(DISTINCT" in text and "<>" in text
         assert evaluate(gqlir.parse(text, flavour, schema=mapping), graph).rows == expected
+
+
+# -- the forms' own facts (dialects/sqlpgq.toml [flavours.*]) -----------------------------------
+
+
+def test_property_graph_ddl_is_a_statement_that_reads_back() -> None:
+    text = (
+        "CREATE OR REPLACE PROPERTY GRAPH g VERTEX TABLES (persons KEY (id) LABEL person "
+        "PROPERTIES (id, birthdate AS dob)) EDGE TABLES (friends SOURCE KEY (a) REFERENCES "
+        "persons (id) DESTINATION KEY (b) REFERENCES persons (id) NO PROPERTIES)"
+    )
+    graph = gqlir.parse(text, "sqlpgq:oracle")
+    assert isinstance(graph, ir.CreatePropertyGraph) and graph.or_replace
+    (person,) = graph.vertices
+    assert person.key == ("id",) and person.labels[0].label == "person"
+    assert [(p.column, p.name) for p in person.labels[0].properties] == [
+        ("id", "id"),
+        ("birthdate", "dob"),
+    ]
+    (friends,) = graph.edges
+    assert friends.source == ir.EdgeEnd(("a",), "persons", ("id",))
+    assert friends.labels == (ir.ElementLabel(None, (), False),)
+    for form in FLAVOURS:
+        assert gqlir.parse(gqlir.emit(graph, form), form) == graph
+    drop = gqlir.parse("DROP PROPERTY GRAPH IF EXISTS g", "sqlpgq")
+    assert drop == ir.DropPropertyGraph("g", True)
+    with pytest.raises(UnsupportedError):
+        gqlir.emit(graph, "neo4j")
+
+
+def test_postgres_reads_its_own_ddl_forms() -> None:
+    empty = gqlir.parse("CREATE PROPERTY GRAPH g1", "sqlpgq:postgres")
+    assert empty == ir.CreatePropertyGraph("g1", ())
+    with pytest.raises(ParseError):  # DuckPGQ: "syntax error at or near ;"
+        gqlir.parse("CREATE PROPERTY GRAPH g1", "sqlpgq:duckdb")
+    shop = gqlir.parse(
+        "CREATE PROPERTY GRAPH myshop VERTEX TABLES (customers, orders) "
+        "EDGE TABLES (customer_orders SOURCE customers DESTINATION orders)",
+        "sqlpgq:postgres",
+    )
+    assert shop.edges[0].source == ir.EdgeEnd((), "customers")
+
+
+def test_oracle_takes_bounded_quantifiers_and_label_disjunctions_only() -> None:
+    def refusal(text: str) -> str:
+        result = gqlir.validate(text, "sqlpgq:oracle")
+        assert not result.valid and result.error is not None and result.error.line is not None
+        return result.error.construct  # type: ignore[union-attr]
+
+    head = "SELECT * FROM GRAPH_TABLE (g MATCH "
+    tail = " COLUMNS (b.name AS name))"
+    assert refusal(head + "(a IS person)-[e IS knows]->{1,}(b)" + tail) == "unbounded quantifier"
+    assert refusal(head + "(b IS person & student)" + tail).startswith("label expression")
+    assert refusal(head + "TRAIL (a)-[e]->{1,3}(b)" + tail) == "path mode TRAIL"
+    assert refusal(head + "ANY SHORTEST (a)-[e]->{1,3}(b)" + tail) == "path search ANY SHORTEST"
+    ok = gqlir.validate(head + "(a IS person|student)-[e]->{,3}(b)" + tail, "sqlpgq:oracle")
+    assert ok.valid, ok.error
+    # the same text in the standard's form is a walk of up to three edges, not a trail
+    walk = gqlir.parse(head + "(a)-[e]->{1,3}(b)" + tail, "sqlpgq")
+    assert walk.steps[1].mode is ir.MatchMode.REPEATABLE_ELEMENTS
+
+
+def test_oracle_one_row_per_vertex_is_refused_by_name() -> None:
+    text = (
+        "SELECT * FROM GRAPH_TABLE (g MATCH (a)-[e]->{1,3}(b) ONE ROW PER VERTEX (v) "
+        "COLUMNS (v.name AS name))"
+    )
+    with pytest.raises(UnsupportedError) as info:
+        gqlir.parse(text, "sqlpgq:oracle")
+    assert info.value.construct == "ONE ROW PER VERTEX"
+
+
+def test_duckpgq_columns_as_duckdb_names_them() -> None:
+    text = (
+        "FROM GRAPH_TABLE (snb MATCH p = ANY SHORTEST (a:Person)-[k:knows]->{1,3}(B:Person) "
+        "COLUMNS (a.id, b.id, path_length(p),))"
+    )
+    query = gqlir.parse(text, "sqlpgq:duckdb")
+    items = query.steps[-1].items
+    assert [i.alias for i in items] == ["id", "id_1", "path_length(p)"]
+    assert items[1].expr == ir.Property(ir.Variable("b"), "id")  # B and b are one variable
+    assert items[2].expr == ir.FunctionCall("length", (ir.Variable("p"),))
+    with pytest.raises(ParseError):  # the standard's columns are named and distinct
+        gqlir.parse(text, "sqlpgq")
+
+
+def test_postgres_names_graph_table_columns_and_reads_spaced_arrows() -> None:
+    text = (
+        "SELECT who FROM GRAPH_TABLE (myshop MATCH ( o IS orders ) <- [ IS customer_orders ] - "
+        "(c IS customers) COLUMNS (c.name)) AS r (who) ORDER BY who"
+    )
+    query = gqlir.parse(text, "sqlpgq:postgres")
+    assert gqlir.emit(query, "neo4j") == (
+        "USE myshop MATCH (o:orders)<-[:customer_orders]-(c:customers) RETURN c.name AS who "
+        "ORDER BY who"
+    )
