@@ -7,12 +7,15 @@ variables are sqlglot identifiers, conditions and columns sqlglot expressions, s
 structural). The graph pattern language is the one SQL/PGQ shares with GQL; what differs by
 flavour is in :data:`FORMS`, each fact with its source:
 
-* ``sqlpgq`` (ISO/IEC 9075-16) and ``sqlpgq:oracle``: labels after ``IS``, quantifiers
-  ``{m,n}``, ``ANY SHORTEST`` (Oracle sqlrf graph_table-operator.html, graph-pattern.html);
-* ``sqlpgq:duckdb`` (DuckPGQ): labels after ``:``, quantifiers, ``ANY SHORTEST``
-  (duckdb.org/community_extensions/extensions/duckpgq);
-* ``sqlpgq:postgres`` (PostgreSQL 19, docs/19/queries-graph.html): labels after ``IS``; no
-  quantifiers or search prefixes in the documented graph pattern grammar;
+* ``sqlpgq`` (ISO/IEC 9075-16): labels after ``IS``, the whole pattern language shared with
+  GQL (match modes, path modes, search prefixes, quantified paths, element predicates);
+* ``sqlpgq:oracle``: labels after ``IS``, bounded quantifiers, label disjunctions, no path
+  modes or search prefixes (Oracle sqlrf graph_table-operator.html, graph-pattern.html, its
+  SQL/PGQ compliance table);
+* ``sqlpgq:duckdb`` (DuckPGQ): labels after ``:``, quantified edges under ``ANY SHORTEST``
+  (one row per endpoint), path variables (duckdb.org/community_extensions/extensions/duckpgq);
+* ``sqlpgq:postgres`` (PostgreSQL 19, docs/19/queries-graph.html): labels after ``IS``; one
+  path pattern, no quantifiers or search prefixes;
 * ``sqlpgq:bigquery`` (GoogleSQL, shared by Spanner Graph and BigQuery):
   ``GRAPH_TABLE (g <GQL linear query ending in RETURN>)``, the query written by the Spanner
   GQL emitter.
@@ -22,10 +25,12 @@ COLUMNS read by name, an aggregate reads COLUMNS of its arguments, and DISTINCT,
 OFFSET and LIMIT are SQL's. A query that goes on after its graph pattern (WITH, UNWIND of a
 collected list) reads the GRAPH_TABLE as a derived table whose COLUMNS are the properties the rest
 reads (and the key of an element carried whole), and the rest is the SQL emitter's pipeline over
-it. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, two edges of one type in a
-pattern, whose uniqueness differs between flavours) raises
-:class:`~gqlir.errors.UnsupportedError`. :mod:`gqlir.parser.sqlpgq` reads this output back to
-the same IR.
+it. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, and what a form cannot
+state by its capabilities in ``dialects/sqlpgq.toml``: edge uniqueness where it matches
+homomorphically and has no DIFFERENT EDGES, an unbounded quantifier in Oracle, one row per path
+of a DuckPGQ quantified edge, …) raises :class:`~gqlir.errors.UnsupportedError`.
+:mod:`gqlir.parser.sqlpgq` reads this output back to the same IR; ``CREATE``/``DROP PROPERTY
+GRAPH`` are written in the standard's spelling, which every form reads.
 """
 
 from __future__ import annotations
@@ -306,6 +311,13 @@ def _generator_class(base: type, label_keyword: str) -> type:
 
 
 # -- the emitter ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _GroupB:
+    """The variable of a quantified edge: the list of its edges."""
+
+    name: str
 
 
 @dataclass
@@ -635,7 +647,9 @@ class SqlPgqGenerator(SqlGenerator):
                 frame.bindings.setdefault(node.variable, _ElementB(node.variable, label, False))  # type: ignore[arg-type]
             elif isinstance(node, p.RelPattern) and node.variable:
                 if node.quantifier is not None:
-                    continue  # a group variable: written in the pattern, not readable as an edge
+                    # a group variable: written in the pattern, not readable as an edge
+                    frame.bindings.setdefault(node.variable, _GroupB(node.variable))  # type: ignore[arg-type]
+                    continue
                 label = node.types.name if isinstance(node.types, p.Label) else None
                 frame.bindings.setdefault(node.variable, _ElementB(node.variable, label, True))  # type: ignore[arg-type]
 
@@ -1120,6 +1134,13 @@ class SqlPgqGenerator(SqlGenerator):
 
         if isinstance(b, _ElementB):
             return exp.Column(this=self.ident(key), table=self.ident(b.name))
+        if isinstance(b, _GroupB):
+            raise self.unsupported(
+                "property of a group variable",
+                node,
+                message=f"{b.name} binds the list of edges of a quantified edge; reading its "
+                "properties (an aggregate along the path, LISTAGG(e.p)) has no IR form",
+            )
         return super()._property(b, key, node)
 
     def kind(self, value: e.Expr, frame: _Frame) -> str | None:

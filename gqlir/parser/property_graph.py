@@ -69,7 +69,7 @@ def _end(c: Cursor, what: str) -> None:
 
 
 def _element(e: _pgq.ElementTable) -> ir.ElementTable:
-    def end(link: tuple | None) -> ir.EdgeEnd | None:
+    def end(link: tuple[tuple[str, ...], str, tuple[str, ...]] | None) -> ir.EdgeEnd | None:
         if link is None:
             return None
         cols, table, refcols = link
@@ -80,6 +80,7 @@ def _element(e: _pgq.ElementTable) -> ir.ElementTable:
         if ld.properties == _pgq.ALL:
             labels.append(ir.ElementLabel(ld.label, (), True, tuple(ld.except_columns)))
         else:
+            assert not isinstance(ld.properties, str)
             props = tuple(ir.PropertyColumn(col, prop) for col, prop in ld.properties)
             labels.append(ir.ElementLabel(ld.label, props, False))
     return ir.ElementTable(

@@ -15,6 +15,14 @@ to a column becomes the column's expression): ``SELECT name, count(*) AS n FROM 
 (g MATCH (p IS Person) COLUMNS (p.name AS name)) GROUP BY name`` is the IR of ``MATCH
 (p:Person) RETURN p.name AS name, count(*) AS n``, which is what
 :mod:`gqlir.emitter.sqlpgq` writes that way: SQL/PGQ output reads back to the same IR.
+
+What a form means by its text is read with that form's facts (``dialects/sqlpgq.toml``,
+``[flavours.*]``): a graph pattern without a match mode matches homomorphically (one edge may
+bind two edge patterns), so the MATCH has REPEATABLE ELEMENTS unless no two edge patterns
+could bind one edge; DuckPGQ's quantified edge gives one row per reachable endpoint (ANY
+SHORTEST over that edge), its names are case insensitive and its unnamed COLUMNS take their
+text as name; PostgreSQL's LIKE escapes with a backslash and its COLUMNS hold no aggregate.
+``CREATE``/``DROP PROPERTY GRAPH`` are read by :mod:`.property_graph`.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 from .. import ir
 from ..dialect import Dialect
@@ -46,6 +54,11 @@ class GraphTable:
     offset: int
 
 
+#: SQL's operators inside GRAPH_TABLE: GQL's comparisons and arithmetic, SQL's IN, LIKE, BETWEEN
+#: and !=, no XOR (ISO/IEC 9075-2 8.4, 8.5, 8.3)
+SQLPGQ_BINARY = {k: v for k, v in SPANNER_BINARY.items() if k != "XOR"}
+
+
 class SqlPgqBuilder(GqlBuilder):
     """Reductions of ``grammars/sqlpgq.lark``: GQL's, plus the GRAPH_TABLE body."""
 
@@ -54,17 +67,13 @@ class SqlPgqBuilder(GqlBuilder):
     #: GRAPH_TABLE"), so any function of the host SQL may be called, not only GQL's built-ins.
     BUILTINS = None
 
-    #: SQL's operators inside GRAPH_TABLE: GQL's comparisons and arithmetic, SQL's IN, LIKE,
-    #: BETWEEN and !=, no XOR (ISO/IEC 9075-2 8.4, 8.5, 8.3)
-    BINARY: ClassVar[dict[str, tuple[int, Any]]] = {
-        k: v for k, v in SPANNER_BINARY.items() if k != "XOR"
-    }
+    BINARY = SQLPGQ_BINARY
 
-    @property
-    def like_escape(self) -> str | None:  # type: ignore[override]
-        """LIKE has no escape character unless ESCAPE names one (ISO/IEC 9075-2 8.5), except in
-        PostgreSQL, whose default escape is the backslash (docs functions-matching.html)."""
-        return "\\" if self._flavour == "postgres" else None
+    def __init__(self, dialect: Dialect) -> None:
+        super().__init__(dialect)
+        # LIKE has no escape character unless ESCAPE names one (ISO/IEC 9075-2 8.5), except in
+        # PostgreSQL, whose default escape is the backslash (docs functions-matching.html)
+        self.like_escape = "\\" if dialect.sql_dialect == "postgres" else None
 
     def tuple_expr(self, c: list, pos: int) -> Any:
         return _Tuple(tuple(_val(x) for x in c), pos)
@@ -257,7 +266,7 @@ class SqlPgqBuilder(GqlBuilder):
         )
 
     def columns_clause(self, c: list, pos: int) -> tuple[ir.ReturnItem, ...]:
-        items = []
+        items: list[ir.ReturnItem] = []
         for item in c:
             if isinstance(item, _Rows):
                 continue
@@ -313,8 +322,14 @@ def _flatten(pp: ir.PathPattern) -> ir.PathPattern:
         return pp
     elements: list = []
     for x in pp.path.elements:
-        plain = isinstance(x, ir.ParenPath) and x.quantifier is None and x.where is None
-        if plain and x.variable is None and x.mode is None and isinstance(x.path, ir.PathChain):
+        if (
+            isinstance(x, ir.ParenPath)
+            and x.quantifier is None
+            and x.where is None
+            and x.variable is None
+            and x.mode is None
+            and isinstance(x.path, ir.PathChain)
+        ):
             elements.extend(x.path.elements)
         else:
             elements.append(x)
@@ -466,7 +481,7 @@ def fold_columns(query: ir.Query, names: dict[str, ir.Expr]) -> ir.Query:
             )
             steps.append(step)
             continue
-        step = step.transform(swap)  # type: ignore[arg-type]
+        step = step.transform(swap)  # type: ignore[assignment]
         previous = steps[-1] if steps else None
         if isinstance(step, ir.Filter) and isinstance(previous, ir.Match) and not previous.optional:
             # WHERE around a GRAPH_TABLE filters its matches: the MATCH's own WHERE, which is
