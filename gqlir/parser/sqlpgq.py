@@ -114,6 +114,10 @@ class SqlPgqBuilder(GqlBuilder):
             return self._substring(values, start)
         return super()._function(low, args, start)
 
+    def substring_from(self, c: list, pos: int) -> ir.Expr:
+        """SQL's SUBSTRING(s FROM a [FOR n]) (ISO/IEC 9075-2 6.32), as PostgreSQL writes it."""
+        return self._substring(tuple(_val(x) for x in c), pos)
+
     def _substring(self, values: tuple, start: int) -> ir.Expr:
         """SQL's SUBSTRING(s, from [, for]) counts from 1 (ISO/IEC 9075-2 6.32); the IR's
         from 0. A literal start of 1 or more is the same; another starts differently (SQL
