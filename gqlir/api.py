@@ -145,16 +145,17 @@ def translate(
     target may write). ``writer`` replaces the emitter: a function from a query to its text."""
     _check_options(options, write)
     write_query = writer or (lambda q: emit(q, write, schema=schema, **options))
-    source, target = get_dialect(read).capabilities, get_dialect(write).capabilities
-    if source.integer_division == "float" and target.integer_division != "float":
-        from .passes.division import float_quotients
+    from .passes.pipeline import lower
 
-        query = float_quotients(query)
+    query = lower(query, get_dialect(write), source=get_dialect(read), by_source=True)
     try:
         return write_query(query)
     except UnsupportedError as refused:
         from .passes.fold import fold_constants
+        from .refusals import all_refusals
 
+        # the query's other refusals, looked for only when asked (exc.all_refusals())
+        refused._others = lambda first=refused: all_refusals(query, first, write_query)
         folded = fold_constants(query, get_dialect(read).name)
         if folded is query:
             raise
@@ -244,6 +245,15 @@ def validate(
     if issues:
         return ValidationResult(False, d.name, issues[0], issues)
     return ValidationResult(True, d.name)
+
+
+def check_query(text: str, dialect: str, schema: SchemaGraph) -> list[SchemaIssue]:
+    """Parse ``text`` and check it against ``schema`` (:func:`gqlir.schema.checks.check`; parse
+    errors are raised). It lives here, not in :mod:`gqlir.schema`, because it reads text: the
+    schema package sits below the parsers."""
+    from .schema.checks import check
+
+    return check(parse(text, dialect), schema, text)
 
 
 def with_graph(text: str, dialect: str, graph: str | None) -> str:

@@ -42,6 +42,7 @@ from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
 
 from .budget import memory_size
+from .cliargs import add_common_arguments
 from .errors import DialectError, GqlirError, ParseError, SchemaError, UnsupportedError
 from .jsonl import dumps, field_path, read_line, text_at
 from .optional import MissingDependencyError
@@ -243,6 +244,11 @@ def build_parser() -> argparse.ArgumentParser:
         "the property graph's name: what a GQL-family translation names (Spanner: GRAPH NAME; "
         "the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
     )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="also print (to stderr) which lowering passes changed the query for the target",
+    )
     _add_query_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_translate)
@@ -364,13 +370,7 @@ def _add_graph_name_argument(p: argparse.ArgumentParser, help_text: str) -> None
     p.add_argument("-g", "--graph", "--graph-name", dest="graph", metavar="NAME", help=help_text)
 
 
-def _add_common_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print results and errors as JSON")
-    p.add_argument(
-        "--debug",
-        action="store_true",
-        help="let internal errors raise with a traceback (for gqlir developers)",
-    )
+_add_common_arguments = add_common_arguments
 
 
 # -- reference evaluator: run and tck ----------------------------------------------------------
@@ -952,7 +952,7 @@ def _format_error(exc: GqlirError) -> str:
         more = f", ... ({len(exc.expected) - 15} more)" if len(exc.expected) > 15 else ""
         lines.append(f"  expected: {shown}{more}")
     if isinstance(exc, UnsupportedError):
-        lines.append(f"  construct: {exc.construct} (target dialect: {exc.dialect})")
+        lines.append(f"  construct: {exc.construct} [{exc.id}] (target dialect: {exc.dialect})")
     return "\n".join(lines)
 
 
@@ -1132,7 +1132,7 @@ def _validate_gqlir(
 
     result = validate(text, dialect.name, graph=graph)
     if result.valid and schema is not None:
-        from .schema.checks import check_query
+        from .api import check_query
 
         issues = check_query(with_graph(text, dialect.name, graph), dialect.name, schema)
         if issues:
@@ -1281,6 +1281,8 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     outcome = _guarded(run, text, args.debug, {"translation": None})
     if outcome.status == INTERNAL_ERROR:
         return _single_internal(outcome, args)
+    if args.explain:
+        _explain(text, source, target, schema, args.graph)
     if args.json:
         data: dict[str, Any] = {
             "status": outcome.status,
@@ -1292,13 +1294,43 @@ def _cmd_translate(args: argparse.Namespace) -> int:
             data["tables"] = mode
         if outcome.error:
             data["error"] = outcome.error
+        if isinstance(outcome.exc, UnsupportedError):
+            data["refusals"] = [r.to_dict() for r in outcome.exc.all_refusals()]
         _write_single(args, _json_line(data))
     elif outcome.status == OK:
         _write_single(args, outcome.fields["translation"])
     else:
         assert outcome.exc is not None
-        print(_format_error(outcome.exc), file=sys.stderr)
+        refusals = (
+            outcome.exc.all_refusals()
+            if isinstance(outcome.exc, UnsupportedError)
+            else [outcome.exc]
+        )
+        for exc in refusals:
+            print(_format_error(exc), file=sys.stderr)
     return EXIT_OK if outcome.status == OK else EXIT_INVALID
+
+
+def _explain(text: str, source: Dialect, target: Dialect, schema: Any, graph: str | None) -> None:
+    """Which of the target's lowering passes (:mod:`gqlir.passes.pipeline`) change the query:
+    one line per pass that runs, ``changed`` or ``unchanged``, or the refusal it raised."""
+    from .api import parse
+    from .passes.pipeline import lowerings
+
+    try:
+        query: Any = parse(text, source.name, schema=schema, graph=graph)
+    except GqlirError:
+        return  # the translation's own error is reported
+    print(f"lowering for {target.name}:", file=sys.stderr)
+    for lowering in lowerings(target, source):
+        try:
+            out = lowering.run(query, target)
+        except UnsupportedError as exc:
+            print(f"  {lowering.name}: refuses {exc.construct}", file=sys.stderr)
+            return
+        verdict = "changed" if out is not query else "unchanged"
+        print(f"  {lowering.name}: {verdict} ({lowering.rule})", file=sys.stderr)
+        query = out
 
 
 def _cmd_migrate(args: argparse.Namespace) -> int:

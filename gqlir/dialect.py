@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from .errors import DialectError
 from .resources import data_dir
@@ -114,7 +114,9 @@ class Capabilities:
     slicing: bool = True
     concat_operator: bool = True  # ||
     like_operator: bool = False  # SQL's x [NOT] LIKE pattern, % and _ wildcards
-    plus_concatenates: bool = True  # + on strings and lists
+    # + on strings and lists; where false (every GQL dialect), the GQL printer writes Cypher's
+    # polymorphic + as numeric +, || or an append, by the operand types, or refuses it
+    plus_concatenates: bool = True
     cast: bool = False
     temporal_literals: str = "function"  # function: date('…'); typed: DATE '…'
     null_ordering_syntax: bool = False  # NULLS FIRST | NULLS LAST
@@ -287,6 +289,30 @@ def _build(name: str) -> Dialect:
         aliases=tuple(spec.get("aliases", [])),
         sources=dict(spec.get("sources", {})),
     )
+
+
+#: The dialect names gqlir knows, for editors to complete. The public functions take
+#: ``DialectName | str``: a SQL dialect takes any sqlglot flavour (``sql:<flavour>``), and
+#: aliases are accepted too.
+DialectName = Literal[
+    "neo4j",
+    "neo4j4",
+    "opencypher9",
+    "kuzu",
+    "tugraph-cypher",
+    "iso-gql",
+    "spanner",
+    "tugraph-gql",
+    "sql",
+    "sql:sqlite",
+    "sql:duckdb",
+    "sql:postgres",
+    "sqlpgq",
+    "sqlpgq:oracle",
+    "sqlpgq:duckdb",
+    "sqlpgq:postgres",
+    "sqlpgq:bigquery",
+]
 
 
 @cache

@@ -32,188 +32,22 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlparse
 
+from .databases import connect, database_kind, read_database_tables, tables_of
 from .errors import SchemaError
-from .optional import require
 from .schema.graphdata import hashable
-from .schema.relational import ForeignKey, RelationalSchema, Table, topological
+from .schema.relational import NodeTable, RelationalSchema, Table, topological
 from .sqlaffinity import Affinity, column_affinity, comparison_converters
+from .sqlmapping import SOURCE_DDL, SqlMapping, mapping_for
 
 __all__ = [
     "MigrationReport",
     "connect",
     "database_kind",
+    "load_tables",
     "migrate",
     "read_database_tables",
 ]
-
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-_POSTGRES_SCHEMES = ("postgresql", "postgres")
-
-
-def database_kind(source: str) -> str | None:
-    """``sqlite``, ``duckdb`` or ``postgres`` when ``source`` is a database (file or URL)."""
-    if urlparse(source).scheme in _POSTGRES_SCHEMES:
-        return "postgres"
-    if not os.path.isfile(source):
-        return None
-    with open(source, "rb") as fh:
-        head = fh.read(16)
-    if head.startswith(_SQLITE_MAGIC):
-        return "sqlite"
-    if head[8:12] == b"DUCK":
-        return "duckdb"
-    return None
-
-
-def connect(source: str) -> tuple[Any, str]:
-    """A read-only DB-API connection to a database and its sqlglot dialect."""
-    kind = database_kind(source)
-    if kind == "sqlite":
-        import sqlite3
-
-        uri = "file:" + os.path.abspath(source) + "?mode=ro"
-        return sqlite3.connect(uri, uri=True), "sqlite"
-    if kind == "duckdb":
-        duckdb = require("duckdb", extra="engines", purpose="reading a DuckDB database")
-        return duckdb.connect(source, read_only=True), "duckdb"
-    if kind == "postgres":
-        pg = require("pg8000.dbapi", extra="engines", purpose="reading a PostgreSQL database")
-        url = urlparse(source)
-        conn = pg.connect(
-            user=unquote(url.username or "postgres"),
-            password=unquote(url.password) if url.password else None,
-            host=url.hostname or "127.0.0.1",
-            port=url.port or 5432,
-            database=(url.path or "/postgres").lstrip("/") or "postgres",
-        )
-        return conn, "postgres"
-    raise SchemaError(
-        f"{source!r} is not a database gqlir can read (a SQLite or DuckDB file, or a "
-        "postgresql:// URL)",
-        code="MIGRATE",
-    )
-
-
-# -- reading tables ------------------------------------------------------------------------------
-
-
-def read_database_tables(source: str) -> RelationalSchema:
-    conn, dialect = connect(source)
-    try:
-        return _tables(conn, dialect)
-    finally:
-        conn.close()
-
-
-def _tables(conn: Any, dialect: str) -> RelationalSchema:
-    """The tables of a database: from its stored DDL (SQLite, DuckDB) or its catalog
-    (PostgreSQL)."""
-    from .schema.formats.sql import parse_tables
-
-    if dialect == "postgres":
-        return _postgres_tables(conn)
-    if dialect == "sqlite":
-        query = (
-            "SELECT sql FROM sqlite_master WHERE type IN ('table', 'index') AND sql IS NOT NULL "
-            "AND name NOT LIKE 'sqlite_%' ORDER BY type DESC, rowid"
-        )
-    else:
-        query = "SELECT sql FROM duckdb_tables() WHERE NOT internal ORDER BY table_name"
-    cur = conn.cursor()
-    cur.execute(query)
-    tables: list[Table] = []
-    indexes: list[tuple[str, tuple[str, ...]]] = []
-    for (ddl,) in cur.fetchall():
-        part = parse_tables(ddl, dialect)
-        tables.extend(part.tables)
-        if not part.tables:
-            indexes.extend(_index_of(ddl, dialect))
-    if indexes:
-        by = {t.name.lower(): t for t in tables}
-        for table, cols in indexes:
-            t = by.get(table.lower())
-            if t is not None and cols not in t.indexes:
-                by[table.lower()] = Table(
-                    t.name, t.columns, t.primary_key, t.foreign_keys, t.unique, t.indexes + (cols,)
-                )
-        tables = [by[t.name.lower()] for t in tables]
-    return RelationalSchema(tuple(tables))
-
-
-def _index_of(ddl: str, dialect: str) -> list[tuple[str, tuple[str, ...]]]:
-    import sqlglot
-    from sqlglot import exp
-
-    out = []
-    stmt = sqlglot.parse_one(ddl, read=dialect)
-    if isinstance(stmt, exp.Create) and (stmt.args.get("kind") or "").upper() == "INDEX":
-        idx = stmt.this
-        params = idx.args.get("params")
-        cols = tuple(c.name for c in (params.args.get("columns") or [])) if params else ()
-        out.append((idx.args["table"].name, cols))
-    return out
-
-
-_PG_COLUMNS = """
-SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attnum
-FROM pg_attribute a
-JOIN pg_class c ON c.oid = a.attrelid
-JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE n.nspname = current_schema() AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
-ORDER BY c.relname, a.attnum
-"""
-
-_PG_CONSTRAINTS = """
-SELECT c.relname, con.contype, con.conkey, f.relname, con.confkey
-FROM pg_constraint con
-JOIN pg_class c ON c.oid = con.conrelid
-JOIN pg_namespace n ON n.oid = c.relnamespace
-LEFT JOIN pg_class f ON f.oid = con.confrelid
-WHERE n.nspname = current_schema() AND con.contype IN ('p', 'f', 'u')
-ORDER BY c.relname, con.conname
-"""
-
-
-def _postgres_tables(conn: Any) -> RelationalSchema:
-    from sqlglot import exp
-
-    from .schema.formats.sql import property_type
-    from .schema.relational import Column
-
-    cur = conn.cursor()
-    cur.execute(_PG_COLUMNS)
-    columns: dict[str, list[Column]] = defaultdict(list)
-    attnames: dict[tuple[str, int], str] = {}
-    for table, name, type_text, notnull, num in cur.fetchall():
-        ptype = property_type(exp.DataType.build(type_text, dialect="postgres"), "postgres")
-        columns[table].append(Column(name, ptype, nullable=not notnull))
-        attnames[(table, num)] = name
-    cur.execute(_PG_CONSTRAINTS)
-    pk: dict[str, tuple[str, ...]] = {}
-    fks: dict[str, list[ForeignKey]] = defaultdict(list)
-    unique: dict[str, list[tuple[str, ...]]] = defaultdict(list)
-    for table, kind, conkey, ref, confkey in cur.fetchall():
-        cols = tuple(attnames[(table, k)] for k in conkey)
-        if kind == "p":
-            pk[table] = cols
-        elif kind == "u":
-            unique[table].append(cols)
-        else:
-            fks[table].append(ForeignKey(cols, ref, tuple(attnames[(ref, k)] for k in confkey)))
-    return RelationalSchema(
-        tuple(
-            Table(
-                name,
-                tuple(cols),
-                primary_key=pk.get(name, ()),
-                foreign_keys=tuple(fks.get(name, ())),
-                unique=tuple(unique.get(name, ())),
-            )
-            for name, cols in columns.items()
-        )
-    )
 
 
 def _sqlite_affinities(conn: Any, rel: RelationalSchema) -> dict[str, dict[str, Affinity]]:
@@ -317,7 +151,6 @@ def migrate(
     from .schema.formats import write as write_schema
     from .schema.formats.sql import tables_sql
     from .schema.graphdata import Edge, Node, write_csv, write_jsonl, write_parquet
-    from .sqlmapping import SOURCE_DDL, SqlMapping
 
     if layout not in ("jsonl", "csv", "parquet"):
         raise SchemaError(f"unknown graph layout {layout!r}: jsonl, csv or parquet", code="MIGRATE")
@@ -327,7 +160,7 @@ def migrate(
         raise SchemaError(f"{out!r} exists and is not an empty folder", code="MIGRATE")
     conn, dialect = connect(source)
     try:
-        rel = _tables(conn, dialect)
+        rel = tables_of(conn, dialect)
         graph_name = name or os.path.splitext(os.path.basename(source.rstrip("/")))[0] or "graph"
         mapping = SqlMapping.from_tables(rel, graph_name)
         source_rows = {
@@ -553,7 +386,6 @@ def _expected_rows(
 def _check_lossless(out: str, source_rows: dict[str, list[tuple[Any, ...]]]) -> None:
     """Read the folder back, rebuild every table's rows through the mapping, and compare."""
     from .schema.graphdata import iter_edges, iter_nodes
-    from .sqlmapping import mapping_for
 
     mapping = mapping_for(out)
     graph = os.path.join(out, "graph")
@@ -589,3 +421,77 @@ def _check_lossless(out: str, source_rows: dict[str, list[tuple[Any, ...]]]) -> 
                 f"{sum(theirs.values())} ({missing} missing or changed, {extra} unexpected)",
                 code="MIGRATE_LOSS",
             )
+
+
+# -- a graph's data into the tables of a mapping ---------------------------------------------------
+
+
+def load_tables(
+    connection: Any, mapping: SqlMapping, directory: str, dialect: str
+) -> dict[str, int]:
+    """Create the mapping's tables on a DB-API ``connection`` (``sqlite``, ``duckdb``,
+    ``postgres``) and fill them with the graph in ``directory``; returns rows per table.
+
+    Unlike :func:`gqlir.schema.loaders.load_sql`, which stores a graph in gqlir's own layout,
+    this follows any mapping, including one read from the tables a graph was derived from, so
+    SQL written against a real database runs on the graph's data."""
+    from sqlglot import exp
+
+    from .schema.formats import sql as sql_format
+    from .schema.graphdata import iter_edges, iter_nodes
+    from .schema.loaders import _sql_value
+
+    ordered = topological(mapping.tables)
+    cur = connection.cursor()
+    for t in ordered:
+        cur.execute(sql_format.create_table(t, dialect).sql(dialect=dialect))
+    rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_id: dict[Any, tuple[NodeTable, dict[str, Any]]] = {}
+    serial: dict[str, int] = defaultdict(int)
+    for _, node in iter_nodes(directory, mapping.schema):
+        nmap = mapping.node(node.labels[0])
+        if nmap is None:
+            raise SchemaError(f"node {node.id!r}: no table for {node.labels[0]}", code="GRAPH_LOAD")
+        row = {col: node.properties.get(prop) for prop, col in nmap.columns}
+        if nmap.surrogate_key:
+            serial[nmap.label] += 1
+            row[nmap.key_columns[0]] = serial[nmap.label]
+        rows[nmap.table].append(row)
+        by_id[node.id] = (nmap, row)
+    for _, edge in iter_edges(directory, mapping.schema):
+        if edge.source not in by_id or edge.target not in by_id:
+            raise SchemaError(f"edge {edge.type}: unknown endpoint", code="GRAPH_LOAD")
+        (smap, srow), (tmap, trow) = by_id[edge.source], by_id[edge.target]
+        for m in mapping.edges(edge.type):
+            if m.source != smap.label or m.target != tmap.label:
+                continue
+            src_key = dict(zip(m.source_columns, (srow[c] for c in m.source_key)))
+            dst_key = dict(zip(m.target_columns, (trow[c] for c in m.target_key)))
+            if m.in_node_table:
+                srow.update(dst_key)
+            else:
+                props = {col: edge.properties.get(prop) for prop, col in m.columns}
+                rows[m.table].append(src_key | dst_key | props)
+            break
+        else:
+            raise SchemaError(
+                f"edge {edge.type} ({smap.label})->({tmap.label}) has no table", code="GRAPH_LOAD"
+            )
+    counts: dict[str, int] = {}
+    for t in ordered:
+        data = rows.get(t.name, [])
+        counts[t.name] = len(data)
+        if not data:
+            continue
+        cols = [c.name for c in t.columns]
+        insert = exp.insert(
+            exp.Values(expressions=[exp.Tuple(expressions=[exp.Placeholder() for _ in cols])]),
+            exp.Table(this=exp.Identifier(this=t.name, quoted=True)),
+            columns=[exp.Identifier(this=c, quoted=True) for c in cols],
+        ).sql(dialect=dialect)
+        types = {c.name: c.type for c in t.columns}
+        cur.executemany(
+            insert, [tuple(_sql_value(r.get(c), types[c], dialect) for c in cols) for r in data]
+        )
+    connection.commit()
+    return counts

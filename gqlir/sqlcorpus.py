@@ -93,7 +93,9 @@ class Fixture:
     and into each embedded graph engine named in ``engines`` (:mod:`gqlir.engines`)."""
 
     def __init__(self, folder: str, engines: tuple[str, ...] = ()) -> None:
-        from .sqlmapping import load_tables, mapping_for, reference_graph
+        from .engines.reference import reference_graph
+        from .migrate import load_tables
+        from .sqlmapping import mapping_for
 
         self.folder = folder
         self.mapping = mapping_for(folder)

@@ -16,9 +16,11 @@ Two directions give a mapping, and which one applies depends on where the SQL ca
   :func:`~gqlir.schema.relational.to_relational` of the schema, the layout gqlir itself loads
   graphs into SQL engines with.
 
-:func:`mapping_for` resolves any of these from a path or an object, and :func:`load_tables` /
-:func:`reference_graph` put a graph folder's data into SQL tables and into the reference
-evaluator through the same mapping, so SQL results and graph results can be compared.
+:func:`mapping_for` resolves any of these from a path or an object (a database's tables are
+read by :mod:`gqlir.databases`). Moving data is elsewhere: :func:`gqlir.migrate.migrate` turns a
+database into a graph folder and :func:`gqlir.migrate.load_tables` a graph folder's data into
+the mapping's tables; :func:`gqlir.engines.reference.reference_graph` loads it into the
+reference evaluator, so SQL results and graph results can be compared.
 """
 
 from __future__ import annotations
@@ -38,10 +40,9 @@ from .schema.relational import (
     Table,
     to_graph,
     to_relational,
-    topological,
 )
 
-__all__ = ["SqlMapping", "load_tables", "mapping_for", "reference_graph"]
+__all__ = ["SOURCE_DDL", "SqlMapping", "mapping_for"]
 
 #: The file in a graph folder that holds the DDL of the database the graph was derived from.
 SOURCE_DDL = "source.sql"
@@ -163,7 +164,7 @@ def mapping_for(source: Any, *, dialect: str | None = None) -> SqlMapping:
             f"not {type(source).__name__}"
         )
     path = os.fspath(source)
-    from .migrate import database_kind, read_database_tables
+    from .databases import database_kind, read_database_tables
 
     kind = database_kind(path)
     if kind is not None:
@@ -213,88 +214,3 @@ def _read(path: str) -> str:
 
 def _stem(path: str) -> str:
     return os.path.splitext(os.path.basename(os.path.normpath(path)))[0]
-
-
-# -- data through the mapping ---------------------------------------------------------------------
-
-
-def load_tables(
-    connection: Any, mapping: SqlMapping, directory: str, dialect: str
-) -> dict[str, int]:
-    """Create the mapping's tables on a DB-API ``connection`` (``sqlite``, ``duckdb``,
-    ``postgres``) and fill them with the graph in ``directory``; returns rows per table.
-
-    Unlike :func:`gqlir.schema.loaders.load_sql`, which stores a graph in gqlir's own layout,
-    this follows any mapping, including one read from the tables a graph was derived from, so
-    SQL written against a real database runs on the graph's data."""
-    from sqlglot import exp
-
-    from .schema.formats import sql as sql_format
-    from .schema.graphdata import iter_edges, iter_nodes
-    from .schema.loaders import _sql_value
-
-    ordered = topological(mapping.tables)
-    cur = connection.cursor()
-    for t in ordered:
-        cur.execute(sql_format.create_table(t, dialect).sql(dialect=dialect))
-    rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    by_id: dict[Any, tuple[NodeTable, dict[str, Any]]] = {}
-    serial: dict[str, int] = defaultdict(int)
-    for _, node in iter_nodes(directory, mapping.schema):
-        nmap = mapping.node(node.labels[0])
-        if nmap is None:
-            raise SchemaError(f"node {node.id!r}: no table for {node.labels[0]}", code="GRAPH_LOAD")
-        row = {col: node.properties.get(prop) for prop, col in nmap.columns}
-        if nmap.surrogate_key:
-            serial[nmap.label] += 1
-            row[nmap.key_columns[0]] = serial[nmap.label]
-        rows[nmap.table].append(row)
-        by_id[node.id] = (nmap, row)
-    for _, edge in iter_edges(directory, mapping.schema):
-        if edge.source not in by_id or edge.target not in by_id:
-            raise SchemaError(f"edge {edge.type}: unknown endpoint", code="GRAPH_LOAD")
-        (smap, srow), (tmap, trow) = by_id[edge.source], by_id[edge.target]
-        for m in mapping.edges(edge.type):
-            if m.source != smap.label or m.target != tmap.label:
-                continue
-            src_key = dict(zip(m.source_columns, (srow[c] for c in m.source_key)))
-            dst_key = dict(zip(m.target_columns, (trow[c] for c in m.target_key)))
-            if m.in_node_table:
-                srow.update(dst_key)
-            else:
-                props = {col: edge.properties.get(prop) for prop, col in m.columns}
-                rows[m.table].append(src_key | dst_key | props)
-            break
-        else:
-            raise SchemaError(
-                f"edge {edge.type} ({smap.label})->({tmap.label}) has no table", code="GRAPH_LOAD"
-            )
-    counts: dict[str, int] = {}
-    for t in ordered:
-        data = rows.get(t.name, [])
-        counts[t.name] = len(data)
-        if not data:
-            continue
-        cols = [c.name for c in t.columns]
-        insert = exp.insert(
-            exp.Values(expressions=[exp.Tuple(expressions=[exp.Placeholder() for _ in cols])]),
-            exp.Table(this=exp.Identifier(this=t.name, quoted=True)),
-            columns=[exp.Identifier(this=c, quoted=True) for c in cols],
-        ).sql(dialect=dialect)
-        types = {c.name: c.type for c in t.columns}
-        cur.executemany(
-            insert, [tuple(_sql_value(r.get(c), types[c], dialect) for c in cols) for r in data]
-        )
-    connection.commit()
-    return counts
-
-
-def reference_graph(directory: str, schema: SchemaGraph) -> Any:
-    """The graph in ``directory`` as the reference evaluator's graph, values typed by ``schema``
-    as a graph database holds them (dates and instants as temporal values, decimals as floats):
-    the reference engine's loading."""
-    from .engines.reference import ReferenceEngine
-
-    engine = ReferenceEngine()
-    engine.load(schema, directory)
-    return engine.graph

@@ -1865,8 +1865,9 @@ FINANCE = Path(__file__).resolve().parent.parent / "schemas" / "finance"
 def _with_finance_schema(cypher: str) -> tuple[str, list[tuple], list[tuple]]:
     """The ISO GQL of ``cypher`` under the finance schema (refused without it), and the rows of
     both on the finance example graph."""
+    from gqlir.engines.reference import reference_graph
     from gqlir.eval import run
-    from gqlir.sqlmapping import mapping_for, reference_graph
+    from gqlir.sqlmapping import mapping_for
 
     with pytest.raises(UnsupportedError):
         translate(cypher, ISO)

@@ -7,8 +7,9 @@ import os
 
 import pytest
 
+from gqlir.api import check_query
 from gqlir.schema import load_schema
-from gqlir.schema.checks import check_query, suggest
+from gqlir.schema.checks import suggest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
 

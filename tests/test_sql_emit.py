@@ -24,10 +24,11 @@ from hypothesis import strategies as st
 import gqlir
 from gqlir.errors import EvaluationError, SchemaError, UnsupportedError
 from gqlir.eval import Graph, evaluate
+from gqlir.migrate import load_tables
 from gqlir.schema import EdgeType, Endpoint, NodeType, Property, SchemaGraph, parse_type
 from gqlir.schema.model import Cardinality
 from gqlir.sqlcorpus import normalise
-from gqlir.sqlmapping import SqlMapping, load_tables
+from gqlir.sqlmapping import SqlMapping
 
 duckdb = pytest.importorskip("duckdb")
 

@@ -13,11 +13,12 @@ import pytest
 
 import gqlir
 from gqlir.cli import main
+from gqlir.engines.reference import reference_graph
 from gqlir.errors import SchemaError
 from gqlir.eval import evaluate
-from gqlir.migrate import database_kind, migrate, read_database_tables
+from gqlir.migrate import database_kind, load_tables, migrate, read_database_tables
 from gqlir.sqlcorpus import normalise
-from gqlir.sqlmapping import load_tables, mapping_for, reference_graph
+from gqlir.sqlmapping import mapping_for
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKSTORE = ROOT / "schemas" / "bookstore"

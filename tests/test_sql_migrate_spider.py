@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 
 import gqlir
 from gqlir.cli import main
+from gqlir.engines.reference import reference_graph
 from gqlir.errors import SchemaError
 from gqlir.eval import evaluate
 from gqlir.migrate import migrate
 from gqlir.sqlaffinity import column_affinity, comparison_converters
 from gqlir.sqlcorpus import normalise
-from gqlir.sqlmapping import mapping_for, reference_graph
+from gqlir.sqlmapping import mapping_for
 
 DECLARED = ["INT", "INTEGER", "TEXT", "VARCHAR(20)", "", "BLOB", "REAL", "NUMERIC", "DECIMAL(5,2)"]
 NUMBERS_IN_TEXT = st.sampled_from(

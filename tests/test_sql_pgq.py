@@ -306,8 +306,9 @@ def test_a_pipeline_reads_the_graph_table_as_a_derived_table() -> None:
 def test_elements_are_counted_and_compared_by_their_key() -> None:
     """count(DISTINCT p) counts p's key property and a <> b compares keys; the text reads back
     to a query of the same answer on the example graph."""
+    from gqlir.engines.reference import reference_graph
     from gqlir.eval import evaluate
-    from gqlir.sqlmapping import mapping_for, reference_graph
+    from gqlir.sqlmapping import mapping_for
 
     mapping = mapping_for(MOVIES)
     graph = reference_graph(os.path.join(MOVIES, "graph"), mapping.schema)

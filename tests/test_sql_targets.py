@@ -19,10 +19,12 @@ import pytest
 
 from gqlir import emit, parse
 from gqlir.engines.postgres import _positional
+from gqlir.engines.reference import reference_graph
 from gqlir.errors import ParseError, UnsupportedError
 from gqlir.eval import evaluate
+from gqlir.migrate import load_tables
 from gqlir.sqlcorpus import normalise
-from gqlir.sqlmapping import SqlMapping, load_tables, mapping_for, reference_graph
+from gqlir.sqlmapping import SqlMapping, mapping_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")

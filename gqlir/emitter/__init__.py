@@ -54,17 +54,16 @@ def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any =
 
 
 def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False, schema: Any = None) -> str:
-    """The text of ``node`` (a query, a step, an expression or a pattern) in ``dialect``.
+    """The text of ``node`` (a query, a step, an expression or a pattern) in ``dialect``:
+    lowered by the target's passes (:mod:`gqlir.passes.pipeline`), then printed.
 
     ``pretty`` puts each clause on its own line and indents subquery bodies.
     """
     generator = generator_for(dialect, pretty=pretty, schema=schema)
     try:
-        if generator.dialect.family != "gql":
-            from ..passes.gql_family import lower_gql_meanings
+        from ..passes.pipeline import lower
 
-            node = lower_gql_meanings(node, generator.dialect)
-        return generator.generate(node)
+        return generator.generate(lower(node, generator.dialect))
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

@@ -179,6 +179,7 @@ class Generator:
             message,
             rewrite=rewrite,
             offset=node.pos if node is not None else None,
+            node=node,
         )
 
     def require(

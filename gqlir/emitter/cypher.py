@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..ir import ddl as d
 from ..ir import expr as e
@@ -39,14 +40,12 @@ from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import (
     BOOLEAN_VALUED,
-    aggregates,
     cannot_fail,
     column_name,
     names_in,
     reads_only,
 )
 from ..ir.node import Node
-from ..passes.cypher_lowering import lower
 from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
 from .base import emits, quote_identifier
@@ -115,9 +114,8 @@ class CypherGenerator(GraphTextGenerator):
 
     def generate(self, node: Node) -> str:
         """Render a query, a single step (as a one-step query), or any expression or pattern,
-        lowered first to what the dialect's expressions mean (see
-        :mod:`gqlir.passes.cypher_lowering`)."""
-        node = lower(node, self.dialect)
+        lowered already to what the dialect's expressions mean (:func:`gqlir.emitter.emit`
+        runs :mod:`gqlir.passes.cypher_lowering`)."""
         self._root = node
         if isinstance(node, q.Step):
             return self.join_clauses(self.clauses((node,), node))

@@ -58,9 +58,22 @@ import functools
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
+from ..analysis.aggregates import aggregates, outer_aggregates
+from ..analysis.types import (
+    ANY,
+    NUMERIC,
+    TEMPORAL,
+    TypeAnalysis,
+    VType,
+    is_const,
+    literal_type,
+    property_kinds,
+    runtime_kinds,
+    unconst,
+)
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import catalog as c
@@ -69,18 +82,17 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import BOOLEAN_VALUED as _BOOLEAN_VALUED
 from ..ir.analysis import (
     OPAQUE,
-    aggregates,
     cannot_fail,
     free_variables,
     names_in,
-    outer_aggregates,
 )
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.functions import WHITESPACE
 from ..ir.node import Node
+from ..passes.edge_uniqueness import uniqueness_matters
+from ..passes.pipeline import lower
 from . import gql_merge, gql_paths, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
@@ -108,7 +120,6 @@ _MATCH_MODE_WORDS = {
     p.MatchMode.DIFFERENT_EDGES: "DIFFERENT EDGES",
     p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
 }
-_SHORTEST = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST})
 _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 #: Functions whose value changes between calls: never duplicated or dropped by a rewrite.
 _VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
@@ -119,122 +130,17 @@ _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # value types
 # =============================================================================================
 
-_NUMERIC = frozenset({"integer", "float", "number"})
 #: Kinds whose value may be a list (head() and last() of anything else fail in Cypher).
 _LISTS = frozenset({"list", "property", "any"})
-_TEMPORAL = frozenset({"date", "localtime", "time", "localdatetime", "datetime"})
 #: Kinds known not to be a list (a stored property may hold a list, so "property" is not here).
 _SCALAR = frozenset({"boolean", "integer", "float", "string", "node", "edge", "path", "map"})
-_SCALAR |= _TEMPORAL | {"duration", "point"}
+_SCALAR |= TEMPORAL | {"duration", "point"}
 _ELEMENTS = frozenset({"node", "edge"})
-
-
-@dataclass(frozen=True, slots=True)
-class VType:
-    """What is known about a value at translation time.
-
-    ``kind`` is ``any`` (nothing known), ``null``, ``boolean``, ``integer``, ``float``,
-    ``number`` (integer or float), ``string``, ``list``, ``map``, ``node``, ``edge``, ``path``,
-    a temporal kind (``date``, ``localtime``, ``time``, ``localdatetime``, ``datetime``,
-    ``duration``), ``point``, ``property`` (read from a node or edge: a stored value, so never a
-    map, element or path), or ``mixed`` (values of types GQL cannot compare with each other,
-    such as the elements of ``[1, 'a']``).
-    ``element`` is a list's element type; ``const`` the value itself when it is a constant
-    (literals only), so that lists bound once can be folded where they are used.
-    """
-
-    kind: str
-    element: VType | None = None
-    const: e.Expr | None = None
-    #: For ``mixed``: the runtime kinds its values may have, when known (see _runtime_kinds).
-    kinds: frozenset[str] | None = None
-
-    @property
-    def known(self) -> bool:
-        return self.kind not in ("any", "property", "null", "mixed")
-
-    def with_const(self, const: e.Expr | None) -> VType:
-        """The same type with ``const`` as its known value (dataclasses.replace is slow, and
-        the emitter asks for types constantly)."""
-        return VType(self.kind, self.element, const, self.kinds)
-
-
-ANY = VType("any")
-
-
-def _unconst(t: VType) -> VType:
-    return t if t.const is None else VType(t.kind, t.element, None, t.kinds)
-
-
-_KIND_OF_TEMPORAL = {
-    e.TemporalKind.DATE: "date",
-    e.TemporalKind.LOCAL_TIME: "localtime",
-    e.TemporalKind.TIME: "time",
-    e.TemporalKind.LOCAL_DATETIME: "localdatetime",
-    e.TemporalKind.DATETIME: "datetime",
-    e.TemporalKind.DURATION: "duration",
-}
-#: canonical function -> kind of its result (functions not listed: unknown, or computed).
-_FUNCTION_KINDS: dict[str, str] = {}
-for _kind, _names in {
-    "integer": "count size length char_length tointeger tointegerornull id timestamp sign",
-    "float": "tofloat tofloatornull sqrt exp log log10 sin cos tan cot asin acos atan atan2 "
-    "degrees radians rand e pi haversin stdev stdevp avg percentilecont ceil floor round",
-    "string": "upper lower trim ltrim rtrim btrim tostring tostringornull substring left right "
-    "replace type elementid randomuuid normalize valuetype",
-    "boolean": "toboolean tobooleanornull isempty isnan",
-    "map": "properties",
-    "node": "startnode endnode",
-    "point": "point",
-}.items():
-    for _name in _names.split():
-        _FUNCTION_KINDS[_name] = _kind
-_LIST_FUNCTIONS = {
-    "keys": VType("list", VType("string")),
-    "labels": VType("list", VType("string")),
-    "nodes": VType("list", VType("node")),
-    "relationships": VType("list", VType("edge")),
-    "range": VType("list", VType("integer")),
-    "split": VType("list", VType("string")),
-    "tobooleanlist": VType("list", VType("boolean")),
-    "tofloatlist": VType("list", VType("float")),
-    "tointegerlist": VType("list", VType("integer")),
-    "tostringlist": VType("list", VType("string")),
-}
-
-
-def _join(a: VType, b: VType) -> VType:
-    """The type of a value that is either ``a`` or ``b``."""
-    if a.kind == "null":
-        return _unconst(b)
-    if b.kind == "null":
-        return _unconst(a)
-    if a.kind == b.kind:
-        if a.kind == "list":
-            elem = _join(a.element or ANY, b.element or ANY)
-            return VType("list", elem)
-        return VType(a.kind)
-    if a.kind in _NUMERIC and b.kind in _NUMERIC:
-        return VType("number")
-    if (a.known and b.known) or "mixed" in (a.kind, b.kind):
-        return VType("mixed", kinds=_runtime_kinds(a) | _runtime_kinds(b))
-    return ANY
 
 
 def _known(kind: str) -> bool:
     """Whether a value of ``kind`` has one runtime type (``number`` may be either)."""
     return VType(kind).known and kind != "number"
-
-
-def _is_const(node: e.Expr) -> bool:
-    """A literal, or a list or map of literals: its value is known at translation time."""
-    if isinstance(node, (e.Null, e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)):
-        return True
-    if isinstance(node, e.ListLiteral):
-        return all(_is_const(item) for item in node.items)
-    if isinstance(node, e.MapLiteral):
-        return all(_is_const(value) for _, value in node.entries)
-    return False
 
 
 def _pure(node: Node) -> bool:
@@ -359,6 +265,7 @@ class GqlGenerator(GraphTextGenerator):
         graph_schema = schema_graph(schema) if schema is not None else None
         #: (node|edge, property) -> value kind, from the schema the graph conforms to.
         self._property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
+        self._types = _ScopeTypes(self)
         #: The schema's edge and node labels, when every element has exactly one of them (for
         #: type(r) and labels(n)).
         self._edge_labels = edge_labels(graph_schema) if graph_schema is not None else ()
@@ -370,10 +277,6 @@ class GqlGenerator(GraphTextGenerator):
     def generate(self, node: Node) -> str:
         """A whole query (with the graph prefix where the dialect needs one), a single step, or
         an expression or pattern on its own."""
-        if not (self.caps.literal_null_operands and self.caps.element_filters_read_others):
-            from ..passes.googlesql import lower_googlesql
-
-            node = lower_googlesql(node, self.dialect)
         self._used, self._root = None, node
         self.scope = {}
         self.renamed = {}
@@ -1158,7 +1061,7 @@ class GqlGenerator(GraphTextGenerator):
                 )
             text += f" WITH {forms[0]} {self.variable_name(step.index, step)}"
         elem = source_type.element if source_type.kind == "list" and source_type.element else ANY
-        self.scope = {**self.scope, step.variable: _unconst(elem)}
+        self.scope = {**self.scope, step.variable: unconst(elem)}
         if step.index is not None:
             self.scope[step.index] = VType("integer")
         return text
@@ -1179,15 +1082,13 @@ class GqlGenerator(GraphTextGenerator):
         if self.correlated and not self.caps.subquery_rebinds_elements:
             step = self._rebind_correlated(step)
         self._bind_patterns(step.patterns)
-        patterns, mode, extra = self._edge_uniqueness(step)
         self._check_shortest_where(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
+        mode = self._match_mode(step)
         if mode:
             parts.append(mode)
-        parts.append(", ".join(self.path_pattern(x) for x in patterns))
+        parts.append(", ".join(self.path_pattern(x) for x in step.patterns))
         where = step.where
-        if extra is not None:
-            where = extra if where is None else e.And(extra, where)
         if where is not None:
             parts.append("WHERE " + self.expr(where))
         return " ".join(parts)
@@ -1233,85 +1134,15 @@ class GqlGenerator(GraphTextGenerator):
                     "ANY SHORTEST ((a)-[r]->{1,5}(b) WHERE cond)",
                 )
 
-    def _edge_uniqueness(
-        self, step: q.Match
-    ) -> tuple[tuple[p.PathPattern, ...], str, e.Expr | None]:
-        """The match mode words, and the patterns and extra condition that give the IR's edge
-        uniqueness where the dialect has no match mode keywords (see the module docstring)."""
-        patterns = step.patterns
-        if step.mode.name == self.caps.default_match_mode and (
-            self.caps.match_mode_implicit or not _uniqueness_matters(step)
+    def _match_mode(self, step: q.Match) -> str:
+        """The match mode words, where the target has them and the mode is not its implicit
+        one (a target without them had the pass :mod:`gqlir.passes.edge_uniqueness`)."""
+        if not self.caps.match_modes or (
+            step.mode.name == self.caps.default_match_mode
+            and (self.caps.match_mode_implicit or not uniqueness_matters(step))
         ):
-            return patterns, "", None
-        if self.caps.match_modes:
-            return patterns, _MATCH_MODE_WORDS[step.mode], None
-        if not _uniqueness_matters(step):
-            return patterns, "", None
-        if step.mode is p.MatchMode.REPEATABLE_ELEMENTS:
-            raise self.unsupported(
-                "REPEATABLE ELEMENTS",
-                step,
-                rewrite="write each relationship pattern in its own MATCH",
-            )
-        with_rels = [i for i, x in enumerate(patterns) if _relationships(x.path)]
-        if len(with_rels) == 1:
-            i = with_rels[0]
-            return (
-                patterns[:i] + (self._trail(patterns[i], step),) + patterns[i + 1 :],
-                "",
-                None,
-            )
-        refusal = self.unsupported(
-            "edge uniqueness across path patterns",
-            step,
-            rewrite="name every relationship and keep variable-length ones in a single path "
-            "pattern, or join the path patterns into one path",
-        )
-        for pattern in patterns:
-            for inner in pattern.walk():
-                if isinstance(inner, p.ParenPath) or (
-                    isinstance(inner, p.RelPattern) and inner.quantifier is not None
-                ):
-                    raise refusal
-        names: list[e.Expr] = []
-
-        def name(node: Node) -> Node:
-            if not isinstance(node, p.RelPattern):
-                return node
-            if node.variable is None:
-                if not self.may_bind_extra:
-                    raise refusal
-                node = replace(node, variable=self.fresh())
-            names.append(e.Variable(node.variable))
-            return node
-
-        if "ALL_DIFFERENT" not in self.caps.element_predicates:
-            raise refusal
-        named = tuple(x.transform(name) for x in patterns)
-        return named, "", pr.AllDifferent(tuple(names))  # type: ignore[return-value]
-
-    def _trail(self, pattern: p.PathPattern, step: q.Match) -> p.PathPattern:
-        """``pattern`` with no edge repeated: TRAIL, or nothing for a shortest search over one
-        quantified relationship (a shortest walk never repeats an edge)."""
-        self.require("TRAIL" in self.caps.path_modes, "edge uniqueness", step)
-        if pattern.mode is not None:
-            if pattern.mode in (p.PathMode.TRAIL, p.PathMode.SIMPLE, p.PathMode.ACYCLIC):
-                return pattern
-            raise self.unsupported(
-                "edge uniqueness",
-                pattern,
-                message=f"a {pattern.mode.value} path pattern cannot also keep its edges different",
-            )
-        if pattern.search is not None and pattern.search.kind in _SHORTEST:
-            chain = pattern.path
-            if (
-                isinstance(chain, p.PathChain)
-                and len(chain.elements) == 3
-                and isinstance(chain.elements[1], p.RelPattern)
-                and chain.elements[1].where is None
-            ):
-                return pattern
-        return replace(pattern, mode=p.PathMode.TRAIL)
+            return ""
+        return _MATCH_MODE_WORDS[step.mode]
 
     def _bind_patterns(self, patterns: tuple[p.PathPattern, ...]) -> None:
         """Add the variables a graph pattern binds to the scope."""
@@ -2172,7 +2003,7 @@ class GqlGenerator(GraphTextGenerator):
         for side in (node.left, node.right):
             vtype = self.type_of(side)
             # (null makes the answer null in both: it needs no test)
-            kinds.append(_STRING if vtype.kind == "null" else _runtime_kinds(vtype))
+            kinds.append(_STRING if vtype.kind == "null" else runtime_kinds(vtype))
             if "string" not in kinds[-1]:
                 if self.cannot_fail(node.left, node.right):
                     return e.Null(pos=node.pos)  # never a string: null, as in Cypher
@@ -2292,13 +2123,13 @@ class GqlGenerator(GraphTextGenerator):
             i = node.index.value
             inside = -len(items) <= i < len(items)
             others = [x for j, x in enumerate(items) if not inside or j != i % len(items)]
-            if all(_is_const(x) for x in items) or self.cannot_fail(*others):
+            if all(is_const(x) for x in items) or self.cannot_fail(*others):
                 return items[i] if inside else e.Null(pos=node.pos)
         subject = node.subject
         if (
             isinstance(subject, e.MapLiteral)
             and isinstance(node.index, e.String)
-            and all(_is_const(v) for _, v in subject.entries)
+            and all(is_const(v) for _, v in subject.entries)
         ):
             for key, value in subject.entries:
                 if key == node.index.value:
@@ -2324,7 +2155,9 @@ class GqlGenerator(GraphTextGenerator):
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
-        if op is e.ArithOp.ADD:
+        if op is e.ArithOp.ADD and not self.caps.plus_concatenates:
+            # The target's + only adds (capability plus_concatenates): Cypher's polymorphic +
+            # is written as the one operation the operand types allow.
             return self._lower_add(node, lt, rt)
         if op is e.ArithOp.MOD:
             if "float" in (lt.kind, rt.kind):
@@ -2363,13 +2196,13 @@ class GqlGenerator(GraphTextGenerator):
         kinds = (lt.kind, rt.kind)
         if "null" in kinds and self.cannot_fail(node.left, node.right):
             return e.Null(pos=node.pos)
-        if lt.kind in _NUMERIC and rt.kind in _NUMERIC:
+        if lt.kind in NUMERIC and rt.kind in NUMERIC:
             return node
         # A temporal instant or a duration only adds a duration (or, for a duration, an instant):
         # any other operand is an error in Cypher, so + means the same whatever the other is.
-        if lt.kind in _TEMPORAL | {"duration"} and rt.kind in ("duration", "any", "property"):
+        if lt.kind in TEMPORAL | {"duration"} and rt.kind in ("duration", "any", "property"):
             return node
-        if rt.kind in _TEMPORAL | {"duration"} and lt.kind in ("duration", "any", "property"):
+        if rt.kind in TEMPORAL | {"duration"} and lt.kind in ("duration", "any", "property"):
             return node
         if lt.kind == "string" and rt.kind == "string":
             return e.Concat(node.left, node.right, pos=node.pos)
@@ -2406,7 +2239,7 @@ class GqlGenerator(GraphTextGenerator):
         ):
             return None
         a, b = node.left, node.right
-        left, right = _runtime_kinds(lt), _runtime_kinds(rt)
+        left, right = runtime_kinds(lt), runtime_kinds(rt)
         if ("string" in left and right & {"float", "boolean"}) or (
             "string" in right and left & {"float", "boolean"}
         ):
@@ -2480,7 +2313,7 @@ class GqlGenerator(GraphTextGenerator):
             return self._fold_range(node) or node
         if name in ("head", "last", "tail", "reverse") and len(args) == 1:
             items = self._const_list(args[0])
-            if items is not None and all(_is_const(x) for x in items):
+            if items is not None and all(is_const(x) for x in items):
                 if name == "head":
                     return items[0] if items else e.Null(pos=node.pos)
                 if name == "last":
@@ -2551,7 +2384,7 @@ class GqlGenerator(GraphTextGenerator):
         (null for any other string), and anything else an error, as GQL's ``CAST(x AS
         BOOLEAN)`` is for it. A value of unknown type is dispatched on ``IS TYPED``."""
         (x,) = node.args
-        kinds = _runtime_kinds(self.type_of(x))
+        kinds = runtime_kinds(self.type_of(x))
         if kinds == {"null"}:
             return x
         trimmed = e.FunctionCall("btrim", (x, e.String(WHITESPACE)))
@@ -2636,7 +2469,7 @@ class GqlGenerator(GraphTextGenerator):
 
     def _lower_aggregate(self, node: e.Aggregate) -> e.Expr:
         """Cypher's sum() and stDev() give 0 on no input where GQL's (SQL's) give null."""
-        if node.name in _NUMERIC_AGGREGATES and len(node.args) == 1:
+        if node.name in NUMERIC_AGGREGATES and len(node.args) == 1:
             node = replace(node, args=(_numeric_add(node.args[0]),))
         if node.name in ("min", "max") and any(
             self.type_of(arg).kind == "mixed" for arg in node.args
@@ -2822,7 +2655,7 @@ class GqlGenerator(GraphTextGenerator):
     # -- access ----------------------------------------------------------------------------------
     def _lower_property(self, node: e.Property) -> e.Expr:
         subject = node.subject
-        if isinstance(subject, e.MapLiteral) and _is_const(subject):
+        if isinstance(subject, e.MapLiteral) and is_const(subject):
             for key, value in subject.entries:
                 if key == node.key:
                     return value
@@ -2832,7 +2665,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Property)
     def property(self, node: e.Property) -> str:
         kind = self.type_of(node.subject).kind
-        if kind in _TEMPORAL | {"duration", "point", "property"}:
+        if kind in TEMPORAL | {"duration", "point", "property"}:
             raise self.unsupported(
                 "temporal accessor" if kind != "point" else "point accessor",
                 node,
@@ -3134,7 +2967,7 @@ class GqlGenerator(GraphTextGenerator):
         if name in ("date", "datetime", "localdatetime", "time", "localtime", "duration"):
             return self._temporal_call(node)
         base, _, clock = name.partition(".")
-        if clock == "statement" and base in _TEMPORAL and not args:
+        if clock == "statement" and base in TEMPORAL and not args:
             # Cypher's date() reads the statement clock: date.statement() is date().
             return self._temporal_call(replace(node, name=base))
         surface = self.function_name(name, node)
@@ -3253,127 +3086,25 @@ class GqlGenerator(GraphTextGenerator):
     # =========================================================================================
     def type_of(self, node: e.Expr) -> VType:
         """What is known of ``node``'s value in the current scope (see :class:`VType`)."""
-        if _is_const(node):
-            return _literal_type(node).with_const(node)
-        if isinstance(node, e.Variable):
-            return self.scope.get(node.name, ANY)
-        if isinstance(node, e.Parameter):
-            return ANY
-        if isinstance(node, e.Property):
-            subject = self.type_of(node.subject).kind
-            if subject not in ("node", "edge"):
-                return ANY
-            kind = self._property_kinds.get((subject, node.key))
-            return VType(kind) if kind is not None else VType("property")
-        if isinstance(node, e.ListLiteral):
-            elem: VType | None = None
-            for item in node.items:
-                t = self.type_of(item)
-                elem = t if elem is None else _join(elem, t)
-            return VType("list", _unconst(elem) if elem else VType("null"))
-        if isinstance(node, e.MapLiteral):
-            return VType("map")
-        if isinstance(node, e.Arithmetic):
-            return self._arithmetic_type(node)
-        if isinstance(node, (e.Negate, e.UnaryPlus)):
-            return _unconst(self.type_of(node.operand))
-        if isinstance(node, e.Concat):
-            return _unconst(self.type_of(node.left))
-        if isinstance(node, _BOOLEAN_VALUED):
-            return VType("boolean")
-        if isinstance(node, e.CountStar):
-            return VType("integer")
-        if isinstance(node, (e.FunctionCall, e.Aggregate)):
-            return self._call_type(node)
-        if isinstance(node, e.Case):
-            out: VType | None = None
-            for value in [w.result for w in node.whens] + [node.default or e.Null()]:
-                t = self.type_of(value)
-                out = t if out is None else _join(out, t)
-            return _unconst(out or ANY)
-        if isinstance(node, e.Cast):
-            return VType(_CAST_KINDS.get(node.type.name, "any"))
-        if isinstance(node, e.CountSubquery):
-            return VType("integer")
-        if isinstance(node, (e.CollectSubquery, e.PatternComprehension)):
-            return VType("list")
-        if isinstance(node, e.ListComprehension):
-            source = self.type_of(node.source)
-            if node.projection is None:
-                return _unconst(source) if source.kind == "list" else VType("list")
-            return VType("list")
-        if isinstance(node, e.Index):
-            subject = self.type_of(node.subject)
-            if subject.kind == "list" and subject.element is not None:
-                return subject.element
-            return ANY
-        if isinstance(node, e.Slice):
-            subject = self.type_of(node.subject)
-            return _unconst(subject) if subject.kind == "list" else ANY
-        if isinstance(node, e.MapProjection):
-            return VType("map")
-        return ANY
+        return self._types.of(node)
 
-    def _arithmetic_type(self, node: e.Arithmetic) -> VType:
-        lt, rt = self.type_of(node.left), self.type_of(node.right)
-        kinds = {lt.kind, rt.kind}
-        if node.op is e.ArithOp.POW and kinds <= _NUMERIC | {"null"}:
-            return VType("float")
-        if kinds <= _NUMERIC:
-            if kinds == {"integer"}:
-                return VType("integer")
-            return VType("float" if "float" in kinds else "number")
-        if node.op in (e.ArithOp.MOD, e.ArithOp.ADD_NUMBERS):
-            # Cypher's % and GQL's + take numbers only: whatever else reaches them is an error.
-            return VType("number")
-        if node.op is e.ArithOp.ADD:
-            if kinds == {"string"}:
-                return VType("string")
-            if "list" in (lt.kind, rt.kind):
-                return VType("list")
-            if lt.kind in _TEMPORAL and rt.kind == "duration":
-                return VType(lt.kind)
-            if lt.kind == "duration" and rt.kind in _TEMPORAL:
-                return VType(rt.kind)
-        if node.op is e.ArithOp.SUB and lt.kind in _TEMPORAL and rt.kind == "duration":
-            return VType(lt.kind)
-        if kinds == {"duration"}:
-            return VType("duration")
-        return ANY
 
-    def _call_type(self, node: e.FunctionCall | e.Aggregate) -> VType:
-        name = node.name
-        args = node.args
-        if name in _LIST_FUNCTIONS:
-            return _LIST_FUNCTIONS[name]
-        kind = _FUNCTION_KINDS.get(name)
-        if kind is not None:
-            return VType(kind)
-        if name in _KIND_BY_NAME:
-            return VType(_KIND_BY_NAME[name])
-        if "." in name and name.split(".")[0] in _KIND_BY_NAME:
-            if name.startswith("duration."):
-                return VType("duration")
-            return VType(_KIND_BY_NAME[name.split(".")[0]])
-        if name == "collect" and args:
-            return VType("list", _unconst(self.type_of(args[0])))
-        if name in ("abs", "min", "max") and args:
-            return _unconst(self.type_of(args[0]))
-        if name == "sum" and args:
-            t = self.type_of(args[0])
-            return VType(t.kind) if t.kind in _NUMERIC | {"duration"} else ANY
-        if name == "coalesce" and args:
-            out = self.type_of(args[0])
-            for arg in args[1:]:
-                out = _join(out, self.type_of(arg))
-            return _unconst(out)
-        if name in ("head", "last") and args:
-            t = self.type_of(args[0])
-            return t.element if t.kind == "list" and t.element else ANY
-        if name in ("tail", "reverse") and args:
-            t = self.type_of(args[0])
-            return _unconst(t) if t.kind in ("list", "string") else ANY
-        return ANY
+class _ScopeTypes(TypeAnalysis):
+    """The type analysis over the generator's scope and the schema's property kinds."""
+
+    __slots__ = ("gen",)
+
+    def __init__(self, gen: GqlGenerator) -> None:
+        self.gen = gen
+
+    def variable(self, name: str) -> VType:
+        return self.gen.scope.get(name, ANY)
+
+    def property(self, node: e.Property, subject: VType) -> VType:
+        if subject.kind not in ("node", "edge"):
+            return ANY
+        kind = self.gen._property_kinds.get((subject.kind, node.key))
+        return VType(kind) if kind is not None else VType("property")
 
 
 #: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
@@ -3448,7 +3179,7 @@ def _never_null(node: e.Expr, elements: set[str]) -> bool:
 
 
 #: Aggregates that fail in Cypher on a string or a list.
-_NUMERIC_AGGREGATES = frozenset({"sum", "avg", "stdev", "stdevp"})
+NUMERIC_AGGREGATES = frozenset({"sum", "avg", "stdev", "stdevp"})
 
 #: Marker names of calls built by rewrites (never canonical names, which are lower-case words).
 _MOD_MARK = "%mod"
@@ -3476,23 +3207,6 @@ _PREDEFINED_REFS = frozenset(
         "CURRENT_SCHEMA",
     }
 )
-_KIND_BY_NAME = {
-    "date": "date",
-    "datetime": "datetime",
-    "localdatetime": "localdatetime",
-    "time": "time",
-    "localtime": "localtime",
-    "duration": "duration",
-}
-_CAST_KINDS = {
-    "INTEGER": "integer",
-    "FLOAT": "float",
-    "STRING": "string",
-    "BOOLEAN": "boolean",
-    "DATE": "date",
-    "DURATION": "duration",
-}
-
 GqlGenerator._LOWERINGS = {
     e.StringMatch: GqlGenerator._lower_string_match,
     e.In: GqlGenerator._lower_in,
@@ -3513,19 +3227,8 @@ GqlGenerator._LOWERINGS = {
 }  # type: ignore[assignment]
 
 
-#: The runtime types a value of a partly known kind may have (null aside), in the classes
-#: Cypher's ``+`` tells apart.
-_STORED_KINDS = frozenset({"integer", "float", "string", "boolean", "list", "temporal", "point"})
-_RUNTIME_KINDS = {
-    "number": frozenset({"integer", "float"}),
-    "property": _STORED_KINDS,
-    "any": _STORED_KINDS | {"map", "element"},
-    "mixed": _STORED_KINDS | {"map", "element"},
-}
-
-
 def _non_null_literal(node: e.Expr) -> bool:
-    return _is_const(node) and not isinstance(node, e.Null)
+    return is_const(node) and not isinstance(node, e.Null)
 
 
 def _dispatch(
@@ -3611,69 +3314,6 @@ def node_labels(schema: Any) -> tuple[str, ...]:
     return tuple(sorted({t.label for t in types}))
 
 
-def property_kinds(schema: Any) -> dict[tuple[str, str], str]:
-    """What a property holds, by element kind and name, where the schema says it: a property
-    every node type (or edge type) that has it declares with one value kind. ``schema`` is a
-    SchemaGraph, or anything :func:`gqlir.sqlmapping.mapping_for` reads (a graph folder …)."""
-    from ..schema.types import TypeKind, value_kind
-
-    def kind_of(kind: TypeKind) -> str | None:
-        # DECIMAL is exact (GQL's MOD takes it), so a number rather than value_kind's float
-        special = {TypeKind.DECIMAL: "number", TypeKind.DURATION: "duration", TypeKind.LIST: "list"}
-        if kind in special:
-            return special[kind]
-        name = value_kind(kind)
-        return None if name == "other" else {"int": "integer", "bool": "boolean"}.get(name, name)
-
-    schema = schema_graph(schema)
-    found: dict[tuple[str, str], set[str | None]] = {}
-    for element, types in (("node", schema.node_types), ("edge", schema.edge_types)):
-        for t in types:
-            for prop in t.properties:
-                found.setdefault((element, prop.name), set()).add(kind_of(prop.type.kind))
-    return {
-        key: next(iter(kinds))
-        for key, kinds in found.items()
-        if len(kinds) == 1 and None not in kinds
-    }
-
-
-def _runtime_kinds(t: VType) -> frozenset[str]:
-    """The kinds a value of type ``t`` may have at run time (``string``, ``element``, …)."""
-    if t.kinds is not None:
-        return t.kinds
-    if t.kind in _RUNTIME_KINDS:
-        return _RUNTIME_KINDS[t.kind]
-    if t.kind in _TEMPORAL or t.kind == "duration":
-        return frozenset({"temporal"})
-    if t.kind in ("node", "edge", "path"):
-        return frozenset({"element"})
-    return frozenset({t.kind})
-
-
-def _literal_type(node: e.Expr) -> VType:
-    if isinstance(node, e.Null):
-        return VType("null")
-    if isinstance(node, e.Boolean):
-        return VType("boolean")
-    if isinstance(node, e.Integer):
-        return VType("integer")
-    if isinstance(node, e.Float):
-        return VType("float")
-    if isinstance(node, e.String):
-        return VType("string")
-    if isinstance(node, e.TemporalLiteral):
-        return VType(_KIND_OF_TEMPORAL[node.kind])
-    if isinstance(node, e.MapLiteral):
-        return VType("map")
-    assert isinstance(node, e.ListLiteral)
-    elem: VType | None = None
-    for item in node.items:
-        t = _literal_type(item)
-        elem = t if elem is None else _join(elem, t)
-    return VType("list", _unconst(elem) if elem else VType("null"))
-
-
 def _comparable(a: VType, b: VType) -> bool:
     """Whether GQL can compare values of these types without raising (unknown counts as yes;
     values known to be of several incomparable types count as no)."""
@@ -3683,14 +3323,14 @@ def _comparable(a: VType, b: VType) -> bool:
         return False
     if not (a.known and b.known):
         return True
-    if a.kind in _NUMERIC and b.kind in _NUMERIC:
+    if a.kind in NUMERIC and b.kind in NUMERIC:
         return True
     if a.kind != b.kind:
         return False
     if a.kind == "list":
         if isinstance(a.const, e.ListLiteral) and isinstance(b.const, e.ListLiteral):
             return all(
-                _comparable(_literal_type(x), _literal_type(y))
+                _comparable(literal_type(x), literal_type(y))
                 for x, y in zip(a.const.items, b.const.items)
             )
         return _comparable(a.element or ANY, b.element or ANY)
@@ -3698,7 +3338,7 @@ def _comparable(a: VType, b: VType) -> bool:
         left, right = dict(a.const.entries), dict(b.const.entries)
         if set(left) != set(right):
             return False
-        return all(_comparable(_literal_type(left[k]), _literal_type(right[k])) for k in left)
+        return all(_comparable(literal_type(left[k]), literal_type(right[k])) for k in left)
     return True
 
 
@@ -3949,37 +3589,6 @@ def _star_follows(steps: tuple[q.Step, ...]) -> list[bool]:
     return out
 
 
-def _relationships(path: Node) -> list[p.RelPattern]:
-    return list(path.find_all(p.RelPattern))
-
-
-#: Path modes and searches under which one path never repeats an edge anyway (a shortest
-#: walk is a trail: dropping a repeated edge would make it shorter).
-_EDGE_UNIQUE_MODES = frozenset({p.PathMode.TRAIL, p.PathMode.SIMPLE, p.PathMode.ACYCLIC})
-_EDGE_UNIQUE_SEARCHES = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST})
-
-
-def _uniqueness_matters(step: q.Match) -> bool:
-    """Whether edge uniqueness can change the rows of ``step``: two relationships, or one that
-    repeats (unless the MATCH is one path whose mode or search keeps its edges distinct)."""
-    if len(step.patterns) == 1:
-        (only,) = step.patterns
-        if only.mode in _EDGE_UNIQUE_MODES or (
-            only.search is not None and only.search.kind in _EDGE_UNIQUE_SEARCHES
-        ):
-            return False
-    rels = 0
-    for pattern in step.patterns:
-        for inner in pattern.walk():
-            if isinstance(inner, p.ParenPath) and inner.quantifier is not None:
-                return True
-            if isinstance(inner, p.RelPattern):
-                if inner.quantifier is not None:
-                    return True
-                rels += 1
-    return rels > 1
-
-
 def _conjunction(labels: p.LabelExpr) -> list[str] | None:
     """``A & B & C`` as names, or None if it is not a conjunction of plain labels."""
     if isinstance(labels, p.Label):
@@ -4024,7 +3633,7 @@ def emit_gql(
         schema=schema,
     )
     try:
-        return generator.generate(node)
+        return generator.generate(lower(node, target))
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

@@ -39,15 +39,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..analysis.aggregates import aggregates
 from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.analysis import aggregates, free_variables
+from ..ir.analysis import free_variables
 from ..ir.node import Node
 
 if TYPE_CHECKING:
-    from .gql import GqlGenerator, VType
+    from ..analysis.types import VType
+    from .gql import GqlGenerator
 
 __all__ = ["lower_merge"]
 
@@ -307,7 +309,7 @@ def _elements(patterns: tuple[p.PathPattern, ...]) -> list[Node]:
 def _rewrite(
     em: GqlGenerator, step: q.Merge, chain: p.PathChain, bound: set[str]
 ) -> tuple[list[q.Step], dict[str, VType], set[str]]:
-    from .gql import VType
+    from ..analysis.types import VType
 
     matched: dict[str, str] = {}  # pattern variable -> its name in the OPTIONAL MATCH
     made: dict[str, str] = {}  # pattern variable -> its name in the INSERT

@@ -26,9 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..analysis.aggregates import aggregates
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.analysis import aggregates, cannot_fail
+from ..ir.analysis import cannot_fail
 from ..passes.fold import closed
 
 if TYPE_CHECKING:

@@ -35,6 +35,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from ..analysis.aggregates import aggregates
+from ..analysis.types import (
+    ANY,
+    TypeAnalysis,
+    VType,
+    from_value_kind,
+    property_type,
+    value_kind_of,
+)
 from ..dialect import Dialect
 from ..errors import SchemaError, UnsupportedError
 from ..ir import expr as e
@@ -417,7 +426,7 @@ class SqlGenerator(Generator):
         if (
             not isinstance(last, q.Projection)
             or len(items) != 1
-            or not all(_aggregates(i.expr) for i in items)
+            or not all(aggregates(i.expr) for i in items)
             or last.limit is not None
             or last.skip is not None
         ):
@@ -940,7 +949,7 @@ class SqlGenerator(Generator):
         agg_names = {
             i.alias or (i.expr.name if isinstance(i.expr, e.Variable) else "")
             for i in proj.items
-            if _aggregates(i.expr)
+            if aggregates(i.expr)
         }
         if proj.star:
             for name, b in frame.bindings.items():
@@ -1055,7 +1064,7 @@ class SqlGenerator(Generator):
         (``columns`` given, which ``aggregated`` flags and ``kinds`` types)."""
         from sqlglot import exp
 
-        aggregating = any(_aggregates(i.expr) for i in proj.items)
+        aggregating = any(aggregates(i.expr) for i in proj.items)
         if final:
             kinds = [self.kind(i.expr, frame) for i in proj.items]
         assert kinds is not None
@@ -1092,7 +1101,7 @@ class SqlGenerator(Generator):
         having = None
         if aggregating:
             if final:
-                aggregated = [_aggregates(i.expr) for i in proj.items]
+                aggregated = [aggregates(i.expr) for i in proj.items]
             keys = [
                 c.this if isinstance(c, exp.Alias) else c
                 for c, agg in zip(columns, aggregated or [])
@@ -1767,81 +1776,32 @@ class SqlGenerator(Generator):
     # =========================================================================================
 
     def kind(self, value: e.Expr, frame: _Frame) -> str | None:
-        """int, float, string, bool or None (unknown)."""
-        if isinstance(value, e.Integer):
-            return "int"
-        if isinstance(value, e.Float):
-            return "float"
-        if isinstance(value, e.String):
-            return "string"
-        if isinstance(value, e.Boolean):
-            return "bool"
-        if isinstance(value, e.TemporalLiteral):
-            return value.kind.value
-        if isinstance(value, e.ListLiteral):
-            kinds = {self.kind(x, frame) for x in value.items if not isinstance(x, e.Null)}
-            return _list_kind(kinds.pop() if len(kinds) == 1 else None)
-        if isinstance(value, e.Property) and isinstance(value.subject, e.Variable):
-            b = frame.lookup(value.subject.name)
-            if isinstance(b, (_NodeB, _EdgeB)):
-                return self._prop_kind(b, value.key)
-            return None
-        if isinstance(value, e.Variable):
-            b = frame.lookup(value.name)
-            return b.kind if isinstance(b, _ValueB) else None
-        if isinstance(value, (e.CountStar, e.CountSubquery)):
-            return "int"
-        if isinstance(value, e.Aggregate):
-            if value.name == "count":
-                return "int"
-            if value.name == "collect":
-                return _list_kind(self.kind(value.args[0], frame) if value.args else None)
-            if value.name == "avg":
-                return "float"
-            return self.kind(value.args[0], frame) if value.args else None
-        if isinstance(value, e.Arithmetic):
-            a, b2 = self.kind(value.left, frame), self.kind(value.right, frame)
-            if value.op == e.ArithOp.ADD and a == "string" and b2 == "string":
-                return "string"
-            if a == "int" and b2 == "int":
-                return "int"
-            if a in _NUMERIC and b2 in _NUMERIC:
-                return "float"
-            return None
-        if isinstance(value, e.Negate):
-            return self.kind(value.operand, frame)
-        if isinstance(value, e.Concat):
-            return "string"
-        if isinstance(value, e.FunctionCall):
-            if value.name in ("upper", "lower", "substring"):
-                return "string"
-            if value.name in ("char_length", "size", "length"):
-                return "int"
-            if value.name == "tofloat":
-                return "float"
-            if value.name in ("abs", "coalesce", "nullif") and value.args:
-                kinds = {self.kind(a, frame) for a in value.args if not isinstance(a, e.Null)}
-                return kinds.pop() if len(kinds) == 1 else None
-            return None
-        if isinstance(value, e.Case):
-            kinds = {
-                self.kind(w.result, frame) for w in value.whens if not isinstance(w.result, e.Null)
-            }
-            if value.default is not None and not isinstance(value.default, e.Null):
-                kinds.add(self.kind(value.default, frame))
-            return kinds.pop() if len(kinds) == 1 else None
-        if isinstance(
-            value,
-            (e.Comparison, e.And, e.Or, e.Not, e.Xor, e.IsNull, e.In, e.Exists, e.StringMatch),
-        ):
-            return "bool"
-        return None
+        """What is known of ``value``'s type, in the SQL translators' names (int, float,
+        string, bool, a temporal kind, list<…>, other, or None): the one type analysis
+        (:mod:`gqlir.analysis.types`) over the frame's bindings and the mapping's columns."""
+        return value_kind_of(_FrameTypes(self, frame).of(value))
+
+    def binding_type(self, b: Any) -> VType:
+        """What a variable bound to ``b`` holds."""
+        if isinstance(b, _NodeB):
+            return VType("node")
+        if isinstance(b, _EdgeB):
+            return VType("edge")
+        if isinstance(b, _ValueB):
+            return from_value_kind(b.kind)
+        return ANY
 
     def _prop_kind(self, b: _NodeB | _EdgeB, key: str) -> str | None:
+        return value_kind_of(self.property_type(b, key))
+
+    def property_type(self, b: Any, key: str) -> VType:
+        """What property ``key`` of the element bound to ``b`` holds, from the mapping."""
+        if not isinstance(b, (_NodeB, _EdgeB)):
+            return ANY
         schema = self.mapping.schema
         element = schema.node(b.label) if isinstance(b, _NodeB) else schema.edge(b.label)
         prop = element.prop(key) if element is not None else None
-        return None if prop is None else value_kind(prop.type.kind)
+        return ANY if prop is None else property_type(prop.type.kind)
 
     # =========================================================================================
     # names
@@ -1903,6 +1863,23 @@ def spells_parameter(flavour: str, name: str) -> bool:
     except (SqlglotError, ValueError):
         return False
     return isinstance(back, (exp.Placeholder, exp.Parameter)) and back.name == name
+
+
+class _FrameTypes(TypeAnalysis):
+    """The type analysis over a frame's bindings (see :meth:`SqlGenerator.kind`)."""
+
+    __slots__ = ("frame", "gen")
+
+    def __init__(self, gen: SqlGenerator, frame: _Frame) -> None:
+        self.gen, self.frame = gen, frame
+
+    def variable(self, name: str) -> VType:
+        return self.gen.binding_type(self.frame.lookup(name))
+
+    def property(self, node: e.Property, subject: VType) -> VType:
+        if not isinstance(node.subject, e.Variable):
+            return ANY
+        return self.gen.property_type(self.frame.lookup(node.subject.name), node.key)
 
 
 def _list_kind(element: str | None) -> str:
@@ -2059,20 +2036,8 @@ def _single_label(labels: Any, node: Node) -> str:
     )
 
 
-def _aggregates(x: e.Expr) -> bool:
-    stack: list[Node] = [x]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (e.Aggregate, e.CountStar)):
-            return True
-        if isinstance(n, (e.Exists, e.CountSubquery, e.CollectSubquery, e.ValueSubquery)):
-            continue
-        stack.extend(n.children())
-    return False
-
-
 def _aggregates_any(proj: q.Projection) -> bool:
-    return any(_aggregates(i.expr) for i in proj.items)
+    return any(aggregates(i.expr) for i in proj.items)
 
 
 def _result_items(query: q.Query) -> tuple[q.ReturnItem, ...]:

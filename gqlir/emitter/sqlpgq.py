@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..analysis.aggregates import aggregates
+from ..analysis.types import ANY, VType, property_type
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
@@ -51,7 +53,6 @@ from ..parser.sqlpgq import edges_may_coincide
 from .base import emits
 from .sql import (
     SqlGenerator,
-    _aggregates,
     _and,
     _EdgeB,
     _Frame,
@@ -60,7 +61,6 @@ from .sql import (
     _PathB,
     _ValueB,
     refuse_writes,
-    value_kind,
 )
 
 __all__ = ["FORMS", "SqlPgqGenerator"]
@@ -856,7 +856,7 @@ class SqlPgqGenerator(SqlGenerator):
                 )
             if isinstance(value, (e.CountStar, e.Integer, e.Float, e.String, e.Boolean, e.Null)):
                 return value
-            if not _aggregates(value):
+            if not aggregates(value):
                 raise self.unsupported(
                     "grouping key inside an aggregating item",
                     value,
@@ -866,7 +866,7 @@ class SqlPgqGenerator(SqlGenerator):
 
         items = []
         for item in proj.items:
-            if _aggregates(item.expr):
+            if aggregates(item.expr):
                 items.append(q.ReturnItem(over_columns(item.expr), item.alias))
             else:
                 items.append(q.ReturnItem(column(item.expr, item.alias), item.alias))
@@ -878,10 +878,10 @@ class SqlPgqGenerator(SqlGenerator):
             elif any(s.expr == i.expr for i in proj.items):
                 alias = next(i.alias for i in proj.items if s.expr == i.expr)
                 order.append(q.SortItem(e.Variable(alias), s.descending, s.nulls_first))  # type: ignore[arg-type]
-            elif _aggregates(s.expr):
+            elif aggregates(s.expr):
                 order.append(q.SortItem(over_columns(s.expr), s.descending, s.nulls_first))
             else:
-                if proj.distinct or any(_aggregates(i.expr) for i in proj.items):
+                if proj.distinct or any(aggregates(i.expr) for i in proj.items):
                     raise self.unsupported("ORDER BY an expression that is not returned", s)
                 order.append(q.SortItem(column(s.expr, None), s.descending, s.nulls_first))
         outer_proj = q.Projection(
@@ -1143,20 +1143,20 @@ class SqlPgqGenerator(SqlGenerator):
             )
         return super()._property(b, key, node)
 
-    def kind(self, value: e.Expr, frame: _Frame) -> str | None:
-        if isinstance(value, e.Property) and isinstance(value.subject, e.Variable):
-            b = frame.lookup(value.subject.name)
-            if isinstance(b, _ElementB):
-                if self._mapping_source is None or b.label is None:
-                    return None
-                element = (
-                    self.mapping.schema.edge(b.label)
-                    if b.edge
-                    else self.mapping.schema.node(b.label)
-                )
-                prop = element.prop(value.key) if element is not None else None
-                return None if prop is None else value_kind(prop.type.kind)
-        return super().kind(value, frame)
+    def binding_type(self, b: Any) -> VType:
+        if isinstance(b, _ElementB):
+            return VType("edge" if b.edge else "node")
+        return super().binding_type(b)
+
+    def property_type(self, b: Any, key: str) -> VType:
+        if not isinstance(b, _ElementB):
+            return super().property_type(b, key)
+        if self._mapping_source is None or b.label is None:
+            return ANY
+        schema = self.mapping.schema
+        element = schema.edge(b.label) if b.edge else schema.node(b.label)
+        prop = element.prop(key) if element is not None else None
+        return ANY if prop is None else property_type(prop.type.kind)
 
 
 #: SQL's typed literals for the IR's temporal kinds of the same meaning (ISO/IEC 9075-2 5.3
@@ -1285,4 +1285,6 @@ class _GraphTableBody:
             from dataclasses import replace
 
             node = replace(node, steps=node.steps[1:])
-        return self.generator.generate(node)
+        from ..passes.pipeline import lower
+
+        return self.generator.generate(lower(node, self.generator.dialect))

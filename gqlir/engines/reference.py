@@ -153,3 +153,12 @@ class ReferenceEngine(BaseEngine):
             [tuple(canonical(v) for v in row) for row in rows],
             truncated=truncated,
         )
+
+
+def reference_graph(directory: str, schema: Any) -> Any:
+    """The graph in ``directory`` as the reference evaluator's graph, values typed by ``schema``
+    as a graph database holds them (dates and instants as temporal values, decimals as floats):
+    the reference engine's loading."""
+    engine = ReferenceEngine()
+    engine.load(schema, directory)
+    return engine.graph

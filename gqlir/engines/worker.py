@@ -135,10 +135,9 @@ class ProcessHost:
         self._start()
 
     def _start(self) -> None:
-        import gqlir
-
         ours, theirs = socket.socketpair()
-        root = os.path.dirname(os.path.dirname(os.path.abspath(gqlir.__file__)))
+        # the directory that holds the gqlir package (this file is gqlir/engines/worker.py)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([root, *filter(None, [env.get("PYTHONPATH")])])
         self.process = subprocess.Popen(

@@ -104,6 +104,9 @@ def run(
     **options: Any,
 ) -> Result:
     """Parse ``text`` in ``dialect`` and :func:`evaluate` it."""
-    from ..api import parse
+    from ..dialect import get_dialect
+    from ..parser import parse
 
-    return evaluate(parse(text, dialect), graph, parameters, dialect=dialect, **options)
+    return evaluate(
+        parse(text, get_dialect(dialect)), graph, parameters, dialect=dialect, **options
+    )

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import ir
+from ..analysis.aggregates import aggregates
+from ..analysis.types import ANY as ANY_TYPE
+from ..analysis.types import TypeAnalysis, VType
 from ..errors import SemanticError
-from .interpreter import aggregates_in
 
 __all__ = ["StaticCheckError", "check"]
 
@@ -283,15 +285,15 @@ class _Checker:
         ctx = _Ctx(aggregates=True, where="a projection")
         for item in items:
             self.expr(item.expr, scope, ctx)
-        grouping = step.group_by is not None or any(aggregates_in(i.expr) for i in items)
-        keys = [i.expr for i in items if not aggregates_in(i.expr)]
+        grouping = step.group_by is not None or any(aggregates(i.expr) for i in items)
+        keys = [i.expr for i in items if not aggregates(i.expr)]
         if step.group_by is not None:
             keys = list(step.group_by)
             for k in keys:
                 self.expr(k, scope, _NO_AGG)
         if grouping:
             for item in items:
-                if aggregates_in(item.expr):
+                if aggregates(item.expr):
                     _unambiguous(item.expr, keys)
         new_scope: Scope = {alias: _kind(i.expr, scope) for alias, i in zip(aliases, items)}
         if step.order_by:
@@ -318,7 +320,7 @@ class _Checker:
         if not grouping and not step.distinct:
             visible = {**scope, **new_scope}
             for s in step.order_by:
-                if aggregates_in(s.expr):
+                if aggregates(s.expr):
                     raise _fail(
                         "InvalidAggregation",
                         "ORDER BY cannot aggregate when the projection does not",
@@ -328,14 +330,14 @@ class _Checker:
             return
         projected = {i.expr for i in items}
         for s in step.order_by:
-            if aggregates_in(s.expr) and not grouping:
+            if aggregates(s.expr) and not grouping:
                 raise _fail(
                     "InvalidAggregation",
                     "ORDER BY cannot aggregate when the projection does not",
                     s,
                 )
             self._projected_only(s.expr, new_scope, projected)
-            if grouping and aggregates_in(s.expr):
+            if grouping and aggregates(s.expr):
                 _unambiguous(s.expr, keys + [ir.Variable(a) for a in aliases])
 
     def _projected_only(self, expr: ir.Expr, visible: Scope, projected: set[ir.Expr]) -> None:
@@ -713,90 +715,40 @@ def _unambiguous(expr: ir.Expr, keys: list[ir.Expr], local: frozenset[str] = fro
         _unambiguous(child, keys, local)
 
 
-_FUNCTION_KINDS = {
-    "size": INTEGER,
-    "length": INTEGER,
-    "id": INTEGER,
-    "tostring": STRING,
-    "type": STRING,
-    "upper": STRING,
-    "lower": STRING,
-    "labels": LIST,
-    "keys": LIST,
-    "range": LIST,
-    "nodes": LIST,
-    "relationships": LIST,
-    "startnode": NODE,
-    "endnode": NODE,
+_TO_CHECK = {
+    "null": NULL,
+    "boolean": BOOLEAN,
+    "integer": INTEGER,
+    "float": FLOAT,
+    "string": STRING,
+    "list": LIST,
+    "map": MAP,
+    "node": NODE,
+    "edge": REL,
+    "path": PATH,
 }
+_FROM_CHECK = {v: VType(k) for k, v in _TO_CHECK.items()}
+_FROM_CHECK[RELS] = VType("list", VType("edge"))
+
+
+class _ScopeTypes(TypeAnalysis):
+    """The type analysis (:mod:`gqlir.analysis.types`) over the checker's scope of kinds."""
+
+    __slots__ = ("scope",)
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def variable(self, name: str) -> VType:
+        return _FROM_CHECK.get(self.scope.get(name, ANY), ANY_TYPE)
 
 
 def _kind(e: ir.Expr, scope: Scope) -> str:
     """The static kind of an expression, or ANY when it is not certain."""
-    if isinstance(e, ir.Null):
-        return NULL
-    if isinstance(e, ir.Boolean):
-        return BOOLEAN
-    if isinstance(e, ir.Integer):
-        return INTEGER
-    if isinstance(e, ir.Float):
-        return FLOAT
-    if isinstance(e, ir.String):
-        return STRING
-    if isinstance(
-        e, (ir.ListLiteral, ir.ListComprehension, ir.PatternComprehension, ir.CollectSubquery)
-    ):
-        return LIST
-    if isinstance(e, (ir.MapLiteral, ir.MapProjection)):
-        return MAP
-    if isinstance(e, ir.Variable):
-        return scope.get(e.name, ANY)
-    if isinstance(
-        e,
-        (
-            ir.Comparison,
-            ir.And,
-            ir.Or,
-            ir.Xor,
-            ir.Not,
-            ir.IsNull,
-            ir.IsTruth,
-            ir.StringMatch,
-            ir.RegexMatch,
-            ir.Like,
-            ir.In,
-            ir.HasLabels,
-            ir.TypeTest,
-            ir.Exists,
-            ir.ListPredicate,
-        ),
-    ):
-        return BOOLEAN
-    if isinstance(e, (ir.CountStar, ir.CountSubquery)):
-        return INTEGER
-    if isinstance(e, ir.Aggregate):
-        return {"count": INTEGER, "collect": LIST}.get(e.name, ANY)
-    if isinstance(e, ir.FunctionCall):
-        return _FUNCTION_KINDS.get(e.name, ANY)
-    if isinstance(e, ir.Arithmetic):
-        left, right = _kind(e.left, scope), _kind(e.right, scope)
-        if (
-            e.op is ir.ArithOp.ADD
-            and STRING in (left, right)
-            and {left, right} <= {STRING, INTEGER, FLOAT}
-        ):
-            return STRING
-        if e.op is ir.ArithOp.ADD and LIST in (left, right):
-            return LIST
-        if {left, right} <= {INTEGER, FLOAT}:
-            if e.op is ir.ArithOp.POW:
-                return FLOAT
-            return INTEGER if left == right == INTEGER else FLOAT
-        return ANY
-    if isinstance(e, ir.Negate):
-        inner = _kind(e.operand, scope)
-        return inner if inner in (INTEGER, FLOAT) else ANY
-    return ANY
+    t = _ScopeTypes(scope).of(e)
+    if t.kind == "list" and t.element is not None and t.element.kind == "edge":
+        return RELS
+    return _TO_CHECK.get(t.kind, ANY)
 
 
 def _element_kind(source: ir.Expr, scope: Scope) -> str:

@@ -15,12 +15,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import ir
+from ..analysis.aggregates import aggregates, aggregates_in
 from ..errors import EvaluationError
 from .aggregates import aggregate
 from .runtime import Row, Runtime, unsupported
 from .values import equivalence_key, order_compare, truth, type_name
 
-__all__ = ["Interpreter", "aggregates_in", "returns_rows"]
+__all__ = ["Interpreter", "returns_rows"]
 
 Table = tuple[list[str], list[Row]]
 
@@ -144,7 +145,7 @@ class Interpreter:
             named = {i.alias for i in items}
             items = [ir.ReturnItem(ir.Variable(c), c) for c in columns if c not in named] + items
         out_columns = [_alias(i) for i in items]
-        grouping = step.group_by is not None or any(aggregates_in(i.expr) for i in items)
+        grouping = step.group_by is not None or any(aggregates(i.expr) for i in items)
         if grouping:
             pairs = list(self._grouped(step, items, rows))
         else:
@@ -185,7 +186,7 @@ class Interpreter:
         if step.group_by is not None:
             keys = list(step.group_by)
         else:
-            keys = [i.expr for i in items if not aggregates_in(i.expr)]
+            keys = [i.expr for i in items if not aggregates(i.expr)]
         needed: dict[Any, None] = {}
         for i in items:
             needed.update(dict.fromkeys(aggregates_in(i.expr)))
@@ -426,28 +427,6 @@ class Interpreter:
             result_columns = result_columns or cols
             out.extend(got)
         return result_columns, out
-
-
-# ---------------------------------------------------------------------------------------------
-# helpers shared with the static checks
-# ---------------------------------------------------------------------------------------------
-
-_SUBQUERIES = (ir.Exists, ir.CountSubquery, ir.CollectSubquery, ir.ValueSubquery)
-
-
-def aggregates_in(expr: ir.Node) -> list[ir.Expr]:
-    """The aggregate calls of ``expr`` that belong to it (not to a nested subquery)."""
-    found: list[ir.Expr] = []
-    stack: list[ir.Node] = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ir.Aggregate, ir.CountStar)):
-            found.append(node)
-            continue
-        if isinstance(node, _SUBQUERIES):
-            continue
-        stack.extend(node.children())
-    return found
 
 
 def returns_rows(q: ir.Query) -> bool:

@@ -95,7 +95,7 @@ of each session and the session accuracy (their mean), overall and per session k
 def add_commands(sub: Any) -> None:
     """Add ``generate``, ``perturb``, ``restore``, ``answers``, ``sessions``, ``replay`` and
     ``score`` to the ``graph`` group's subparsers ``sub``."""
-    from ..cli import _add_common_arguments as _common  # --json and --debug, as elsewhere
+    from ..cliargs import add_common_arguments as _common  # --json and --debug, as elsewhere
 
     p = sub.add_parser(
         "generate",

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 from . import expr, predicates
 from .expr import (
-    Aggregate,
     CollectSubquery,
-    CountStar,
     CountSubquery,
     Exists,
     Expr,
@@ -64,22 +61,6 @@ def reads_only(expr: Expr, names: set[str]) -> bool:
         if isinstance(node, OPAQUE):
             return False
     return True
-
-
-def outer_aggregates(node: Node) -> Iterator[Expr]:
-    """The aggregates of ``node`` at its own level (a subquery aggregates on its own)."""
-    stack = [node]
-    while stack:
-        inner = stack.pop()
-        if isinstance(inner, (Aggregate, CountStar)):
-            yield inner
-        elif not isinstance(inner, SUBQUERIES):
-            stack.extend(inner.children())
-
-
-def aggregates(node: Node) -> bool:
-    """Whether ``node`` aggregates at its own level."""
-    return next(outer_aggregates(node), None) is not None
 
 
 def free_variables(node: Node) -> set[str]:

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 
 from .. import ir
+from ..analysis.aggregates import aggregates, aggregates_in
 
 __all__ = [
     "LEVELS",
@@ -128,19 +129,21 @@ def _pattern_conditions(pattern: ir.PathPattern) -> int:
     return count
 
 
-def _aggregates(expr: ir.Node) -> list[ir.Node]:
-    return [n for n in expr.walk() if isinstance(n, (ir.Aggregate, ir.CountStar))]
-
-
 def _is_aggregating(step: ir.Projection) -> bool:
-    return any(_aggregates(item.expr) for item in step.items)
+    return any(aggregates(item.expr) for item in step.items)
+
+
+def _nests(agg: ir.Node) -> bool:
+    """Whether an aggregate's argument holds another aggregate (``count(count(x))``), which
+    Cypher rejects; an aggregate in a subquery of the argument is the subquery's own."""
+    return any(aggregates(child) for child in agg.children())
 
 
 def query_features(query: ir.Node) -> QueryFeatures:
     """Measure ``query`` (an IR statement)."""
     from ..engines.safety import ir_writes
 
-    rels = longest = match_steps = conditions = aggregates = subqueries = 0
+    rels = longest = match_steps = conditions = n_aggregates = subqueries = 0
     var_length = staged = optional = nested = grouping = ordered = limited = False
     for linear in _linear_queries(query):
         seen_projection = False
@@ -169,11 +172,11 @@ def query_features(query: ir.Node) -> QueryFeatures:
                 ordered = ordered or bool(step.order_by)
                 limited = limited or step.limit is not None
                 if _is_aggregating(step):
-                    found = [a for item in step.items for a in _aggregates(item.expr)]
-                    aggregates += len(found)
+                    found = [a for item in step.items for a in aggregates_in(item.expr)]
+                    n_aggregates += len(found)
                     nested = nested or aggregated_before
-                    nested = nested or any(len(_aggregates(a)) > 1 for a in found)
-                    grouping = grouping or any(not _aggregates(i.expr) for i in step.items)
+                    nested = nested or any(_nests(a) for a in found)
+                    grouping = grouping or any(not aggregates(i.expr) for i in step.items)
                     aggregated_before = True
             elif isinstance(step, ir.CallSubquery):
                 subqueries += 1
@@ -189,7 +192,7 @@ def query_features(query: ir.Node) -> QueryFeatures:
         staged_match=staged,
         optional_match=optional,
         conditions=conditions,
-        aggregates=aggregates,
+        aggregates=n_aggregates,
         nested_aggregation=nested,
         grouping=grouping,
         subqueries=subqueries,
@@ -385,10 +388,10 @@ def cypherbench_return_category(query: ir.Node) -> str:
         return "n_m0_comparison_arithmetic"
     if aggregating:
         group_exprs = [item.expr for item in grouped[-1].items]
-        keys = [x for x in group_exprs if not _aggregates(x)]
+        keys = [x for x in group_exprs if not aggregates(x)]
         if not keys:
             return "n_agg"
-        counts = [a for x in group_exprs for a in _aggregates(x)]
+        counts = [a for x in group_exprs for a in aggregates_in(x)]
         if any(isinstance(a, ir.Aggregate) and a.name == "count" and a.distinct for a in counts):
             return "n_m0_group_by_count"
         return "n_group_by"

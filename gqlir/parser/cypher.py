@@ -14,10 +14,11 @@ from dataclasses import replace
 from typing import Any
 
 from .. import ir
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import ParseError, SemanticError, UnsupportedError
 from ..ir import functions
-from ..ir.analysis import aggregates, reads_only
+from ..ir.analysis import reads_only
 from .aggregates import coalesced, null_below
 from .literals import INT64_MAX, decode_float, decode_integer, decode_string, unquote_identifier
 

@@ -35,6 +35,7 @@ from dataclasses import replace
 from typing import Any
 
 from .. import ir
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
 from .aggregates import null_below
@@ -716,7 +717,7 @@ class GqlBuilder(CypherBuilder):
     def _group_by(self, items: list[ir.ReturnItem], group: _Group) -> tuple[ir.Expr, ...] | None:
         """Explicit grouping keys, or None when they are exactly the implicit ones (the items
         that do not aggregate, when some item does)."""
-        implicit = [i.expr for i in items if not _aggregates(i.expr)]
+        implicit = [i.expr for i in items if not aggregates(i.expr)]
         aggregating = len(implicit) < len(items)
         if group.value is None:  # GROUP BY ALL: the groupable items
             keys = implicit
@@ -1665,19 +1666,6 @@ def _passes_through(steps: list, yields: tuple) -> bool:
 
 def _same_set(a: list, b: list) -> bool:
     return all(x in b for x in a) and all(x in a for x in b)
-
-
-def _aggregates(expr: ir.Node) -> bool:
-    """Does ``expr`` aggregate (outside any subquery, which aggregates on its own)?"""
-    stack: list = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ir.Aggregate, ir.CountStar)):
-            return True
-        if isinstance(node, ir.Query):
-            continue
-        stack.extend(node.children())
-    return False
 
 
 def _as_path(path: Any, pos: int) -> ir.PathChain | ir.PathUnion:

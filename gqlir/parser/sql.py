@@ -57,11 +57,21 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import ir
+from ..analysis.aggregates import aggregates, distinct_aggregates
+from ..analysis.types import (
+    ANY,
+    TEMPORAL,
+    TypeAnalysis,
+    VType,
+    from_value_kind,
+    property_type,
+    value_kind_of,
+)
 from ..dialect import Dialect
 from ..errors import ParseError, SchemaError, SemanticError, UnsupportedError
 from ..schema.model import Property
 from ..schema.relational import EdgeTable, NodeTable, Table
-from ..schema.types import TypeKind, value_kind
+from ..schema.types import TypeKind
 from ..sqlflavours import COLLATED_STRINGS, LIKE_FOLDS_ASCII, MOD_BY_ZERO_IS_NULL, TEXT_TEMPORALS
 from ..sqlmapping import SqlMapping
 from .aggregates import null_below
@@ -1869,7 +1879,7 @@ class SqlReader:
         if isinstance(arg, exp.Star):
             raise self.unsupported(f"{name.upper()}(*)", node)
         value = self.expr(arg, scope)
-        if _has_aggregate_ir(value):
+        if aggregates(value):
             raise self.semantic("an aggregate inside an aggregate", node)
         if name in ("min", "max") and self.type_of(value) == "bool":
             raise self.unsupported(f"{name.upper()} of booleans", node)
@@ -1954,9 +1964,7 @@ class SqlReader:
         order_nodes = node.args.get("order").expressions if node.args.get("order") else []
         skip, limit = self._paging(node)
         aggregating = (
-            group_node is not None
-            or having is not None
-            or any(_has_aggregate_ir(c.expr) for c in columns)
+            group_node is not None or having is not None or any(aggregates(c.expr) for c in columns)
         )
         order = [s for o in order_nodes for s in self._order_key(o, columns, scope)]
         if not aggregating:
@@ -2001,7 +2009,7 @@ class SqlReader:
                 if c.name.lower() == key.name.lower():
                     return c.expr
         value = self.expr(key, scope)
-        if _has_aggregate_ir(value):
+        if aggregates(value):
             raise self.semantic("GROUP BY an aggregate", key)
         return value
 
@@ -2038,11 +2046,11 @@ class SqlReader:
                 e = e.operand
             return isinstance(e, ir.Variable) and e.name in output
 
-        plain_items = [c for c in columns if not _has_aggregate_ir(c.expr)]
+        plain_items = [c for c in columns if not aggregates(c.expr)]
         one_step = (
             having is None
             and not late_calls
-            and all(not _has_aggregate_ir(c.expr) or _aggregate_only(c.expr) for c in columns)
+            and all(not aggregates(c.expr) or _aggregate_only(c.expr) for c in columns)
             and {_key(c.expr) for c in plain_items} == {_key(k) for k in keys}
             and all(on_output(s.expr) for s in order)
         )
@@ -2062,7 +2070,7 @@ class SqlReader:
             first.append(ir.ReturnItem(k, v))
             self._var_types[v] = self.type_of(k)
             self._var_nullable[v] = self.nullable(k)
-        for a in _aggregates_in(exprs):
+        for a in distinct_aggregates(exprs):
             if _key(a) in names:
                 continue
             v = self._claim("agg")
@@ -2339,70 +2347,10 @@ class SqlReader:
     # =========================================================================================
 
     def type_of(self, e: ir.Expr) -> str | None:
-        """What is known of a value's type: int, float, string, bool, date, or None."""
-        if isinstance(e, ir.Integer):
-            return "int"
-        if isinstance(e, ir.Float):
-            return "float"
-        if isinstance(e, ir.String):
-            return "string"
-        if isinstance(e, ir.Boolean):
-            return "bool"
-        if isinstance(e, ir.Property):
-            prop = self._schema_property(e)
-            return _kind_name(prop.type.kind) if prop is not None else None
-        if isinstance(e, ir.Variable):
-            return self._var_types.get(e.name)
-        if isinstance(e, ir.CountStar):
-            return "int"
-        if isinstance(e, ir.Aggregate):
-            if e.name == "count":
-                return "int"
-            if e.name == "avg":
-                return "float"
-            return self.type_of(e.args[0])
-        if isinstance(e, ir.Arithmetic):
-            a, b = self.type_of(e.left), self.type_of(e.right)
-            if a == "int" and b == "int":
-                return "int"
-            if a in ("int", "float") and b in ("int", "float"):
-                return "float"
-            return None
-        if isinstance(e, ir.Negate):
-            return self.type_of(e.operand)
-        if isinstance(e, ir.Concat):
-            return "string"
-        if isinstance(e, ir.FunctionCall):
-            return {
-                "upper": "string",
-                "lower": "string",
-                "substring": "string",
-                "replace": "string",
-                "tostring": "string",
-                "char_length": "int",
-                "tofloat": "float",
-                "tointeger": "int",
-                "round": "float",
-                "sqrt": "float",
-                "log": "float",
-                "exp": "float",
-                "ceil": "float",
-                "floor": "float",
-            }.get(e.name) or (
-                self.type_of(e.args[0])
-                if e.args and e.name in ("abs", "coalesce", "nullif", "sign")
-                else None
-            )
-        if isinstance(e, ir.Case):
-            kinds = {self.type_of(w.result) for w in e.whens if not isinstance(w.result, ir.Null)}
-            if e.default is not None and not isinstance(e.default, ir.Null):
-                kinds.add(self.type_of(e.default))
-            return kinds.pop() if len(kinds) == 1 else None
-        if isinstance(
-            e, (ir.Comparison, ir.And, ir.Or, ir.Not, ir.IsNull, ir.In, ir.Exists, ir.StringMatch)
-        ):
-            return "bool"
-        return None
+        """What is known of a value's type: int, float, string, bool, date (any temporal kind),
+        or None; the one type analysis (:mod:`gqlir.analysis.types`) over the reader's
+        variables and the mapping's columns."""
+        return _coarse(value_kind_of(_ReaderTypes(self).of(e)))
 
     def nullable(self, e: ir.Expr) -> bool:
         """Could the value be null? (False only when it certainly cannot.)"""
@@ -2584,38 +2532,6 @@ def _has_aggregate(node: Any) -> bool:
 _SUBQUERY_EXPRS = (ir.Exists, ir.CountSubquery, ir.CollectSubquery, ir.ValueSubquery)
 
 
-def _has_aggregate_ir(e: ir.Node) -> bool:
-    stack: list[ir.Node] = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (ir.Aggregate, ir.CountStar)):
-            return True
-        if isinstance(n, _SUBQUERY_EXPRS):
-            continue
-        stack.extend(n.children())
-    return False
-
-
-def _aggregates_in(exprs: list[ir.Expr]) -> list[ir.Expr]:
-    out: list[ir.Expr] = []
-    seen: set[Any] = set()
-
-    def visit(n: ir.Node) -> None:
-        if isinstance(n, _SUBQUERY_EXPRS):
-            return
-        if isinstance(n, (ir.Aggregate, ir.CountStar)):
-            if _key(n) not in seen:
-                seen.add(_key(n))
-                out.append(n)  # type: ignore[arg-type]
-            return
-        for c in n.children():
-            visit(c)
-
-    for e in exprs:
-        visit(e)
-    return out
-
-
 def _aggregate_only(e: ir.Expr) -> bool:
     """An expression whose only non-constant parts are aggregates (no grouping key inside)."""
     if isinstance(e, (ir.Aggregate, ir.CountStar)):
@@ -2745,12 +2661,27 @@ def _like_predicate(value: ir.Expr, pattern: str) -> ir.Expr:
     return ir.RegexMatch(value, ir.String("(?s)" + regex))
 
 
-def _kind_name(kind: TypeKind) -> str | None:
-    """The reader's coarser kinds: the temporal ones are all "date", others unknown."""
-    name = value_kind(kind)
-    if name in ("int", "float", "string", "bool"):
-        return name
-    return None if name == "other" else "date"
+class _ReaderTypes(TypeAnalysis):
+    """The type analysis over the reader's variables (see :meth:`SqlReader.type_of`)."""
+
+    __slots__ = ("reader",)
+
+    def __init__(self, reader: SqlReader) -> None:
+        self.reader = reader
+
+    def variable(self, name: str) -> VType:
+        return from_value_kind(self.reader._var_types.get(name))
+
+    def property(self, node: ir.Property, subject: VType) -> VType:
+        prop = self.reader._schema_property(node)
+        return property_type(prop.type.kind) if prop is not None else ANY
+
+
+def _coarse(kind: str | None) -> str | None:
+    """The reader's coarser kinds: the temporal ones are all "date"; lists and others unknown."""
+    if kind is None or kind in ("int", "float", "string", "bool", "date"):
+        return kind
+    return "date" if kind in TEMPORAL else None
 
 
 def _unique_names(columns: list[_Column]) -> list[_Column]:

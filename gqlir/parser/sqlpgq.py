@@ -33,9 +33,9 @@ from functools import cache
 from typing import Any
 
 from .. import ir
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import GqlirError, ParseError, UnsupportedError
-from ..ir.analysis import aggregates
 from .gql import SPANNER_BINARY, GqlBuilder, _Tuple, _val
 
 __all__ = ["GraphTable", "split_graph_tables"]

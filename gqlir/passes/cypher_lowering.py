@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.analysis import aggregates, column_name, free_variables, names_in
+from ..ir.analysis import column_name, free_variables, names_in
 from ..ir.node import Node
 
 _SCALAR_LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)

@@ -6,7 +6,7 @@ schema-aware query checks.
     schema = load_schema("schemas/movies")                   # a graph folder, or any schema file
     ddl = write_schema(schema, "kuzu", lossy=True)            # .text, .report (what was lost)
     same = read_schema(ddl.text, "kuzu", name="movies")
-    issues = check_query("MATCH (m:Movei) RETURN m", "neo4j", schema)  # [SchemaIssue ...]
+    issues = check(gqlir.parse("MATCH (m:Movei) RETURN m"), schema)  # [SchemaIssue ...]
 
 Modules: :mod:`.model`, :mod:`.types`, :mod:`.report`, :mod:`.relational`, :mod:`.formats`
 (one module per format), :mod:`.graphdata` (docs/graph-format.md), :mod:`.loaders`,
@@ -34,9 +34,9 @@ from .report import Change, LossReport, diff
 from .types import PropertyType, TypeKind, parse_type
 
 if TYPE_CHECKING:
-    from .checks import SchemaIssue, check, check_query, suggest
+    from .checks import SchemaIssue, check, suggest
 
-_CHECKS = ("SchemaIssue", "check", "check_query", "suggest")
+_CHECKS = ("SchemaIssue", "check", "suggest")
 
 __all__ = [
     "Cardinality",
@@ -53,7 +53,6 @@ __all__ = [
     "TypeKind",
     "WriteResult",
     "check",
-    "check_query",
     "detect_format",
     "diff",
     "format_names",

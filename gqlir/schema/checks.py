@@ -72,13 +72,6 @@ class _Binding:
     types: frozenset[str] | None  # None: any type
 
 
-def check_query(text: str, dialect: str, schema: SchemaGraph) -> list[SchemaIssue]:
-    """Parse ``text`` and check it against ``schema`` (parse errors are raised)."""
-    from ..api import parse
-
-    return check(parse(text, dialect), schema, text)
-
-
 def check(query: ir.Node, schema: SchemaGraph, text: str | None = None) -> list[SchemaIssue]:
     """Every schema problem of a parsed query, in source order."""
     checker = _Checker(schema, text)

@@ -18,6 +18,7 @@ import random
 import re
 
 from .. import ir
+from ..analysis.aggregates import aggregates
 from ..schema.model import SchemaGraph
 from .natural import COMPARISONS, Asker, lit
 from .phrases import Lexicon, article, words
@@ -207,12 +208,12 @@ class Verbalizer:
 
     def projection(self, p: ir.Projection, final: bool) -> str:
         shown = [self.item(i) for i in p.items]
-        grouped = any(_aggregates(i.expr) for i in p.items)
+        grouped = any(aggregates(i.expr) for i in p.items)
         if not final and all(isinstance(i.expr, ir.Variable) for i in p.items) and not p.order_by:
             text = ""
         elif grouped:
-            keys = [s for i, s in zip(p.items, shown) if not _aggregates(i.expr)]
-            values = [s for i, s in zip(p.items, shown) if _aggregates(i.expr)]
+            keys = [s for i, s in zip(p.items, shown) if not aggregates(i.expr)]
+            values = [s for i, s in zip(p.items, shown) if aggregates(i.expr)]
             head = "return" if final else "compute"
             text = f"{head} {', '.join(values)}" + (
                 f" for each of {', '.join(keys)}" if keys else ""
@@ -269,10 +270,6 @@ def _joiner(e: ir.Expr) -> str | None:
     if isinstance(e, ir.Arithmetic):
         return _ARITH.get(e.op.value, e.op.value)
     return None
-
-
-def _aggregates(e: ir.Expr) -> bool:
-    return any(isinstance(n, (ir.Aggregate, ir.CountStar)) for n in e.walk())
 
 
 def _sentence(text: str) -> str:

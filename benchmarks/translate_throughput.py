@@ -1,0 +1,91 @@
+"""Translation throughput over the openCypher TCK, and a snapshot of every output.
+
+Every unique valid TCK query is parsed once as Neo4j Cypher; the timed part translates the
+parsed queries into each target (``gqlir.api.translate``, with its fold-and-retry), best of
+``--repeat`` runs. ``--snapshot FILE`` writes every output (or refusal) as JSON lines, so two
+versions of the compiler can be compared output by output (``--compare FILE``).
+
+    python benchmarks/translate_throughput.py                      # iso-gql rate
+    python benchmarks/translate_throughput.py --to iso-gql --to neo4j --snapshot /tmp/a.jsonl
+    python benchmarks/translate_throughput.py --all --compare /tmp/a.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import gqlir
+from gqlir.api import translate
+from gqlir.conformance import tck
+from gqlir.errors import GqlirError, UnsupportedError
+
+ALL = ("iso-gql", "spanner", "tugraph-gql", "neo4j", "opencypher9", "kuzu", "tugraph-cypher")
+
+
+def outputs(trees: list[tuple[str, object]], target: str) -> dict[str, str]:
+    """Each query's translation into ``target``, or the construct it is refused for."""
+    out: dict[str, str] = {}
+    for text, tree in trees:
+        try:
+            out[text] = translate(tree, "neo4j", target)  # type: ignore[arg-type]
+        except UnsupportedError as exc:
+            out[text] = f"REFUSED {exc.construct}"
+        except GqlirError as exc:
+            out[text] = f"ERROR {exc.code}: {exc.message}"
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tck", help="TCK features directory")
+    parser.add_argument("--to", action="append", help="target dialect (repeatable)")
+    parser.add_argument("--all", action="store_true", help="every GQL and Cypher target")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs (best is kept)")
+    parser.add_argument("--snapshot", metavar="FILE", help="write every output as JSON lines")
+    parser.add_argument("--compare", metavar="FILE", help="list outputs that differ from FILE")
+    args = parser.parse_args(argv)
+    tck_dir = args.tck or tck.default_tck_dir()
+    if tck_dir is None:
+        print("openCypher TCK not found: pass --tck or set GQLIR_TCK_DIR", file=sys.stderr)
+        return 2
+    targets = ALL if args.all else tuple(args.to or ("iso-gql",))
+    trees = []
+    for text in tck.valid_queries(tck_dir):
+        try:
+            trees.append((text, gqlir.parse(text, "neo4j")))
+        except GqlirError:
+            continue
+    results: dict[str, dict[str, str]] = {}
+    for target in targets:
+        best = float("inf")
+        for _ in range(max(1, args.repeat)):
+            started = time.perf_counter()
+            results[target] = outputs(trees, target)
+            best = min(best, time.perf_counter() - started)
+        print(f"{target}: {len(trees)} queries in {best:.3f} s, {len(trees) / best:,.0f} queries/s")
+    if args.snapshot:
+        with open(args.snapshot, "w", encoding="utf-8") as fh:
+            for target, outs in results.items():
+                for text, out in outs.items():
+                    fh.write(json.dumps({"to": target, "query": text, "out": out}) + "\n")
+    if args.compare:
+        differ = 0
+        with open(args.compare, encoding="utf-8") as fh:
+            for line in fh:
+                row = json.loads(line)
+                now = results.get(row["to"], {}).get(row["query"])
+                if now is not None and now != row["out"]:
+                    differ += 1
+                    print(f"--- {row['to']}: {row['query']!r}\n  was: {row['out']}\n  now: {now}")
+        print(f"{differ} outputs differ from {args.compare}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""Does an expression aggregate, and with which aggregates.
+
+An aggregate (``count(x)``, ``count(*)``, ``collect(x)`` …) belongs to the nearest query around
+it: one inside an ``EXISTS``/``COUNT``/``COLLECT``/``VALUE`` subquery aggregates the subquery's
+rows, not the enclosing projection's (openCypher 9, 4.3 "Aggregating functions"; ISO GQL 16.9
+<aggregate function>: the set function's rows are its query's). So ``RETURN COUNT { MATCH (n)
+RETURN count(*) }`` does not group. A pattern comprehension is not a subquery: an aggregate in
+its projection is the enclosing query's (and Cypher rejects it there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ..ir.analysis import SUBQUERIES
+from ..ir.expr import Aggregate, CountStar, Expr
+from ..ir.node import Node
+
+__all__ = ["SUBQUERIES", "aggregates", "aggregates_in", "distinct_aggregates", "outer_aggregates"]
+
+_AGGREGATES = (Aggregate, CountStar)
+
+
+def outer_aggregates(node: Node) -> Iterator[Expr]:
+    """The aggregates of ``node`` at its own level, left to right (an aggregate's argument is
+    not searched: aggregates do not nest)."""
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        if isinstance(inner, _AGGREGATES):
+            yield inner  # type: ignore[misc]
+        elif not isinstance(inner, SUBQUERIES):
+            stack.extend(reversed(tuple(inner.children())))
+
+
+def aggregates(node: Node) -> bool:
+    """Whether ``node`` aggregates at its own level."""
+    return next(outer_aggregates(node), None) is not None
+
+
+def aggregates_in(node: Node) -> list[Expr]:
+    """The aggregates of ``node`` at its own level, as a list (see :func:`outer_aggregates`)."""
+    return list(outer_aggregates(node))
+
+
+def distinct_aggregates(nodes: Iterable[Node]) -> list[Expr]:
+    """The aggregates of ``nodes`` at their own level, each equal one once, in order."""
+    return list(dict.fromkeys(agg for node in nodes for agg in outer_aggregates(node)))

@@ -1,0 +1,131 @@
+"""A target's lowering: the declared list of IR → IR passes run before its printer.
+
+read → resolve → **lower for the target** → print. Each :class:`Lowering` is one rule family
+(its module's docstring states the rule and cites the dialect fact); whether it runs is decided
+by the target's capabilities (and, for a few rules, the source's), never by its name, as
+sqlglot's per-dialect ``preprocess([...])`` transforms are chosen per dialect. A pass that finds
+nothing to change returns its input unchanged (the same object), which is how
+:func:`lower` tells which passes changed the query (``gqlir translate --explain``).
+
+The printers (:mod:`gqlir.emitter`) run :func:`lower` first and then only write the lowered IR
+(what is still decided in the GQL printer is listed in docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..dialect import Dialect
+from ..ir.node import Node
+from . import edge_uniqueness
+from .cypher_lowering import lower as lower_cypher
+from .cypher_lowering import needs_lowering
+from .division import float_quotients
+from .googlesql import lower_googlesql
+from .gql_family import lower_gql_meanings
+
+__all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """One pass: ``run(node, target)`` where ``when(target, source)`` holds. ``by_source``:
+    the pass depends on the source dialect, so only :func:`gqlir.api.translate` (which knows
+    it) runs it; the emitters run the others."""
+
+    name: str
+    families: frozenset[str]
+    when: Callable[[Dialect, Dialect | None], bool]
+    run: Callable[[Node, Dialect], Node]
+    #: The rule, in a line (the pass module's docstring states it fully, with its source).
+    rule: str
+    by_source: bool = False
+
+
+def _float_quotients(node: Node, target: Dialect) -> Node:
+    """``a / b`` of a float-division source as ``toFloat(a) / b`` (see :mod:`.division`)."""
+    return float_quotients(node)
+
+
+def _float_source(target: Dialect, source: Dialect | None) -> bool:
+    return (
+        source is not None
+        and source.capabilities.integer_division == "float"
+        and target.capabilities.integer_division != "float"
+    )
+
+
+def _googlesql_rules(target: Dialect, _: Dialect | None) -> bool:
+    caps = target.capabilities
+    return not (caps.literal_null_operands and caps.element_filters_read_others)
+
+
+_ALL = frozenset({"cypher", "gql", "sql"})
+
+#: Every lowering, in the order they run; each names the families it is written for.
+LOWERINGS: tuple[Lowering, ...] = (
+    Lowering(
+        "float-quotients",
+        _ALL,
+        _float_source,
+        _float_quotients,
+        "a / b read as float division is toFloat(a) / b for a truncating target",
+        by_source=True,
+    ),
+    Lowering(
+        "gql-meanings",
+        frozenset({"cypher", "sql"}),
+        lambda t, s: True,
+        lower_gql_meanings,
+        "GQL's numeric + is the target's + on numbers; GoogleSQL-only functions are refused",
+    ),
+    Lowering(
+        "cypher-meanings",
+        frozenset({"cypher"}),
+        lambda t, s: needs_lowering(t),
+        lower_cypher,
+        "Cypher's null, CASE, IN, + and subscript meanings kept where the target differs",
+    ),
+    Lowering(
+        "googlesql",
+        frozenset({"gql"}),
+        _googlesql_rules,
+        lower_googlesql,
+        "literal-null operands folded; element filters that read others moved to WHERE",
+    ),
+    Lowering(
+        "edge-uniqueness",
+        frozenset({"gql"}),
+        lambda t, s: edge_uniqueness.applies(t),
+        edge_uniqueness.lower_edge_uniqueness,
+        "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
+    ),
+)
+
+
+def lowerings(target: Dialect, source: Dialect | None = None) -> tuple[Lowering, ...]:
+    """The passes that run for ``target`` (a query read from ``source``, when known: else the
+    passes that depend on the source are left out)."""
+    return tuple(x for x in LOWERINGS if target.family in x.families and x.when(target, source))
+
+
+def lower(
+    node: Node,
+    target: Dialect,
+    *,
+    source: Dialect | None = None,
+    changed: list[str] | None = None,
+    by_source: bool = False,
+) -> Node:
+    """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
+    depend on the ``source`` dialect. The names of the passes that changed it are appended to
+    ``changed`` when given."""
+    for lowering in lowerings(target, source):
+        if lowering.by_source != by_source:
+            continue
+        out = lowering.run(node, target)
+        if out is not node and changed is not None:
+            changed.append(lowering.name)
+        node = out
+    return node

@@ -1,0 +1,57 @@
+"""The one type analysis and the one aggregate analysis every layer asks."""
+
+from __future__ import annotations
+
+import gqlir
+from gqlir import ir
+from gqlir.analysis.aggregates import aggregates, aggregates_in, distinct_aggregates
+from gqlir.analysis.types import TypeAnalysis, VType, from_value_kind, value_kind_of
+
+
+def _item(text: str) -> ir.Expr:
+    query = gqlir.parse(text, "neo4j")
+    assert isinstance(query, ir.LinearQuery)
+    last = query.steps[-1]
+    assert isinstance(last, ir.Projection)
+    return last.items[0].expr
+
+
+def test_a_count_inside_a_subquery_is_the_subquerys_own() -> None:
+    counted = _item("MATCH (n) RETURN COUNT { MATCH (n)-->(m) RETURN count(*) } AS c")
+    assert not aggregates(counted)
+    collected = _item("MATCH (n) RETURN COLLECT { MATCH (n)-->(m) RETURN count(m) } AS c")
+    assert not aggregates(collected)
+    assert aggregates(_item("MATCH (n) RETURN count(n) + 1 AS c"))
+
+
+def test_aggregates_in_text_order_each_once() -> None:
+    expr = _item("MATCH (n) RETURN count(n) + sum(n.x) + count(n) AS c")
+    names = [getattr(a, "name", "*") for a in aggregates_in(expr)]
+    assert names == ["count", "sum", "count"]
+    assert [getattr(a, "name", "*") for a in distinct_aggregates([expr])] == ["count", "sum"]
+
+
+def test_the_layers_answer_alike() -> None:
+    """The checker, the GQL emitter and the SQL reader all read one analysis: a change to a
+    rule shows in each of their vocabularies."""
+    from gqlir.eval import check
+
+    cases = {
+        "'a' + 1": ("string", "STRING"),
+        "round(2)": ("float", "FLOAT"),
+        "avg(1)": ("float", "FLOAT"),
+        "[1, 2]": ("list", "LIST"),
+        "1 + 2.0": ("float", "FLOAT"),
+        "CASE WHEN true THEN 1 ELSE 2.0 END": ("number", "ANY"),
+    }
+    for text, (kind, checked) in cases.items():
+        expr = _item(f"RETURN {text} AS x")
+        assert TypeAnalysis().of(expr).kind == kind, text
+        assert check._kind(expr, {}) == checked, text
+
+
+def test_value_kinds_round_trip() -> None:
+    for name in ("int", "float", "string", "bool", "date", "duration", "list<int>", "list<?>"):
+        assert value_kind_of(from_value_kind(name)) == name
+    assert value_kind_of(VType("number")) is None
+    assert value_kind_of(VType("property")) == "other"

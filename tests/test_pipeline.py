@@ -1,0 +1,60 @@
+"""The declared lowering of each target: which passes run, and --explain."""
+
+from __future__ import annotations
+
+import pytest
+
+import gqlir
+from gqlir import ir
+from gqlir.cli import main
+from gqlir.dialect import get_dialect
+from gqlir.errors import UnsupportedError
+from gqlir.passes.edge_uniqueness import lower_edge_uniqueness
+from gqlir.passes.pipeline import lower, lowerings
+
+
+def names(target: str, source: str | None = None) -> list[str]:
+    src = get_dialect(source) if source else None
+    return [x.name for x in lowerings(get_dialect(target), src)]
+
+
+def test_passes_are_chosen_by_capabilities() -> None:
+    assert names("iso-gql") == []  # ISO GQL says DIFFERENT EDGES and reads null operands
+    assert names("spanner") == ["googlesql", "edge-uniqueness"]
+    assert names("neo4j") == ["gql-meanings"]
+    assert "cypher-meanings" in names("kuzu")
+    assert names("kuzu", "spanner")[0] == "float-quotients"  # 7 / 2 is 3.5 in GoogleSQL
+
+
+def test_edge_uniqueness_is_trail_under_spanners_own_mode() -> None:
+    query = gqlir.parse("MATCH (a)-[r]->(b)-[s]->(c) RETURN c.name AS n")
+    changed: list[str] = []
+    lowered = lower(query, get_dialect("spanner"), changed=changed)
+    assert changed == ["edge-uniqueness"]
+    (match,) = [s for s in lowered.steps if isinstance(s, ir.Match)]  # type: ignore[attr-defined]
+    assert match.mode is ir.MatchMode.REPEATABLE_ELEMENTS
+    assert match.patterns[0].mode is ir.PathMode.TRAIL
+    assert lower(query, get_dialect("iso-gql")) is query
+
+
+def test_edge_uniqueness_across_patterns_is_all_different() -> None:
+    query = gqlir.parse("MATCH (a)-[r]->(b), (c)-[s]->(d) RETURN a.x AS x")
+    lowered = lower_edge_uniqueness(query, get_dialect("spanner"))
+    (match,) = [s for s in lowered.steps if isinstance(s, ir.Match)]  # type: ignore[attr-defined]
+    assert isinstance(match.where, ir.AllDifferent)
+    variable_length = gqlir.parse("MATCH (a)-[*1..2]->(b), (c)-[*1..2]->(d) RETURN a.x AS x")
+    with pytest.raises(UnsupportedError) as caught:
+        lower_edge_uniqueness(variable_length, get_dialect("spanner"))
+    assert caught.value.construct == "edge uniqueness across path patterns"
+
+
+def test_explain_names_the_passes_that_changed_the_query(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    query = "MATCH (a)-[r]->(b)-[s]->(c) RETURN c.name AS n"
+    args = ["translate", "--from", "neo4j", "--to", "spanner", "--graph", "g", "--explain"]
+    assert main([*args, query]) == 0
+    captured = capsys.readouterr()
+    assert "MATCH TRAIL" in captured.out
+    assert "edge-uniqueness: changed" in captured.err
+    assert "googlesql: unchanged" in captured.err
