@@ -57,6 +57,7 @@ class Capabilities:
     )
     # Neo4j 4 schema syntax: ON … ASSERT, INDEX ON :L(p), DROP … ON, BTREE, BRIEF/VERBOSE
     legacy_schema_syntax: bool = False
+    leading_zero_octal: bool = False  # 0777 is octal (older Cypher grammars); else an error
     finish: bool = True
     use_graph: bool = True
     merge: bool = True
@@ -206,6 +207,9 @@ class Dialect:
     functions: dict[str, str] = field(default_factory=dict)  # canonical -> surface name
     function_aliases: dict[str, str] = field(default_factory=dict)  # surface (lower) -> canonical
     reserved_words: frozenset[str] = frozenset()
+    #: keywords that are no name at all, not even a label or a property key, unless escaped
+    #: (TuGraph's Lcypher.g4 tokens outside oC_SymbolicName and oC_ReservedWord)
+    keyword_only: frozenset[str] = frozenset()
     aliases: tuple[str, ...] = ()
     sources: dict[str, str] = field(default_factory=dict)
     sql_dialect: str | None = None  # for family "sql": the sqlglot dialect
@@ -286,6 +290,7 @@ def _build(name: str) -> Dialect:
         functions=functions,
         function_aliases=aliases,
         reserved_words=frozenset(w.upper() for w in spec.get("reserved_words", [])),
+        keyword_only=frozenset(w.upper() for w in spec.get("keyword_only", [])),
         aliases=tuple(spec.get("aliases", [])),
         sources=dict(spec.get("sources", {})),
     )
