@@ -45,7 +45,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
         (
             "Writes",
             """graph_writes create_keyword merge foreach load_csv remove_clause set_map
-            set_labels""",
+            set_merge_map set_labels""",
         ),
         (
             "Patterns",

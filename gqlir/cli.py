@@ -306,6 +306,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-c", "--capabilities", action="store_true", help="every capability of every dialect"
     )
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="check NAME's facts on --engine E with small queries and print what the engine "
+        "contradicts (Cypher dialects)",
+    )
+    p.add_argument("-e", "--engine", metavar="E", help="the engine --probe runs on")
+    _add_engine_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_dialects)
     _add_evaluator_commands(sub)
@@ -1422,10 +1430,50 @@ def _ir_to_data(value: Any) -> Any:
     return str(value)
 
 
+def _cmd_probe(args: argparse.Namespace) -> int:
+    """``gqlir dialects NAME --probe --engine E``: NAME's facts as engine E shows them."""
+    from .dialect import get_dialect
+    from .probes import first_value, probe
+
+    if len(args.names) != 1 or not args.engine:
+        raise UsageError("--probe takes one dialect NAME and --engine E")
+    dialect = get_dialect(args.names[0])
+    if dialect.family != "cypher":
+        raise UsageError(
+            f"--probe has probes for Cypher dialects; {dialect.name} is {dialect.family}"
+        )
+    with _open_engine(args, args.engine) as engine:
+        native = engine.native_dialect(dialect.name)
+        if native is None:
+            raise UsageError(
+                f"{args.engine} does not run {dialect.name} text as it is (it runs "
+                f"{', '.join(engine.dialects)}): probes must reach the engine untranslated"
+            )
+        findings = probe(dialect, first_value(engine, dialect.name))
+    wrong = [f for f in findings if f.verdict == "contradicted"]
+    if args.json:
+        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+    else:
+        for f in findings:
+            if f.verdict != "holds" or not f.fact.startswith("reserved word"):
+                shown = "" if f.verdict == "holds" else f" (engine: {f.observed!r}; {f.detail})"
+                print(f"{f.verdict:<12} {f.fact} = {f.declared!r}{shown}")
+        held = sum(f.verdict == "holds" for f in findings)
+        print(
+            f"{dialect.name} on {args.engine}: {held} facts hold, {len(wrong)} contradicted, "
+            f"{len(findings) - held - len(wrong)} without an answer",
+            file=sys.stderr,
+        )
+    return EXIT_INVALID if wrong else EXIT_OK
+
+
 def _cmd_dialects(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from .dialect import all_dialects, get_dialect
+
+    if args.probe:
+        return _cmd_probe(args)
 
     chosen = [get_dialect(n) for n in args.names] if args.names else all_dialects()
     if args.json:

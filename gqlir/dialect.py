@@ -74,6 +74,7 @@ class Capabilities:
     graph_writes: bool = True  # graph DML in the query language (CREATE/INSERT, SET, DELETE ...)
     remove_clause: bool = True  # REMOVE n.p / REMOVE n:L
     set_map: bool = True  # SET n = {…} and SET n += {…}
+    set_merge_map: bool = False  # a GQL dialect writes SET n += {…} (TuGraph), not SET n.k = v
     set_labels: bool = True  # SET n:L
     implicit_grouping: bool = True  # aggregates group by the other projected items
     group_by: str = ""  # "" (no GROUP BY), "variables" (ISO GQL), "expressions" (GoogleSQL, SQL)
@@ -267,6 +268,11 @@ def _resolved(name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
         base = {k: v for k, v in base.items() if k not in ("aliases", "description", "name")}
         return _merge_spec(base, spec)
     return spec
+
+
+def extensions(name: str) -> tuple[str, ...]:
+    """The dialects written as extensions of dialect ``name`` (their file inherits it)."""
+    return tuple(n for n, spec in _raw_specs().items() if spec.get("inherits") == name)
 
 
 def _build(name: str) -> Dialect:

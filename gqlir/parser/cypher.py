@@ -148,7 +148,9 @@ _BINARY: dict[str, tuple[int, Any]] = {
     "%": (_MUL, ir.ArithOp.MOD),
     "^": (_POW, ir.ArithOp.POW),
 }
-_PREFIX = {"NOT": _NOT, "-": _UNARY, "+": _UNARY}
+# "!" is TuGraph GQL's NOT at unary precedence (MySQL's, which GEAX follows: !a > b is
+# (!a) > b; deps/geax-front-end/test/case/isogql/0014_precedence.test); "~" its bit inversion.
+_PREFIX = {"NOT": _NOT, "-": _UNARY, "+": _UNARY, "!": _UNARY, "~": _UNARY}
 # Longest runs the builder folds into left-deep IR (operator chains, postfix chains, unions):
 # the depth they create is not bounded by the parser's stack, so it is bounded here.
 _MAX_PREFIX_RUN = 200
@@ -1965,7 +1967,7 @@ class _Pratt:
         return self.prefix(op, operand)
 
     def prefix(self, op: _Op, operand: Any) -> ir.Expr:
-        if op.value == "NOT":
+        if op.value in ("NOT", "!"):
             return ir.Not(self.predicate(operand), pos=op.pos)
         if op.value == "-":
             if isinstance(operand, ir.Integer):

@@ -73,7 +73,7 @@ class SqlPgqBuilder(GqlBuilder):
         super().__init__(dialect)
         # LIKE has no escape character unless ESCAPE names one (ISO/IEC 9075-2 8.5), except in
         # PostgreSQL, whose default escape is the backslash (docs functions-matching.html)
-        self.like_escape = "\\" if dialect.sql_dialect == "postgres" else None
+        self.LIKE_ESCAPE = "\\" if dialect.sql_dialect == "postgres" else None
 
     def tuple_expr(self, c: list, pos: int) -> Any:
         return _Tuple(tuple(_val(x) for x in c), pos)
