@@ -403,7 +403,7 @@ def test_duckpgq_columns_as_duckdb_names_them() -> None:
     query = gqlir.parse(text, "sqlpgq:duckdb")
     items = query.steps[-1].items
     assert [i.alias for i in items] == ["id", "id_1", "path_length(p)"]
-    assert items[1].expr == ir.Property(ir.Variable("b"), "id")  # B and b are one variable
+    assert items[1].expr == ir.Property(ir.Variable("B"), "id")  # B and b are one variable
     assert items[2].expr == ir.FunctionCall("length", (ir.Variable("p"),))
     with pytest.raises(ParseError):  # the standard's columns are named and distinct
         gqlir.parse(text, "sqlpgq")

@@ -36,7 +36,7 @@ from .. import ir
 from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import GqlirError, ParseError, UnsupportedError
-from .gql import SPANNER_BINARY, GqlBuilder, _Tuple, _val
+from .gql import SPANNER_BINARY, GqlBuilder, _delimited, _Tuple, _val
 
 __all__ = ["GraphTable", "split_graph_tables"]
 
@@ -102,8 +102,11 @@ class SqlPgqBuilder(GqlBuilder):
     # is an ordinary character.
 
     def variable(self, c: list, pos: int) -> str:
-        kind, text, _ = c[0]
-        return text[1:-1].replace('""', '"') if kind == "ESCAPED_NAME" else text
+        kind, text, start = c[0]
+        if kind != "ESCAPED_NAME":
+            return text
+        # delimited: a reserved word is a name here ("select" names a graph)
+        return _delimited(text[1:-1].replace('""', '"'), start)
 
     def _function(self, name: str, args: tuple, start: int) -> ir.Expr:
         # SQL's function names are case insensitive: a function the IR does not know keeps its
@@ -191,10 +194,11 @@ class SqlPgqBuilder(GqlBuilder):
         patterns = tuple(_flatten(pp) for pp in patterns)
         if self._flavour == "duckdb":
             # DuckDB's names are case insensitive, quoted or not (duckdb.org/docs/sql/dialect/
-            # keywords_and_identifiers): (B:Person) binds the b of b.name
-            patterns = tuple(pp.transform(_lower_variables) for pp in patterns)  # type: ignore[misc]
-            where = where.transform(_lower_variables) if where is not None else None
-            columns = tuple(c.transform(_lower_variables) for c in columns)
+            # keywords_and_identifiers): (B:Person) binds the b of b.name, spelt B
+            spell = _first_spellings(patterns)
+            patterns = tuple(pp.transform(spell) for pp in patterns)  # type: ignore[misc]
+            where = where.transform(spell) if where is not None else None
+            columns = tuple(c.transform(spell) for c in columns)  # type: ignore[misc]
         if not edges_may_coincide(patterns):
             # edge uniqueness changes nothing: the IR's canonical mode, whatever was written
             mode = ir.MatchMode.DIFFERENT_EDGES
@@ -342,13 +346,24 @@ def _flatten(pp: ir.PathPattern) -> ir.PathPattern:
     return replace(pp, path=replace(pp.path, elements=tuple(elements)))
 
 
-def _lower_variables(node: ir.Node) -> ir.Node:
-    """The node with the element or path variable it binds or reads in lower case."""
-    if isinstance(node, ir.Variable):
-        return replace(node, name=node.name.lower())
-    if isinstance(node, (ir.NodePattern, ir.RelPattern, ir.PathPattern)) and node.variable:
-        return replace(node, variable=node.variable.lower())
-    return node
+def _first_spellings(patterns: tuple) -> Any:
+    """A transform that writes every element or path variable as the pattern first spells it,
+    ignoring case (DuckDB's names are case insensitive): (B:Person) … b.name reads B."""
+    first: dict[str, str] = {}
+    for pp in patterns:
+        for x in pp.walk():
+            name = getattr(x, "variable", None)
+            if isinstance(x, (ir.NodePattern, ir.RelPattern, ir.PathPattern)) and name:
+                first.setdefault(name.lower(), name)
+
+    def spell(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.Variable) and node.name.lower() in first:
+            return replace(node, name=first[node.name.lower()])
+        if isinstance(node, (ir.NodePattern, ir.RelPattern, ir.PathPattern)) and node.variable:
+            return replace(node, variable=first.get(node.variable.lower(), node.variable))
+        return node
+
+    return spell
 
 
 def edges_may_coincide(patterns: Sequence[ir.PathPattern]) -> bool:
