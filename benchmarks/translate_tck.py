@@ -104,13 +104,14 @@ def translate_all(
     return outcomes
 
 
-def verification(tck_dir: str | Path, dialects: Iterable[str]) -> str:
+def verification(tck_dir: str | Path, dialects: Iterable[str], elements: str = "refuse") -> str:
     """How many TCK scenarios ran as their translation, and passed, per target."""
     from gqlir.conformance.runner import run_tck
 
-    lines = ["", "TCK scenarios run as their translation (gqlir tck --to D):"]
+    option = " --spanner-elements to_json" if elements == "to_json" else ""
+    lines = ["", f"TCK scenarios run as their translation (gqlir tck --to D{option}):"]
     for d in dialects:
-        report_ = run_tck(tck_dir, target=d)
+        report_ = run_tck(tck_dir, target=d, elements=elements)
         passed = sum(r.passed for r in report_.results if r.translated)
         lines.append(
             f"  {d}: {report_.translated} translated and run, {passed} gave the expected "
@@ -131,6 +132,8 @@ def _default_gql_corpus() -> Path | None:
 def gql_to_cypher(path: Path) -> str:
     """The translation rate of an ISO GQL corpus into each Cypher dialect."""
     queries = [r["query"] for r in tck.load_jsonl_corpus(path)]
+    if not queries:
+        return f"\n{path.name}: no ISO GQL queries"
     lines = ["", f"{path.name}: {len(queries)} ISO GQL queries into the Cypher dialects"]
     for d in GQL_TO_CYPHER:
         refused: Counter[str] = Counter()
@@ -293,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     errors = tck.error_queries(tck_dir)
     print(report(outcomes, errors, tck.error_queries(tck_dir, compile_time=True)))
     if args.verify:
-        print(verification(tck_dir, dialects))
+        print(verification(tck_dir, dialects, args.spanner_elements))
     corpus = Path(args.gql_corpus) if args.gql_corpus else _default_gql_corpus()
     if corpus is not None:
         print(gql_to_cypher(corpus))

@@ -3,7 +3,8 @@
 Sources: the Spanner texts of the golden files (corpus/gql; their graph ``tck`` has no schema,
 so they are parsed only), ``gqlir synth`` items on every example schema and the SQL test set
 (corpus/sql) translated to Spanner (both analysed against the schema's catalog), and the
-openCypher TCK's Spanner translations (parsed only: the TCK has no schema). Prints per source how
+openCypher TCK's Spanner translations, with graph elements refused and returned as JSON
+(parsed only: the TCK has no schema). Prints per source how
 many ZetaSQL accepts and rejects, and the rejections grouped by message.
 
     python benchmarks/zetasql_check.py                 # everything (synth: --n items per schema)
@@ -32,7 +33,7 @@ from gqlir.schema import load_schema  # noqa: E402
 from gqlir.schema.model import SchemaGraph  # noqa: E402
 
 EXAMPLES = ("biomedical", "bookstore", "encyclopedia", "finance", "movies", "social")
-SOURCES = ("golden", "synth", "sql", "tck")
+SOURCES = ("golden", "synth", "sql", "tck", "tck-json")
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,9 @@ def sql_cases() -> Iterator[Case]:
         yield Case("sql", entry.id, text, mapping.schema)
 
 
-def tck_cases() -> Iterator[Case]:
-    """The TCK's valid queries translated to Spanner (graph ``tck``), as translate_tck.py does."""
+def tck_cases(elements: str = "refuse") -> Iterator[Case]:
+    """The TCK's valid queries translated to Spanner (graph ``tck``), as translate_tck.py does;
+    ``elements="to_json"``: graph elements in results as SAFE_TO_JSON (source ``tck-json``)."""
     from translate_tck import translate_all
 
     from gqlir.conformance import tck
@@ -103,9 +105,11 @@ def tck_cases() -> Iterator[Case]:
     if tck_dir is None:
         print("openCypher TCK not found: set GQLIR_TCK_DIR", file=sys.stderr)
         return
-    outcome = translate_all(tck.valid_queries(tck_dir), ("spanner",))["spanner"]
+    queries = tck.valid_queries(tck_dir)
+    outcome = translate_all(queries, ("spanner",), spanner_elements=elements)["spanner"]
+    source = "tck-json" if elements == "to_json" else "tck"
     for n, (cypher, text) in enumerate(outcome.translated.items()):
-        yield Case("tck", f"tck#{n}: {cypher!r}", text)
+        yield Case(source, f"{source}#{n}: {cypher!r}", text)
 
 
 def message_class(message: str) -> str:
@@ -165,8 +169,10 @@ def main(argv: list[str] | None = None) -> int:
             cases = (c for s in EXAMPLES for c in synth_cases(s, args.n, args.seed))
         elif source == "sql":
             cases = sql_cases()
-        else:
+        elif source == "tck":
             cases = tck_cases()
+        else:
+            cases = tck_cases("to_json")
         results.update(run(cases))
         counts[source] = len(results.get(source, []))
     print(report(results, args.show))

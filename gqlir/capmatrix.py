@@ -34,7 +34,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             "Query composition",
             """call_subquery call_scope optional_call call_in_transactions exists_subquery
             pattern_predicate
-            count_subquery collect_subquery value_subquery subquery_rebinds_elements
+            count_subquery collect_subquery value_subquery array_subquery subquery_rebinds_elements
             literal_null_operands element_filters_read_others filter_step let_step
             conditional_queries group_by_ordinals
             finish use_graph graph_prefix_required union_distinct union_all except_intersect
@@ -54,7 +54,11 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             max_node_labels inline_where match_modes default_match_mode match_mode_implicit path_modes
             quantifier_path_modes undirected_edges path_union anonymous_edge_shorthand
             search_prefixes search_with_mode edge_cost undirected_self_loop_once
-            shortest_same_endpoints trail_function quantifier_rows path_pattern_lists""",
+            shortest_same_endpoints trail_function unreferenced_edges_counted
+            quantified_edge_trail undirected_quantified quantified_edge_list
+            match_rebinds_edges pattern_reads_comprehension filter_after_optional
+            limit_zero_writes read_after_write search_count_parameter quantifier_rows
+            path_pattern_lists""",
         ),
         (
             "Expressions",
@@ -67,7 +71,10 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             type_names element_predicates membership_null_unknown list_equality_null_unknown
             simple_case_null_matches string_plus_null_empty contains_empty_true
             index_out_of_range_null case_unifies_result_types order_by_reads_shadowed
-            exists_property_function pattern_count_size""",
+            exists_property_function pattern_count_size pattern_comprehension_keeps_nulls
+            integer_rounding_float round_half_up to_integer_truncates operator_parentheses
+            sum_keeps_integers sub_second_temporals googlesql_expressions
+            power_of_integers_is_float""",
         ),
         (
             "Ordering and lexical",

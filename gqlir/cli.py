@@ -245,6 +245,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the others: USE NAME), and what a Spanner source without a GRAPH clause reads",
     )
     p.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="a node, edge or path in the result of a target that cannot return one (Spanner): "
+        "refused (default), or returned as its JSON (SAFE_TO_JSON), which changes its type",
+    )
+    p.add_argument(
         "--explain",
         action="store_true",
         help="also print (to stderr) which lowering passes changed the query for the target",
@@ -486,7 +493,14 @@ def _add_evaluator_commands(sub: Any) -> None:
         "directory", metavar="DIR", help="a features folder (or a TCK root, or one .feature file)"
     )
     p.add_argument("-a", "--area", action="append", default=[], help="only this area (repeatable)")
-    p.add_argument("-d", "--dialect", default="neo4j", metavar="D", help="dialect of the queries")
+    p.add_argument(
+        "-d",
+        "--dialect",
+        default="neo4j",
+        metavar="D",
+        help="dialect of the queries (with --engine: the engine's own dialect sends them to it "
+        "untranslated, e.g. --engine falkordb --dialect falkordb)",
+    )
     p.add_argument(
         "-t",
         "--to",
@@ -496,14 +510,23 @@ def _add_evaluator_commands(sub: Any) -> None:
         "check the translation; queries T cannot express are not run)",
     )
     p.add_argument(
+        "--spanner-elements",
+        choices=("refuse", "to_json"),
+        default="refuse",
+        help="with --to spanner: graph elements in a result refused (default) or returned as "
+        "SAFE_TO_JSON, whose JSON is read back into the element for the comparison",
+    )
+    p.add_argument(
         "-e",
         "--engine",
         metavar="E",
-        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu) instead of the "
+        help="run each scenario on engine E (neo4j, arcadedb, grafeo, kuzu, falkordb) instead of the "
         "reference evaluator, on a database emptied before each scenario",
     )
     p.add_argument(
-        "--url", help="the engine's server (neo4j: a Bolt URL; default: scripts/neo4j-local)"
+        "--url",
+        help="the engine's server (neo4j: a Bolt URL, default scripts/neo4j-local; falkordb: "
+        "redis://… or unix://…, default a private server)",
     )
     p.add_argument("--min-rate", type=float, default=1.0, help="pass rate below which to exit 1")
     _add_common_arguments(p)
@@ -589,12 +612,21 @@ def _cmd_tck(args: argparse.Namespace) -> int:
             from .conformance.engine_runner import format_engine_report, run_engine_tck
 
             report = run_engine_tck(
-                args.directory, args.engine, url=args.url, target=args.target, areas=args.area
+                args.directory,
+                args.engine,
+                url=args.url,
+                target=args.target,
+                areas=args.area,
+                source=args.dialect,
             )
             text = format_engine_report(report, args.engine)
         else:
             report = run_tck(
-                args.directory, areas=args.area, dialect=args.dialect, target=args.target
+                args.directory,
+                areas=args.area,
+                dialect=args.dialect,
+                target=args.target,
+                elements=args.spanner_elements,
             )
             text = format_report(report)
     except TckFormatError as exc:
@@ -635,8 +667,9 @@ def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--url",
         metavar="URL",
-        help="server address: bolt://…, postgresql://…, or host:port of a Spanner "
-        "endpoint (default from the environment)",
+        help="server address: bolt://…, postgresql://…, redis://… or unix://… (FalkorDB; "
+        "default: a private server), or host:port of a Spanner endpoint (default from the "
+        "environment)",
     )
     p.add_argument("--user", metavar="NAME", help="user name (default: GQLIR_BOLT_USER)")
     p.add_argument(
@@ -644,7 +677,9 @@ def _add_engine_arguments(p: argparse.ArgumentParser) -> None:
         metavar="PW",
         help="password (prefer GQLIR_BOLT_PASSWORD: command lines are visible)",
     )
-    p.add_argument("--database", metavar="DB", help="database (Bolt, Spanner)")
+    p.add_argument(
+        "--database", metavar="DB", help="database (Bolt, Spanner), graph key (FalkorDB)"
+    )
     p.add_argument("--project", metavar="P", help="Spanner project")
     p.add_argument("--instance", metavar="I", help="Spanner instance")
     p.add_argument(
@@ -702,6 +737,10 @@ def _engine_options(args: argparse.Namespace, name: str) -> dict[str, Any]:
             "password": args.password,
             "database": args.database,
         }
+    elif name == "falkordb":
+        # a running FalkorDB (redis://host:port, unix:///path) and its graph key; without a
+        # URL gqlir starts a private server
+        opts = {"url": args.url, "graph": args.database}
     elif name == "postgres":
         opts = {"url": args.url}
         if args.schema_name:
@@ -1176,14 +1215,21 @@ def _table_mode(source: Dialect, target: Dialect, schema: Any) -> str | None:
 
 
 def _translate_one(
-    text: str, source: Dialect, target: Dialect, schema: Any = None, graph: str | None = None
+    text: str,
+    source: Dialect,
+    target: Dialect,
+    schema: Any = None,
+    graph: str | None = None,
+    elements: str = "refuse",
 ) -> _Outcome:
     """Classify by error type: UnsupportedError means the target cannot say it; any other
     GqlirError from the pipeline means the source text is not a query of the source dialect."""
     from .api import transpile
 
     try:
-        named = {"graph": graph} if graph is not None else {}
+        named: dict[str, Any] = {"graph": graph} if graph is not None else {}
+        if elements != "refuse":
+            named["spanner_elements"] = elements
         out = transpile(text, source.name, target.name, schema=schema, **named)
     except UnsupportedError as exc:
         fields = {"status": UNSUPPORTED, "translation": None}
@@ -1275,7 +1321,14 @@ def _cmd_translate(args: argparse.Namespace) -> int:
     mode = _table_mode(source, target, schema)
     if mode is not None and not args.json and mode != SCHEMA_MODE:
         print(f"gqlir translate: {_TABLE_MODE_NOTES[mode]}", file=sys.stderr)
-    run = partial(_translate_one, source=source, target=target, schema=schema, graph=args.graph)
+    run = partial(
+        _translate_one,
+        source=source,
+        target=target,
+        schema=schema,
+        graph=args.graph,
+        elements=args.spanner_elements,
+    )
     if args.input is not None:
         return _run_batch(
             args,

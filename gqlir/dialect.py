@@ -174,6 +174,31 @@ class Capabilities:
     trail_function: str = ""  # a function true of a path whose edges differ (Kuzu is_trail)
     case_unifies_result_types: bool = False  # CASE casts its results to one type (0 to '0')
     shortest_same_endpoints: bool = True  # a shortest search keeps paths from a node to itself
+    # a MATCH relationship that nothing else in the query names is matched once per edge, not
+    # only tested to exist once per pair of end nodes (FalkorDB)
+    unreferenced_edges_counted: bool = True
+    # a lone variable-length relationship of a MATCH is matched as trails with no keyword
+    # (FalkorDB), so DIFFERENT RELATIONSHIPS needs no mode there
+    quantified_edge_trail: bool = False
+    undirected_quantified: bool = True  # -[*1..2]- matches as Cypher's undirected paths
+    quantified_edge_list: bool = True  # a -[r*1..2]-> variable is a list (FalkorDB: a path)
+    match_rebinds_edges: bool = True  # a later MATCH honours a relationship bound before it
+    pattern_reads_comprehension: bool = True  # a pattern inside [x IN l | …] may read x
+    # a WITH … WHERE after an OPTIONAL MATCH drops the row of nulls where its test is not true
+    # (FalkorDB pushes the test into the OPTIONAL MATCH, which keeps the row)
+    filter_after_optional: bool = True
+    # LIMIT 0 after a write keeps the write (FalkorDB: the query then writes nothing)
+    limit_zero_writes: bool = True
+    read_after_write: bool = True  # MATCH or UNWIND may follow CREATE/SET … without a WITH
+    sub_second_temporals: bool = True  # temporal values keep fractions of a second
+    pattern_comprehension_keeps_nulls: bool = True  # [(a)-->(b) | b.x] keeps null values
+    integer_rounding_float: bool = True  # ceil/floor/round of an integer are floats
+    round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0
+    to_integer_truncates: bool = True  # toInteger(-1.5) is -1 (toward zero), not -2
+    sum_keeps_integers: bool = True  # sum() of integers is an integer (FalkorDB: a float)
+    # the grammar ranks operators otherwise than Cypher (FalkorDB: ^ is right-associative, +
+    # binds less tightly than IN): every operand that is an operator is parenthesised
+    operator_parentheses: bool = False
     element_json_function: str = ""  # makes a graph element returnable (SAFE_TO_JSON)
     type_names: tuple[str, ...] = ()  # "CANONICAL=SURFACE" value type names; "-": none
     # GQL element predicates: "IS DIRECTED", "IS SOURCE OF" (and DESTINATION), "SAME",
@@ -184,6 +209,12 @@ class Capabilities:
     # "endpoint" (one per reachable endpoint: DuckPGQ's bounded path expansion)
     quantifier_rows: str = "path"
     path_pattern_lists: bool = True  # MATCH (a)->(b), (b)->(c): several comma-separated paths
+    search_count_parameter: bool = False  # a search prefix's count may be a parameter (ANY @k)
+    array_subquery: bool = False  # ARRAY { ... } and x IN { ... } (GoogleSQL graph subqueries)
+    # GoogleSQL's own expressions: a[OFFSET(i)] / SAFE_OFFSET / ORDINAL, SAFE_CAST, STRUCT(...),
+    # TIMESTAMP '...' literals
+    googlesql_expressions: bool = False
+    power_of_integers_is_float: bool = False  # POWER(INT64, INT64) is a FLOAT64 (GoogleSQL)
     catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
     group_by_ordinals: bool = False  # GROUP BY 1 names the first RETURN item (TuGraph GQL)
     # lexical
@@ -310,6 +341,7 @@ DialectName = Literal[
     "neo4j4",
     "opencypher9",
     "kuzu",
+    "falkordb",
     "tugraph-cypher",
     "iso-gql",
     "spanner",

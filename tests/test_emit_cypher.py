@@ -1621,7 +1621,10 @@ def _compound(inner: st.SearchStrategy[ir.Expr]) -> st.SearchStrategy[ir.Expr]:
     return st.one_of(
         # GQL's numeric + has no Cypher operator: it is written as a guarded Cypher +
         st.tuples(
-            st.sampled_from([o for o in ir.ArithOp if o is not ir.ArithOp.ADD_NUMBERS]),
+            # (the GQL-family + and GoogleSQL's float / are written with Cypher's operators)
+            st.sampled_from(
+                [o for o in ir.ArithOp if o not in (ir.ArithOp.ADD_NUMBERS, ir.ArithOp.DIV_FLOAT)]
+            ),
             inner,
             inner,
         ).map(lambda t: ir.Arithmetic(*t)),

@@ -34,7 +34,7 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 CODES = {"READ_ONLY", "TIMEOUT", "MEMORY_EXCEEDED", "ENGINE_CRASHED", "ENGINE"}
-CYPHER_ENGINES = ("reference", "kuzu", "grafeo", "arcadedb")
+CYPHER_ENGINES = ("reference", "kuzu", "grafeo", "arcadedb", "falkordb")
 SQL_ENGINES = ("sqlite", "duckdb", "postgres")
 
 # {out} is a folder no engine owns: nothing may ever appear there

@@ -38,6 +38,40 @@ def test_run_on_an_embedded_engine_with_a_graph(capsys: Any) -> None:
     assert data == {"columns": ["c"], "rows": [[300]], "ordered": True}
 
 
+def test_run_on_falkordb_with_a_graph_and_its_guarantees(capsys: Any) -> None:
+    """FalkorDB's private server: a graph loaded, a Cypher query translated and run read-only
+    with a timeout and a memory budget (the server's), a write refused."""
+    code, data = _run(
+        capsys,
+        "run",
+        "--engine",
+        "falkordb",
+        "--graph",
+        FINANCE,
+        "--json",
+        "--dialect",
+        "neo4j",
+        "--read-only",
+        "--timeout",
+        "10",
+        "--max-memory",
+        "256M",
+        "MATCH (p:Person)-[:own]->(a:Account) RETURN count(*) AS c ORDER BY c",
+    )
+    assert code == 0
+    assert data == {"columns": ["c"], "rows": [[481]], "ordered": True}  # as on the reference
+    code, data = _run(
+        capsys,
+        "run",
+        "--engine",
+        "falkordb",
+        "--json",
+        "--read-only",
+        "MATCH (n) DETACH DELETE n",
+    )
+    assert code == 1 and data["error"]["code"] == "READ_ONLY"
+
+
 def test_a_refused_write_exits_non_zero_with_the_error(capsys: Any) -> None:
     code, data = _run(
         capsys,

@@ -76,7 +76,9 @@ ROUTES = [
     ("grafeo", "neo4j"),
     ("grafeo", "iso-gql"),
     ("kuzu", "kuzu"),
+    ("falkordb", "falkordb"),
     ("reference", "iso-gql"),
+    ("reference", "falkordb"),
     ("reference", "kuzu"),
 ]
 
@@ -86,6 +88,9 @@ KNOWN: dict[tuple[str, str, str], str] = {
     ("kuzu", "kuzu", "loans"): "Kuzu 0.11 has no sum() of DECIMAL (Binder exception)",
     ("grafeo", "iso-gql", "params"): "grafeo 0.6 wants a MATCH in every EXISTS/VALUE "
     "subquery; IN over a parameter walks the list with FOR in one",
+    ("falkordb", "falkordb", "latest"): "FalkorDB has no zoned date-time: a DATETIME is "
+    "stored and returned as the local date-time of its instant in UTC",
+    ("falkordb", "falkordb", "node"): "the same: the node's createTime is a local date-time",
 }
 
 

@@ -51,6 +51,7 @@ ROUTES = [
     ("grafeo", "neo4j"),
     ("grafeo", "iso-gql"),
     ("kuzu", "kuzu"),
+    ("falkordb", "falkordb"),
     ("arcadedb", "neo4j"),
     ("sqlite", "sql:sqlite"),
     ("duckdb", "sql:duckdb"),
@@ -197,11 +198,11 @@ QUIRKS: dict[str, Known] = {
         "GRAFEO-Q001",
     ),
     "lenient-types": Known(
-        (("grafeo", "neo4j"), *ARCADEDB),
+        (("grafeo", "neo4j"), *ARCADEDB, ("falkordb", "falkordb")),
         r".",
         "MATCH (a) RETURN toString(a.x) * 2 AS c",
         "where Cypher raises a type error (a string in arithmetic, found in the query or at "
-        "run time), grafeo and ArcadeDB return null",
+        "run time), grafeo, ArcadeDB and FalkorDB return null or no row",
         LENIENT,
     ),
     "grafeo-gql-lenient-types": Known(
@@ -292,6 +293,15 @@ QUIRKS: dict[str, Known] = {
         "DuckDB and PostgreSQL type a CASE, COALESCE or UNION column once: mixing strings "
         "and numbers is a binder error where Cypher answers (an error, never another value)",
         REFUSES,
+    ),
+    "falkordb-static-types": Known(
+        (("falkordb", "falkordb"),),
+        r"\b(abs|reverse|toUpper)\(|[-+*%]",
+        "MATCH (a:B) RETURN abs('a') AS c",
+        "FalkorDB types a literal argument when it plans the query: abs('a') is an error "
+        "even where no row reaches it (the reference raises it on a row that does)",
+        REFUSES,
+        message="Type mismatch",
     ),
     "kuzu-static-types": Known(
         KUZU,

@@ -20,7 +20,13 @@ def names(target: str, source: str | None = None) -> list[str]:
 
 def test_passes_are_chosen_by_capabilities() -> None:
     assert names("iso-gql") == []  # ISO GQL says DIFFERENT EDGES and reads null operands
-    assert names("spanner") == ["googlesql", "edge-uniqueness"]
+    assert names("spanner") == [
+        "googlesql-strings",
+        "googlesql-division",
+        "googlesql-functions",
+        "googlesql",
+        "edge-uniqueness",
+    ]
     assert names("neo4j") == ["gql-meanings"]
     assert "cypher-meanings" in names("kuzu")
     assert names("kuzu", "spanner")[0] == "float-quotients"  # 7 / 2 is 3.5 in GoogleSQL

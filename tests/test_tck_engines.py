@@ -19,6 +19,7 @@ PASSED_AT_LEAST = {
     ("grafeo", None, ("clauses/create", "clauses/delete")): 55,
     ("grafeo", "iso-gql", ("clauses/create",)): 39,
     ("kuzu", None, ("expressions/literals",)): 30,
+    ("falkordb", None, ("clauses/merge", "expressions/null", "expressions/aggregation")): 64,
 }
 
 #: a feature with a right and a wrong expectation, an error of each phase, side effects and an
@@ -108,7 +109,7 @@ def test_kuzu_marks_schema_first_scenarios_not_runnable() -> None:
     assert all("schema-first" in (reason or "") for reason in reasons)
 
 
-@pytest.mark.parametrize("engine", ["grafeo", "arcadedb"])
+@pytest.mark.parametrize("engine", ["grafeo", "arcadedb", "falkordb"])
 def test_a_wrong_expectation_fails_with_its_reason(engine: str, tmp_path: Path) -> None:
     report = run_engine_tck(_write_feature(tmp_path), engine)
     by_name = {r.scenario.name: r for r in report.results}
@@ -155,3 +156,51 @@ def test_neo4j_runs_a_tck_area(neo4j_server: str, tmp_path: Path) -> None:
     assert by_name["Wrong rows"].kind == "wrong-result"
     late = by_name["Runtime error expected at compile time"]
     assert late.kind == "wrong-error" and "engine failed at runtime" in (late.reason or "")
+
+
+RUNTIME_ERRORS = """\
+Feature: Phases
+
+  Scenario: Division by a zero from a row
+    Given an empty graph
+    When executing query:
+      \"\"\"
+      UNWIND [0] AS z RETURN 1 / z AS x
+      \"\"\"
+    Then an ArithmeticError should be raised at compile time: DivisionByZero
+
+  Scenario: Division by a zero from a row, at runtime
+    Given an empty graph
+    When executing query:
+      \"\"\"
+      UNWIND [0] AS z RETURN 1 / z AS x
+      \"\"\"
+    Then an ArithmeticError should be raised at runtime: DivisionByZero
+"""
+
+
+def test_falkordb_errors_are_classified_by_explain(tmp_path: Path) -> None:
+    """GRAPH.EXPLAIN tells FalkorDB's compile-time errors from its runtime ones (a constant
+    1 / 0 is folded, so an error at compile time there)."""
+    report = run_engine_tck(_write_feature(tmp_path), "falkordb")
+    by_name = {r.scenario.name: r for r in report.results}
+    assert by_name["Compile-time error"].rejected_by == "compile time"
+    assert by_name["Runtime error expected at compile time"].rejected_by == "compile time"
+    path = tmp_path / "phases" / "Phases.feature"
+    path.parent.mkdir()
+    path.write_text(RUNTIME_ERRORS)
+    early, late = run_engine_tck(path, "falkordb").results
+    assert early.kind == "wrong-error" and "engine failed at runtime" in (early.reason or "")
+    assert late.passed and late.rejected_by == "runtime"
+
+
+def test_falkordb_runs_the_tck_text_as_is_in_its_own_dialect() -> None:
+    """``--dialect falkordb``: the TCK's text untranslated. Variable-length relationships are
+    paths in FalkorDB: as is, Match4's scenarios on them fail; translated, every one run
+    passes (the others are refused)."""
+    feature = FEATURES / "clauses" / "match" / "Match4.feature"
+    raw = run_engine_tck(feature, "falkordb", source="falkordb")
+    translated = run_engine_tck(feature, "falkordb")
+    assert translated.passed == translated.total >= 5, translated.reasons()
+    failed = {r.scenario.id.rsplit(":", 1)[-1] for r in raw.results if not r.passed}
+    assert {"33", "134"} <= failed, raw.reasons()

@@ -93,12 +93,13 @@ _KIND_OF_TEMPORAL = {
 #: canonical function -> kind of its result (functions not listed: unknown, or computed).
 FUNCTION_KINDS: dict[str, str] = {}
 for _kind, _names in {
-    "integer": "count size length char_length tointeger tointegerornull id timestamp sign",
+    "integer": "count size length char_length tointeger tointegerornull id timestamp sign "
+    "googlesql.div googlesql.strpos",
     "float": "tofloat tofloatornull sqrt exp log log10 sin cos tan cot asin acos atan atan2 "
     "degrees radians rand e pi haversin stdev stdevp avg percentilecont ceil floor round",
     "string": "upper lower trim ltrim rtrim btrim tostring tostringornull substring left right "
-    "replace type elementid randomuuid normalize valuetype",
-    "boolean": "toboolean tobooleanornull isempty isnan",
+    "replace type elementid randomuuid normalize valuetype googlesql.substr",
+    "boolean": "toboolean tobooleanornull isempty isnan googlesql.regexp_contains",
     "map": "properties",
     "node": "startnode endnode",
     "point": "point",
@@ -270,7 +271,7 @@ class TypeAnalysis:
                 t = self.of(value)
                 out = t if out is None else join(out, t)
             return unconst(out or ANY)
-        if isinstance(node, e.Cast):
+        if isinstance(node, (e.Cast, e.SafeCast)):
             return VType(CAST_KINDS.get(node.type.name, "any"))
         if isinstance(node, (e.CollectSubquery, e.PatternComprehension)):
             return VType("list")
@@ -294,6 +295,8 @@ class TypeAnalysis:
         kinds = {lt.kind, rt.kind}
         if node.op is e.ArithOp.POW and kinds <= NUMERIC | {"null"}:
             return VType("float")
+        if node.op is e.ArithOp.DIV_FLOAT:
+            return VType("float")  # GoogleSQL's / (a float quotient, or an error)
         if kinds <= NUMERIC:
             if kinds == {"integer"}:
                 return VType("integer")

@@ -12,7 +12,9 @@ Each engine reveals the phase differently:
   raised in both phases, so it is accepted for either (counted as ``unclassified``); any other
   exception is a runtime error;
 * **kuzu**: ``Parser exception`` and ``Binder exception`` are compile-time, ``Runtime
-  exception`` a runtime error, anything else unclassified.
+  exception`` a runtime error, anything else unclassified;
+* **falkordb**: as for Neo4j, the query is planned again with ``GRAPH.EXPLAIN``: an error there
+  too is a compile-time one, else a runtime one (FalkorDB's errors carry no type).
 
 An error of the expected phase (or an unclassified one) passes; ``any time`` accepts any error.
 """
@@ -51,7 +53,7 @@ def error_phase(engine: str, exc: Any, compiles: bool | None) -> str:
     """The phase of an engine error (see the module text for each engine's rule)."""
     code = str(getattr(exc, "engine_code", None) or "")
     message = str(getattr(exc, "message", exc))
-    if engine == "neo4j" and compiles is not None:
+    if engine in ("neo4j", "falkordb") and compiles is not None:
         return RUNTIME if compiles else COMPILE
     if engine == "grafeo" and code.startswith("GRAFEO-"):
         return COMPILE if code in ("GRAFEO-Q001", "GRAFEO-Q002") else RUNTIME

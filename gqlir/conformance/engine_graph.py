@@ -38,6 +38,9 @@ class EngineProfile:
     forget_schema: Callable[[Any], None] | None = None  # after the reset: drop what it kept
     labels: Callable[[tuple[str, ...]], tuple[str, ...]] = lambda labels: labels
     not_runnable: Callable[[Any], str | None] = lambda scenario: None
+    # whether the engine compiles (engine text, parameters), where it is asked otherwise than
+    # with an ``explain`` prefix
+    compiles: Callable[[Any, str, dict[str, Any]], bool] | None = None
 
 
 def _open(name: str, **options: Any) -> Any:
@@ -110,6 +113,11 @@ def _kuzu_not_runnable(scenario: Any) -> str | None:
     return None
 
 
+def _falkordb_compiles(engine: Any, text: str, params: dict[str, Any]) -> bool:
+    """``GRAPH.EXPLAIN`` plans the query without running it."""
+    return engine.explain(text, params)
+
+
 ENGINE_PROFILES: dict[str, EngineProfile] = {
     "neo4j": EngineProfile(
         "neo4j",
@@ -140,6 +148,16 @@ ENGINE_PROFILES: dict[str, EngineProfile] = {
         reset=None,
         reports_side_effects=False,
         not_runnable=_kuzu_not_runnable,
+    ),
+    # FalkorDB on a private server; between scenarios the graph key is deleted (GRAPH.DELETE),
+    # which also forgets its indexes and constraints
+    "falkordb": EngineProfile(
+        "falkordb",
+        lambda url: _open("falkordb", url=url) if url else _open("falkordb"),
+        "compile time when GRAPH.EXPLAIN of the query fails too, else runtime",
+        reset=None,
+        forget_schema=lambda engine: engine.clear(),
+        compiles=_falkordb_compiles,
     ),
 }
 

@@ -38,10 +38,19 @@ QUERY_TIMEOUT = 20.0
 class EngineTck:
     """One open engine that runs scenarios, each on an emptied database."""
 
-    def __init__(self, engine: Any, profile: EngineProfile, target: str | None = None) -> None:
+    def __init__(
+        self,
+        engine: Any,
+        profile: EngineProfile,
+        target: str | None = None,
+        source: str = "neo4j",
+    ) -> None:
         self.engine = engine
         self.profile = profile
         self.target = target
+        # the dialect the TCK's text is given to the engine in: Cypher (translated where the
+        # engine's dialect differs), or the engine's own dialect to run the text as it is
+        self.source = source
 
     def run(self, scenario: TckScenario) -> ScenarioResult:
         started = time.perf_counter()
@@ -67,11 +76,11 @@ class EngineTck:
             raise _Failure("unreadable-step", scenario.problem)
         self._runnable(scenario)
         if self.profile.reset is not None:
-            self._execute(self.profile.reset, "neo4j", {}, "reset failed")
+            self._execute(self.profile.reset, self.source, {}, "reset failed")
         if self.profile.forget_schema is not None:
             self.profile.forget_schema(self.engine)
         for setup in scenario.setup_queries:
-            self._execute(setup, "neo4j", {}, "setup query failed")
+            self._execute(setup, self.source, {}, "setup query failed")
         try:
             params = {k: parse_value(v) for k, v in scenario.parameters.items()}
         except TckValueError as exc:
@@ -97,7 +106,7 @@ class EngineTck:
             expected = replace(expected, side_effects=None)  # not reported: not checked
         _compare(expected, result)
         if scenario.control_query is not None and scenario.control_expected is not None:
-            control = self._execute(scenario.control_query, "neo4j", {}, "control query failed")
+            control = self._execute(scenario.control_query, self.source, {}, "control query failed")
             _compare(scenario.control_expected, tck_table(control, self.profile), control=True)
         return None
 
@@ -113,16 +122,16 @@ class EngineTck:
     def _query(self, scenario: TckScenario) -> tuple[str, str]:
         """The query text to send and its dialect: the TCK's Cypher, or its translation."""
         if self.target is None:
-            return scenario.query, "neo4j"
+            return scenario.query, self.source
         from .. import api
         from ..errors import GqlirError, UnsupportedError
         from ..eval.check import check
 
         try:
-            statement = api.parse(scenario.query, "neo4j")
+            statement = api.parse(scenario.query, self.source)
             check(statement)  # a query that must not compile has no translation to run
             text = api.translate(
-                statement, "neo4j", self.target, writer=translation_writer(self.target)
+                statement, self.source, self.target, writer=translation_writer(self.target)
             )
         except UnsupportedError as exc:
             raise _Failure("refused", f"refused: {exc.construct or exc.message}") from None
@@ -141,6 +150,12 @@ class EngineTck:
 
     def _compiles(self, text: str, dialect: str, params: dict[str, Any]) -> bool | None:
         """Whether the engine compiles the query (None: the engine cannot be asked)."""
+        if self.profile.compiles is not None:
+            try:
+                prepared = self.engine.prepare(text, dialect)
+                return self.profile.compiles(self.engine, prepared.text, params)
+            except Exception:
+                return False
         if self.profile.explain is None:
             return None
         try:
@@ -165,7 +180,7 @@ class EngineTck:
             raise _Failure("setup-failed", f"{what}: {_describe(exc)}") from None
 
     def _read(self, text: str) -> Any:
-        return self._execute(text, "neo4j", {}, "graph snapshot failed")
+        return self._execute(text, self.source, {}, "graph snapshot failed")
 
 
 def _refused_by_translation(exc: Exception) -> None:
@@ -208,9 +223,12 @@ def run_engine_tck(
     target: str | None = None,
     areas: Iterable[str] = (),
     progress: Callable[[int, int], None] | None = None,
+    source: str = "neo4j",
 ) -> TckReport:
     """Run the scenarios of a features folder or file (only ``areas`` when given) on
-    ``engine``, each query translated into ``target`` first when given."""
+    ``engine``, each query translated into ``target`` first when given. ``source`` is the
+    dialect the TCK's text is given in: Cypher by default (translated by the engine where its
+    dialect differs); the engine's own dialect runs the text as it is."""
     scenarios = read_tck(features)
     wanted = tuple(areas)
     if wanted:
@@ -218,7 +236,7 @@ def run_engine_tck(
             s for s in scenarios if any(s.area == a or s.area.startswith(a + "/") for a in wanted)
         )
     db, profile = open_tck_engine(engine, url)
-    runner = EngineTck(db, profile, target)
+    runner = EngineTck(db, profile, target, source)
     report = TckReport()
     started = time.perf_counter()
     try:

@@ -181,14 +181,21 @@ class _Failure(Exception):
 
 
 def run_scenario(
-    scenario: TckScenario, dialect: str = "neo4j", target: str | None = None
+    scenario: TckScenario,
+    dialect: str = "neo4j",
+    target: str | None = None,
+    *,
+    elements: str = "refuse",
 ) -> ScenarioResult:
     """Run one scenario on a fresh graph and compare its outcome with the expected one
-    (the query translated into ``target`` first, when given)."""
+    (the query translated into ``target`` first, when given). ``elements="to_json"`` lets a
+    target that cannot return graph elements return them as JSON (Spanner's
+    ``SAFE_TO_JSON``); the JSON is read back into the element it encodes before the
+    comparison, as gqlir's Spanner engine reads it."""
     started = time.perf_counter()
     progress: dict[str, bool] = {}
     try:
-        rejected_by, detail = _run(scenario, dialect, target, progress)
+        rejected_by, detail = _run(scenario, dialect, target, progress, elements)
     except _Failure as f:
         return ScenarioResult(
             scenario,
@@ -214,6 +221,7 @@ def _run(
     dialect: str,
     target: str | None = None,
     progress: dict[str, bool] | None = None,
+    elements: str = "refuse",
 ) -> tuple[str | None, str | None]:
     """Raises :class:`_Failure`, or returns who refused the query (for an expected
     compile-time error) and the error detail gqlir gave (for any expected error)."""
@@ -254,7 +262,7 @@ def _run(
         raise _Failure("semantic-check-missing", f"semantic check missing: {expected.error_detail}")
     run_dialect = dialect
     if target is not None:
-        statement = _translated(statement, dialect, target)
+        statement = _translated(statement, dialect, target, elements)
         run_dialect = target
         if progress is not None:
             progress["translated"] = True
@@ -283,6 +291,10 @@ def _run(
         raise _Failure(
             "missing-error", f"expected {expected.error_type} at runtime: {expected.error_detail}"
         )
+    if target is not None and elements == "to_json":
+        from .element_json import decode_result
+
+        result = decode_result(result, _path_columns(expected))
     _compare(expected, result)
 
     if scenario.control_query is not None and scenario.control_expected is not None:
@@ -298,8 +310,9 @@ def _run(
 TRANSLATION_GRAPH = "tck"
 
 
-def translation_writer(target: str) -> Callable[[Any], str] | None:
-    """How to write a query in ``target``: its graph named where the dialect needs one."""
+def translation_writer(target: str, elements: str = "refuse") -> Callable[[Any], str] | None:
+    """How to write a query in ``target``: its graph named where the dialect needs one, graph
+    elements in the result refused or (``elements="to_json"``) written as JSON."""
     from ..dialect import get_dialect
 
     dialect = get_dialect(target)
@@ -307,16 +320,22 @@ def translation_writer(target: str) -> Callable[[Any], str] | None:
         return None
     from ..emitter.gql import emit_gql
 
-    return lambda query: emit_gql(query, dialect, graph=TRANSLATION_GRAPH)
+    return lambda query: emit_gql(
+        query,
+        dialect,
+        graph=TRANSLATION_GRAPH,
+        spanner_elements=elements,  # type: ignore[arg-type]
+    )
 
 
-def _translated(statement: Any, source: str, target: str) -> Any:
+def _translated(statement: Any, source: str, target: str, elements: str = "refuse") -> Any:
     """``statement`` written in ``target`` and read back: what a user of the translation runs."""
     from .. import api
     from ..errors import GqlirError, UnsupportedError
 
     try:
-        text = api.translate(statement, source, target, writer=translation_writer(target))
+        writer = translation_writer(target, elements)
+        text = api.translate(statement, source, target, writer=writer)
     except UnsupportedError as exc:
         raise _Failure("refused", f"refused: {exc.construct or exc.message}") from None
     except GqlirError as exc:
@@ -348,6 +367,24 @@ def _describe(exc: Exception) -> str:
     if isinstance(exc, GqlirError):
         return f"[{exc.code}] {exc.message}"
     return f"{type(exc).__name__}: {exc}"
+
+
+def _path_columns(expected: TckOutcome) -> frozenset[str]:
+    """The expected result's columns that hold paths (or lists of them)."""
+    from .values import ExpectedPath
+
+    def has_path(v: Any) -> bool:
+        return isinstance(v, ExpectedPath) or (isinstance(v, list) and any(has_path(x) for x in v))
+
+    found = set()
+    for row in expected.rows:
+        for name, cell in zip(expected.header, row, strict=False):
+            try:
+                if has_path(parse_value(cell)):
+                    found.add(name)
+            except TckValueError:
+                continue
+    return frozenset(found)
 
 
 def _compare(expected: TckOutcome, result: Any, control: bool = False) -> None:
@@ -440,9 +477,11 @@ def run_tck(
     dialect: str = "neo4j",
     target: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    elements: str = "refuse",
 ) -> TckReport:
     """Run every scenario of a TCK features directory (or only those under ``areas``), each
-    query translated into ``target`` first when given."""
+    query translated into ``target`` first when given (``elements``: see
+    :func:`run_scenario`)."""
     scenarios = read_tck(tck_dir)
     wanted = tuple(areas)
     if wanted:
@@ -452,7 +491,7 @@ def run_tck(
     report = TckReport()
     started = time.perf_counter()
     for i, scenario in enumerate(scenarios, 1):
-        report.results.append(run_scenario(scenario, dialect, target))
+        report.results.append(run_scenario(scenario, dialect, target, elements=elements))
         if progress is not None:
             progress(i, len(scenarios))
     report.seconds = time.perf_counter() - started

@@ -476,7 +476,8 @@ class CypherGenerator(GraphTextGenerator):
 
     def _uniqueness_in_quantifier(self, step: q.Match) -> q.Match:
         """Relationship uniqueness over a MATCH whose one relationship is variable-length, for
-        a dialect that says it inside the quantifier (Kuzu's ``-[* TRAIL 1..3]->``): the
+        a dialect that says it inside the quantifier (Kuzu's ``-[* TRAIL 1..3]->``) or whose
+        variable-length relationships are trails anyway (FalkorDB): the
         MATCH's DIFFERENT EDGES is that path's TRAIL. An ANY or ALL SHORTEST search needs no
         mode: its paths are trails."""
         caps = self.caps
@@ -491,6 +492,9 @@ class CypherGenerator(GraphTextGenerator):
         (pattern,) = [x for x in step.patterns if rels[0] in x.path.walk()]
         search = pattern.search
         if search is not None and search.kind in _QUANTIFIER_SEARCHES:
+            return replace(step, mode=p.MatchMode.REPEATABLE_ELEMENTS)
+        if search is None and caps.quantified_edge_trail:
+            # the dialect's lone variable-length relationship is a trail already (FalkorDB)
             return replace(step, mode=p.MatchMode.REPEATABLE_ELEMENTS)
         if search is not None or "TRAIL" not in caps.quantifier_path_modes:
             return step
@@ -1258,9 +1262,13 @@ class CypherGenerator(GraphTextGenerator):
     # expressions
     # =========================================================================================
     def operand(self, node: e.Expr, need: int) -> str:
-        """``node`` rendered, parenthesised if it binds less tightly than ``need``."""
+        """``node`` rendered, parenthesised if it binds less tightly than ``need`` (or, where
+        the dialect ranks operators otherwise than Cypher, if it is an operator at all)."""
         text = self.gen(node)
-        return f"({text})" if prec.precedence(node) < need else text
+        level = prec.precedence(node)
+        if self.caps.operator_parentheses and level < prec.LABEL_TEST:
+            return f"({text})"
+        return f"({text})" if level < need else text
 
     def postfix_subject(self, node: e.Expr) -> str:
         """The subject of ``.key``, ``[i]`` or a label test. A number is parenthesised too:
@@ -1730,15 +1738,23 @@ class CypherGenerator(GraphTextGenerator):
     @emits(e.Exists)
     def exists(self, node: e.Exists) -> str:
         match = self._single_plain_match(node.query)
+        steps = getattr(node.query, "steps", ())
+        # one relationship means the same under either match mode
+        predicate = match or (
+            steps[0]
+            if len(steps) == 1 and isinstance(steps[0], q.Match) and not steps[0].optional
+            and not _uniqueness_matters(steps[0])
+            else None
+        )  # fmt: skip
         if (
             not self.caps.exists_subquery
             and self.caps.pattern_predicate
             and node.pattern_predicate  # read as one: no new variables, a relationship at least
-            and match is not None
-            and match.where is None
-            and len(match.patterns) == 1
+            and predicate is not None
+            and predicate.where is None
+            and len(predicate.patterns) == 1
         ):
-            return self.pattern_list(match.patterns)
+            return self.pattern_list(predicate.patterns)
         self.require(self.caps.exists_subquery, "EXISTS subquery", node)
         if match is not None:
             text = self.pattern_list(match.patterns)

@@ -125,6 +125,13 @@ _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# The canonical timestamp literal of GoogleSQL (lexical.md, Timestamp literals), as the Spanner
+# reader keeps it: YYYY-[M]M-[D]D[T[H]H:[M]M:[S]S[.F]][zone], a zone name in brackets
+_GOOGLESQL_TIMESTAMP = re.compile(
+    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
+    r"(?:T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]{1,9})?)?"
+    r"(?:[zZ]|[+-][0-9]{1,2}(?::[0-9]{2})?|\[[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*\])?"
+)
 
 # =============================================================================================
 # value types
@@ -242,6 +249,8 @@ class GqlGenerator(GraphTextGenerator):
                 f"spanner_elements must be 'refuse' or 'to_json', not {spanner_elements!r}",
             )
         self.graph = graph
+        #: The graph the query being written reads (expression subqueries may name it).
+        self.query_graph: str | None = None
         self.element_policy: ElementPolicy = spanner_elements
         self.rename_variables = rename_variables
         #: Variables renamed because their names cannot be variables here (rename_variables).
@@ -277,6 +286,10 @@ class GqlGenerator(GraphTextGenerator):
     def generate(self, node: Node) -> str:
         """A whole query (with the graph prefix where the dialect needs one), a single step, or
         an expression or pattern on its own."""
+        if self.caps.collect_empty_null:
+            # the IR of SQL's aggregates (as the Spanner reader builds them), written as those
+            # aggregates: a spelling of the same meaning, chosen here (see _sql_aggregate)
+            node = node.transform(_sql_aggregate)
         self._used, self._root = None, node
         self.scope = {}
         self.renamed = {}
@@ -298,6 +311,12 @@ class GqlGenerator(GraphTextGenerator):
         ):
             graph = query.steps[0].graph
             query = replace(query, steps=query.steps[1:])
+        elif isinstance(query, q.SetOperation) and self.caps.graph_prefix_required:
+            # GRAPH g selects the graph of every branch (the reader puts it in each)
+            graphs = _branch_graphs(query)
+            if len(graphs) == 1 and None not in graphs:
+                graph = graphs.pop()
+                query = _without_graph(query)
         prefix: list[str] = []
         lead: str | None = None
         if self.caps.graph_prefix_required:
@@ -314,6 +333,7 @@ class GqlGenerator(GraphTextGenerator):
         elif graph is not None:
             self.require(self.caps.use_graph, "USE", query)
             lead = "USE " + self.graph_name(graph)
+        self.query_graph = graph
         body = self.query_text(query, top=True, lead=lead)
         return self.join_clauses([*prefix, body])
 
@@ -444,6 +464,15 @@ class GqlGenerator(GraphTextGenerator):
         finally:
             self.depth -= 1
             self.scope, self.correlated = outer, correlated
+        if (
+            expression
+            and self.caps.graph_prefix_required
+            and self.query_graph is not None
+            and not re.match(r"(?:OPTIONAL\s+)?MATCH\b", body)
+        ):
+            # "Match should be the first operator when the graph reference is omitted"
+            # (Spanner's analyser): an expression subquery that starts otherwise names its graph
+            body = "GRAPH " + self.graph_name(self.query_graph) + " " + body
         if self.pretty:
             return "{\n" + "  " * (self.depth + 1) + body + "\n" + "  " * self.depth + "}"
         return "{ " + body + " }"
@@ -474,13 +503,12 @@ class GqlGenerator(GraphTextGenerator):
         if top and final and not self.caps.return_graph_elements:
             wrapped = [(self._returnable(x, a, step), a) for x, a in cols]
             changed = {a for (x, a), (y, _) in zip(cols, wrapped) if x is not y}
-            for item in step.order_by:
-                if changed & _variables(item.expr):
-                    raise self.unsupported(
-                        "ORDER BY a graph element",
-                        item,
-                        rewrite="order by one of its properties",
-                    )
+            if changed and self._groups_elements(step, cols, changed, aggregating):
+                first, second = self._json_after_grouping(step, cols)
+                out = self.projection(first, final=False, top=top)
+                return out + self.projection(second, final=final, top=top)
+            if any(changed & _variables(item.expr) for item in step.order_by):
+                return self._sort_before_json(step, cols, changed, final=final, top=top)
             cols = wrapped
         if final and step.order_by and not step.distinct:
             step = self._sort_by_values(step, cols, aggregating)
@@ -611,6 +639,107 @@ class GqlGenerator(GraphTextGenerator):
         if not cols:
             raise self.unsupported("empty projection", step)
         return cols
+
+    def _groups_elements(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        changed: set[str],
+        aggregating: bool,
+    ) -> bool:
+        """Whether a column returned as JSON is also a DISTINCT or grouping key. JSON is not
+        groupable in Spanner, a node or an edge is, a path or an array is not ("Groupable data
+        types", https://cloud.google.com/spanner/docs/reference/standard-sql/data-types), so a
+        node or edge is grouped first and made JSON after; a path or a list is refused."""
+        if not (step.distinct or step.group_by is not None or aggregating):
+            return False
+        keys = [
+            (x, a)
+            for x, a in cols
+            if a in changed and (step.distinct or step.group_by is not None or not aggregates(x))
+        ]
+        for x, a in keys:
+            if self.type_of(x).kind not in ("node", "edge"):
+                raise self.unsupported(
+                    "grouping by a path or a list",
+                    x if x.pos is not None else step,
+                    message=f"column {a!r} is a DISTINCT or grouping key that {self.dialect.name} "
+                    "cannot group (paths and arrays are not groupable)",
+                )
+        return bool(keys)
+
+    def _json_after_grouping(
+        self, step: q.Projection, cols: list[tuple[e.Expr, str]]
+    ) -> tuple[q.Projection, q.Projection]:
+        """The projection with its elements as they are, then ``RETURN`` of its columns, where
+        they become JSON; ordering and paging move to the second when they read only columns."""
+        aliases = {a for _, a in cols}
+        movable = all(
+            _variables(s.expr) <= aliases and not aggregates(s.expr) for s in step.order_by
+        )
+        if not movable:
+            raise self.unsupported(
+                "ORDER BY with graph elements as JSON",
+                step,
+                rewrite="order by the returned columns",
+            )
+        first = replace(step, order_by=(), skip=None, limit=None)
+        second = q.Projection(
+            tuple(q.ReturnItem(e.Variable(a), a) for _, a in cols),
+            order_by=step.order_by,
+            skip=step.skip,
+            limit=step.limit,
+            pos=step.pos,
+        )
+        return first, second
+
+    def _sort_before_json(
+        self,
+        step: q.Projection,
+        cols: list[tuple[e.Expr, str]],
+        changed: set[str],
+        *,
+        final: bool,
+        top: bool,
+    ) -> list[str]:
+        """Sort keys that read a column returned as JSON (``RETURN n ORDER BY n.name``) are
+        computed first, ``LET k = n.name RETURN SAFE_TO_JSON(n) AS n ORDER BY k``: read after
+        the RETURN, ``n`` would be the JSON. A key that is an element, or aggregates, is
+        refused (graph elements are not orderable in Spanner, "Orderable data types",
+        https://cloud.google.com/spanner/docs/reference/standard-sql/data-types)."""
+        originals = {a: x for x, a in cols if a in changed}
+
+        def unaliased(node: Node) -> Node:
+            if isinstance(node, e.Variable) and node.name in originals:
+                return originals[node.name]
+            return node
+
+        bindings: list[q.Binding] = []
+        order: list[q.SortItem] = []
+        for item in step.order_by:
+            if not changed & _variables(item.expr):
+                order.append(item)
+                continue
+            key = item.expr.transform(unaliased)
+            assert isinstance(key, e.Expr)
+            if (
+                aggregates(key)
+                or any(isinstance(n, (*OPAQUE, e.ListComprehension)) for n in key.walk())
+                or _holds_element(self.type_of(key))
+            ):
+                raise self.unsupported(
+                    "ORDER BY a graph element",
+                    item,
+                    rewrite="order by one of its properties",
+                )
+            name = self.fresh()
+            bindings.append(q.Binding(name, key, pos=item.pos))
+            order.append(replace(item, expr=e.Variable(name)))
+        out = self.let(q.Let(tuple(bindings), pos=step.pos))
+        # the columns listed: a * would return the sort keys too
+        items = tuple(q.ReturnItem(x, a) for x, a in cols)
+        new = replace(step, items=items, star=False, order_by=tuple(order))
+        return out + self.projection(new, final=final, top=top)
 
     def _returnable(self, value: e.Expr, alias: str, step: q.Projection) -> e.Expr:
         """A top-level result column for a dialect that cannot return graph elements."""
@@ -2157,6 +2286,12 @@ class GqlGenerator(GraphTextGenerator):
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if op is e.ArithOp.DIV_FLOAT:
+            if self.caps.integer_division == "float":
+                return node
+            # GoogleSQL's / of integers is a float quotient: divide a float
+            left = node.left if lt.kind == "float" else e.Cast(node.left, e.TypeRef("FLOAT"))
+            return e.Arithmetic(e.ArithOp.DIV, left, node.right, pos=node.pos)
         if op is e.ArithOp.ADD and not self.caps.plus_concatenates:
             # The target's + only adds (capability plus_concatenates): Cypher's polymorphic +
             # is written as the one operation the operand types allow.
@@ -2166,7 +2301,8 @@ class GqlGenerator(GraphTextGenerator):
                 raise self.unsupported("% on floats", node, message="GQL's MOD takes exact numbers")
             return e.FunctionCall(_MOD_MARK, (node.left, node.right), pos=node.pos)
         if op is e.ArithOp.POW:
-            base = node.left if lt.kind == "float" else e.Cast(node.left, e.TypeRef("FLOAT"))
+            floats = ("float", "integer") if self.caps.power_of_integers_is_float else ("float",)
+            base = node.left if lt.kind in floats else e.Cast(node.left, e.TypeRef("FLOAT"))
             return e.FunctionCall(_POWER_MARK, (base, node.right), pos=node.pos)
         if (
             op is e.ArithOp.DIV
@@ -2356,7 +2492,12 @@ class GqlGenerator(GraphTextGenerator):
             return self._substring(node)
         if name == "type" and len(args) == 1 and self._edge_labels:
             return self._label_of(node, "edge", self._edge_labels)
-        if name == "labels" and len(args) == 1 and self._node_labels:
+        if (
+            name == "labels"
+            and len(args) == 1
+            and self._node_labels
+            and "labels" not in self.dialect.functions  # (Spanner has LABELS)
+        ):
             label = self._label_of(node, "node", self._node_labels)
             if label is node:
                 return node
@@ -2522,6 +2663,9 @@ class GqlGenerator(GraphTextGenerator):
         COLLECT_LIST(v) }`` when ``x`` is never null (a variable a MATCH of the subquery binds
         to an element, or a literal) and the rows have no order to keep."""
         query = node.query
+        if self.caps.array_subquery:
+            self._check_array_items(node)
+            return node
         if not self.caps.value_subquery or not isinstance(query, q.LinearQuery):
             return node
         last = query.steps[-1] if query.steps else None
@@ -2538,6 +2682,37 @@ class GqlGenerator(GraphTextGenerator):
         if not _never_null(value, elements):
             return node
         return self._collected(query.steps[:-1], value, node)
+
+    def _check_array_items(self, node: e.CollectSubquery) -> None:
+        """GoogleSQL's ARRAY { } cannot hold graph elements ("Returning expressions of type
+        GRAPH_ELEMENT is not allowed", ZetaSQL's analyser)."""
+        query = node.query
+        branches = [query]
+        while branches:
+            branch = branches.pop()
+            if isinstance(branch, q.SetOperation):
+                branches += [branch.left, branch.right]
+                continue
+            if not isinstance(branch, q.LinearQuery) or not branch.steps:
+                continue
+            last = branch.steps[-1]
+            if not isinstance(last, q.Projection) or last.star or len(last.items) != 1:
+                continue
+            value = last.items[0].expr
+            if not isinstance(value, e.Variable):
+                continue
+            bound: set[str] = set()
+            for step in branch.steps:
+                if isinstance(step, q.Match):
+                    for pattern in step.patterns:
+                        bound |= _pattern_variables(pattern)
+            kind = self.scope.get(value.name, ANY).kind
+            if value.name in bound or kind in ("node", "edge", "path"):
+                raise self.unsupported(
+                    "ARRAY subquery of graph elements",
+                    node,
+                    rewrite="collect a property, or SAFE_TO_JSON(x)",
+                )
 
     def cannot_fail(self, *exprs: e.Expr) -> bool:
         """Whether evaluating ``exprs`` cannot raise: a rewrite that leaves them unevaluated
@@ -2615,6 +2790,14 @@ class GqlGenerator(GraphTextGenerator):
             and _ISO_DATE.fullmatch(node.text)
         ):
             return "DATE " + self.string(node.text)
+        if (
+            node.timestamp
+            and node.kind is e.TemporalKind.DATETIME
+            and self.caps.googlesql_expressions
+            and _GOOGLESQL_TIMESTAMP.fullmatch(node.text)
+        ):
+            # GoogleSQL's TIMESTAMP literal: a zone name follows the time after a space
+            return "TIMESTAMP " + self.string(re.sub(r"\[([^\]]+)\]$", r" \1", node.text))
         canonical = node.kind.value
         if canonical in self.caps.unsupported_functions or canonical not in self.dialect.functions:
             raise self.unsupported(
@@ -2626,7 +2809,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.ListLiteral)
     def list_literal(self, node: e.ListLiteral) -> str:
-        if self.caps.typed_lists:
+        if self.caps.typed_lists and not node.one_type:
             self._check_typed_list(node)
         return "[" + ", ".join(self.expr(item) for item in node.items) + "]"
 
@@ -2697,6 +2880,28 @@ class GqlGenerator(GraphTextGenerator):
     def index(self, node: e.Index) -> str:
         raise self.unsupported("subscript", node)
 
+    @emits(e.ArrayElement)
+    def array_element(self, node: e.ArrayElement) -> str:
+        word = ("SAFE_" if node.safe else "") + ("ORDINAL" if node.ordinal else "OFFSET")
+        self.require(self.caps.googlesql_expressions, f"array subscript [{word}()]", node)
+        return f"{self.primary(node.subject)}[{word}({self.expr(node.index)})]"
+
+    @emits(e.SafeCast)
+    def safe_cast(self, node: e.SafeCast) -> str:
+        self.require(self.caps.googlesql_expressions, "SAFE_CAST", node)
+        return f"SAFE_CAST({self.expr(node.operand)} AS {self.type_ref(node.type, node)})"
+
+    @emits(e.Struct)
+    def struct(self, node: e.Struct) -> str:
+        self.require(self.caps.googlesql_expressions, "STRUCT", node)
+        fields = []
+        for f in node.fields:
+            value = self.expr(f.value)
+            fields.append(
+                value if f.name is None else f"{value} AS {self.variable_name(f.name, node)}"
+            )
+        return "STRUCT(" + ", ".join(fields) + ")"
+
     @emits(e.Slice)
     def slice(self, node: e.Slice) -> str:
         raise self.unsupported("list slice", node)
@@ -2705,6 +2910,8 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Arithmetic)
     def arithmetic(self, node: e.Arithmetic) -> str:
         level = _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
+        if node.op is e.ArithOp.DIV_FLOAT:
+            return self.binary(node.left, "/", node.right, level)
         if node.op not in (e.ArithOp.ADD, e.ArithOp.SUB, e.ArithOp.MUL, e.ArithOp.DIV):
             raise self.unsupported(f"operator {node.op.value}", node)
         return self.binary(node.left, node.op.value, node.right, level)
@@ -2814,6 +3021,19 @@ class GqlGenerator(GraphTextGenerator):
             # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
             raise self.unsupported("IN with a list item", node)
         container = node.container
+        if isinstance(container, e.CollectSubquery) and self.caps.array_subquery:
+            # x IN { subquery }: membership in its rows, never null
+            block = self.block(container.query, self.scope, expression=True)
+            return f"{self.operand(node.item, _PRED + 1)} IN {block}"
+        if (
+            isinstance(container, e.FunctionCall)
+            and container.name == "coalesce"
+            and len(container.args) == 2
+            and container.args[1] == e.ListLiteral(())
+        ):
+            # UNNEST(NULL) is empty: IN UNNEST(l) is IN coalesce(l, []) (the Spanner reader's)
+            array = self.expr(container.args[0])
+            return f"{self.operand(node.item, _PRED + 1)} IN UNNEST({array})"
         text = f"{self.operand(node.item, _PRED + 1)} IN UNNEST({self.expr(container)})"
         if isinstance(self.lower(container), e.ListLiteral):
             return text
@@ -3033,7 +3253,7 @@ class GqlGenerator(GraphTextGenerator):
             surface = self.function_name("sum", node)
         elif name.startswith(_STDEV_MARK):
             surface = self.function_name(name[len(_STDEV_MARK) :], node)
-        elif name == _COLLECT_MARK:
+        elif name in (_COLLECT_MARK, _COLLECT_ALL_MARK):
             surface = self.function_name("collect", node)
         else:
             surface = self.function_name(name, node)
@@ -3089,6 +3309,8 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.CollectSubquery)
     def collect_subquery(self, node: e.CollectSubquery) -> str:
+        if self.caps.array_subquery:
+            return "ARRAY " + self.block(node.query, self.scope, expression=True)
         raise self.unsupported(
             "COLLECT subquery",
             node,
@@ -3157,6 +3379,73 @@ def _numeric_add(node: e.Expr) -> e.Expr:
     return node
 
 
+def _sql_aggregate(node: Node) -> Node:
+    """The IR of an aggregate that is null where SQL's is, as the Spanner reader builds it,
+    marked to be written as that aggregate in a target whose aggregates are null on no rows
+    (``collect_empty_null``): ``CASE WHEN count(*) = 0 THEN NULL ELSE collect(x) END`` is
+    ``ARRAY_AGG(x IGNORE NULLS)``, with ``[v IN collect([x]) | v[0]]`` (which keeps nulls)
+    ``ARRAY_AGG(x)``; ``CASE WHEN count(x) < 2 THEN NULL ELSE stdev(x) END`` is
+    ``STDDEV_SAMP(x)``, and ``< 1`` with ``sum`` is ``SUM(x)``."""
+    if not isinstance(node, e.Case) or node.subject is not None or len(node.whens) != 1:
+        return node
+    when, default = node.whens[0], node.default
+    test = when.condition
+    if not (
+        isinstance(when.result, e.Null)
+        and isinstance(test, e.Comparison)
+        and isinstance(test.right, e.Integer)
+        and isinstance(default, (e.Aggregate, e.ListComprehension))
+    ):
+        return node
+    if test.op is e.CompOp.EQ and isinstance(test.left, e.CountStar) and test.right.value == 0:
+        if isinstance(default, e.Aggregate):
+            if default.name != "collect" or len(default.args) != 1:
+                return node
+            return replace(default, name=_COLLECT_MARK)
+        source = default.source
+        if (
+            default.where is None
+            and isinstance(source, e.Aggregate)
+            and source.name == "collect"
+            and len(source.args) == 1
+            and isinstance(source.args[0], e.ListLiteral)
+            and len(source.args[0].items) == 1
+            and default.projection == e.Index(e.Variable(default.variable), e.Integer(0))
+        ):
+            return replace(source, name=_COLLECT_ALL_MARK, args=source.args[0].items)
+        return node
+    floors = {"sum": (1, _SUM_MARK), "stdev": (2, _STDEV_MARK + "stdev")}
+    if (
+        test.op is e.CompOp.LT
+        and isinstance(test.left, e.Aggregate)
+        and test.left.name == "count"
+        and isinstance(default, e.Aggregate)
+        and default.name in floors
+        and floors[default.name][0] == test.right.value
+        and test.left.args == default.args
+        and test.left.distinct == default.distinct
+        and len(default.args) == 1
+    ):
+        return replace(default, name=floors[default.name][1])
+    return node
+
+
+def _branch_graphs(query: q.Query) -> set[str | None]:
+    """The graphs the branches of a set operation select first (None: a branch selects none)."""
+    if isinstance(query, q.SetOperation):
+        return _branch_graphs(query.left) | _branch_graphs(query.right)
+    if isinstance(query, q.LinearQuery) and query.steps and isinstance(query.steps[0], q.UseGraph):
+        return {query.steps[0].graph}
+    return {None}
+
+
+def _without_graph(query: q.Query) -> q.Query:
+    if isinstance(query, q.SetOperation):
+        return replace(query, left=_without_graph(query.left), right=_without_graph(query.right))
+    assert isinstance(query, q.LinearQuery)
+    return replace(query, steps=query.steps[1:])
+
+
 def _numeric_operands(node: e.Arithmetic) -> e.Arithmetic:
     """``node`` (not a ``+``) with a ``+`` operand marked as adding (:func:`_numeric_add`) when
     the other operand is a number literal: Cypher's ``-``, ``*``, ``/``, ``%`` and ``^`` fail on
@@ -3213,6 +3502,7 @@ _OPERATOR_SURFACES = frozenset(["&", "|", "^", "<<", ">>", "~"])
 _SUM_MARK = "%sum"
 _STDEV_MARK = "%stdev:"
 _COLLECT_MARK = "%collect"
+_COLLECT_ALL_MARK = "%collect_all"  # the list aggregate keeping nulls (ARRAY_AGG without IGNORE)
 _STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
 _STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
 _MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _EQ_MARK, _JSON_MARK})

@@ -25,7 +25,10 @@ class GraphTextGenerator(Generator):
     """The shared part of the graph-query text emitters (Cypher and GQL families)."""
 
     def count(self, value: object, node: Node) -> str:
-        """A non-negative integer written into the syntax (bounds, k): checked, never trusted."""
+        """A non-negative integer written into the syntax (bounds, k): checked, never trusted.
+        A search count may be a parameter where the dialect takes one (``ANY @k``)."""
+        if isinstance(value, e.Parameter) and self.caps.search_count_parameter:
+            return self.gen(value)
         if type(value) is not int or value < 0:
             raise self.unsupported(
                 "count", node, message=f"{value!r} is not a count (a non-negative integer)"

@@ -57,6 +57,7 @@ ARITHMETIC: dict[e.ArithOp, int] = {
     e.ArithOp.SUB: ADDITIVE,
     e.ArithOp.MUL: MULTIPLICATIVE,
     e.ArithOp.DIV: MULTIPLICATIVE,
+    e.ArithOp.DIV_FLOAT: MULTIPLICATIVE,
     e.ArithOp.MOD: MULTIPLICATIVE,
     e.ArithOp.POW: POWER,
 }

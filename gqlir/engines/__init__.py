@@ -11,7 +11,7 @@ and a read-only guarantee, and get a canonical :class:`ResultTable` back.
                          dialect="neo4j", timeout=5, read_only=True)
 
 Adapters (one module each): :mod:`.reference`, :mod:`.grafeo`, :mod:`.arcadedb`, :mod:`.kuzu`,
-:mod:`.sqlite`, :mod:`.duckdb`, :mod:`.postgres`, :mod:`.bolt` (Neo4j, TuGraph),
+:mod:`.falkordb`, :mod:`.sqlite`, :mod:`.duckdb`, :mod:`.postgres`, :mod:`.bolt` (Neo4j, TuGraph),
 :mod:`.spanner`. Shared parts: :mod:`.base` (interface, values, result table), :mod:`.safety`
 (read-only), :mod:`.timeouts`, :mod:`.worker`, :mod:`.loading`, :mod:`.registry`.
 docs/engines.md lists what each engine supports and every quirk found.

@@ -9,6 +9,7 @@ type of each property.
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -21,6 +22,7 @@ from ..schema.model import SchemaGraph
 from ..schema.types import PropertyType, TypeKind
 
 K = TypeKind
+_EPOCH = _dt.date(1970, 1, 1).toordinal()
 LOAD_KEY = "__gqlir_load_id"  # the temporary property that connects edges to their nodes
 
 __all__ = ["LOAD_KEY", "load_cypher", "reference_value"]
@@ -53,12 +55,25 @@ def reference_value(v: Any, t: PropertyType | None) -> Any:
     return v
 
 
-def _cypher_param_value(v: Any, t: PropertyType) -> Any:
+def _utc_text(v: str, kind: TypeKind) -> str:
+    """A zoned datetime's or time's ISO text as the local text of the same instant in UTC."""
+    value = tm.parse_temporal(_TEMPORAL_KINDS[kind], v)
+    if kind == K.DATETIME:
+        nanos = value.epoch_nanos()
+        days, rest = divmod(nanos, tm.NANOS_PER_DAY)
+        return str(tm.LocalDateTime(_dt.date.fromordinal(_EPOCH + days), rest))
+    return str(tm.LocalTime(value.utc_nanos() % tm.NANOS_PER_DAY))
+
+
+def _cypher_param_value(v: Any, t: PropertyType, zoned_as_utc: bool = False) -> Any:
     """The parameter value the Cypher loader sends: temporal values stay ISO text (the
-    statement converts them with date() …), decimals become floats (Cypher has no decimal)."""
+    statement converts them with date() …), decimals become floats (Cypher has no decimal);
+    with ``zoned_as_utc`` zoned values are sent as their UTC local text."""
     if v is None:
         return None
     k = t.kind
+    if zoned_as_utc and k in (K.DATETIME, K.TIME) and isinstance(v, str):
+        return _utc_text(v, k)
     if k == K.DECIMAL:
         return float(v)
     if k == K.LIST and isinstance(v, list) and t.element is not None:
@@ -70,8 +85,10 @@ def _cypher_param_value(v: Any, t: PropertyType) -> Any:
     return v
 
 
-def _cypher_expr(ref: str, t: PropertyType) -> str:
+def _cypher_expr(ref: str, t: PropertyType, zoned_as_utc: bool = False) -> str:
     fn = _TEMPORAL_KINDS.get(t.kind)
+    if zoned_as_utc and fn in ("datetime", "time"):
+        fn = "local" + fn
     return f"{fn}({ref})" if fn else ref
 
 
@@ -88,6 +105,7 @@ def load_cypher(
     batch: int = 1000,
     index: Callable[[str], Any] | None = None,
     keyed: bool = False,
+    zoned_as_utc: bool = False,
 ) -> dict[str, int]:
     """Create the nodes and edges of ``directory`` with openCypher ``UNWIND $rows … CREATE``
     statements sent to ``execute(text, parameters)``; returns elements per label.
@@ -96,8 +114,9 @@ def load_cypher(
     is called per label before the edges are made (engines that need an index for the lookup
     create it there) and the property is removed at the end. With ``keyed`` (engines whose
     schema admits no extra property, TuGraph) edges are matched on each node type's first key
-    property instead, and every node type must have one. Identifiers are backtick-quoted and
-    every value is a parameter.
+    property instead, and every node type must have one. With ``zoned_as_utc`` (engines with
+    no zoned temporal types, FalkorDB) a DATETIME or TIME is stored as the local date-time or
+    time of its instant in UTC. Identifiers are backtick-quoted and every value is a parameter.
     """
     from ..schema.formats._ddl import quote_ident
 
@@ -113,7 +132,7 @@ def load_cypher(
             raise SchemaError(f"node {node.id!r}: no node type {node.labels[0]}", code="GRAPH_LOAD")
         types = {p.name: p.type for p in nt.properties}
         row = {
-            k: _cypher_param_value(v, types[k]) if k in types else v
+            k: _cypher_param_value(v, types[k], zoned_as_utc) if k in types else v
             for k, v in node.properties.items()
         }
         if keyed:
@@ -136,7 +155,10 @@ def load_cypher(
         labels = "".join(f":{q(x)}" for x in nt.labels)
         sets = ", ".join(
             ([] if keyed else [f"{q(LOAD_KEY)}: r.k"])
-            + [f"{q(p.name)}: {_cypher_expr('r.p.' + q(p.name), p.type)}" for p in nt.properties]
+            + [
+                f"{q(p.name)}: {_cypher_expr('r.p.' + q(p.name), p.type, zoned_as_utc)}"
+                for p in nt.properties
+            ]
         )
         text = f"UNWIND $rows AS r CREATE (n{labels} {{{sets}}})"
         for chunk in _chunks(rows, batch):
@@ -160,7 +182,7 @@ def load_cypher(
                 "s": key_of[edge.source],
                 "t": key_of[edge.target],
                 "p": {
-                    k: _cypher_param_value(v, types[k]) if k in types else v
+                    k: _cypher_param_value(v, types[k], zoned_as_utc) if k in types else v
                     for k, v in edge.properties.items()
                 },
             }
@@ -169,7 +191,8 @@ def load_cypher(
         et = schema.edge(label)
         assert et is not None
         sets = ", ".join(
-            f"{q(p.name)}: {_cypher_expr('r.p.' + q(p.name), p.type)}" for p in et.properties
+            f"{q(p.name)}: {_cypher_expr('r.p.' + q(p.name), p.type, zoned_as_utc)}"
+            for p in et.properties
         )
         props = f" {{{sets}}}" if sets else ""
         sk, tk = (LOAD_KEY, LOAD_KEY)

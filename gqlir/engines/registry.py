@@ -16,7 +16,7 @@ from ..errors import EngineError
 if TYPE_CHECKING:
     from .base import Engine
 
-__all__ = ["EMBEDDED", "LOCAL", "default_engine", "engine_names", "open_engine"]
+__all__ = ["EMBEDDED", "LOCAL", "SELF_BOUNDED", "default_engine", "engine_names", "open_engine"]
 
 #: name -> (module, class, fixed options)
 _ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
@@ -24,6 +24,7 @@ _ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
     "grafeo": ("gqlir.engines.grafeo", "GrafeoEngine", {}),
     "arcadedb": ("gqlir.engines.arcadedb", "ArcadeDBEngine", {}),
     "kuzu": ("gqlir.engines.kuzu", "KuzuEngine", {}),
+    "falkordb": ("gqlir.engines.falkordb", "FalkorDBEngine", {}),
     "sqlite": ("gqlir.engines.sqlite", "SQLiteEngine", {}),
     "duckdb": ("gqlir.engines.duckdb", "DuckDBEngine", {}),
     "postgres": ("gqlir.engines.postgres", "PostgresEngine", {}),
@@ -33,11 +34,15 @@ _ENGINES: dict[str, tuple[str, str, dict[str, Any]]] = {
 }
 
 #: engines that run in (or beside) this process and need no server
-EMBEDDED = frozenset({"reference", "grafeo", "arcadedb", "kuzu", "sqlite", "duckdb"})
+EMBEDDED = frozenset({"reference", "grafeo", "arcadedb", "kuzu", "sqlite", "duckdb", "falkordb"})
+
+#: engines that gqlir starts as a server of their own, which bounds each query's time and memory
+#: itself (a budget is the server's setting, not a worker process's)
+SELF_BOUNDED = frozenset({"falkordb"})
 
 #: engines whose client does the work on this machine: run in a worker process when a timeout
 #: or memory budget must hold (a server's own settings bound the others)
-LOCAL = EMBEDDED | {"postgres"}
+LOCAL = (EMBEDDED - SELF_BOUNDED) | {"postgres"}
 
 #: the class a worker process hosts where it is not the registered one (which is itself a
 #: worker process)
@@ -72,7 +77,8 @@ def open_engine(
     ``max_memory``, a budget in bytes) runs it in a worker process
     (:class:`~gqlir.engines.isolated.IsolatedEngine`): timeouts then hold whatever the query
     does, memory is bounded, and a crash of the engine is an error, not the end of the
-    caller."""
+    caller. An engine in ``SELF_BOUNDED`` is a server process of its own already: its budget
+    goes to the server's settings."""
     entry = _ENGINES.get(name.lower())
     if entry is None:
         raise EngineError(
@@ -80,7 +86,10 @@ def open_engine(
             code="ENGINE_UNKNOWN",
         )
     module, cls_name, fixed = entry
-    if isolated or max_memory is not None:
+    if name.lower() in SELF_BOUNDED and not isolated:
+        if max_memory is not None:
+            options = {**options, "max_memory": max_memory}
+    elif isolated or max_memory is not None:
         from .isolated import IsolatedEngine
 
         hosted = _HOSTED.get(name.lower(), cls_name)

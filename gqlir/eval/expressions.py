@@ -132,6 +132,26 @@ class ExpressionEvaluator:
             return property_of(subject, index)
         raise _type_error(f"cannot index a {type_name(subject)}")
 
+    def e_ArrayElement(self, e: ir.ArrayElement, row: Row) -> Any:
+        subject = self.eval(e.subject, row)
+        index = self.eval(e.index, row)
+        if subject is None or index is None:
+            return None
+        if not isinstance(subject, list):
+            raise _type_error(f"cannot subscript a {type_name(subject)} as an array")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise _type_error(f"an array position must be an integer, not {type_name(index)}")
+        at = index - 1 if e.ordinal else index
+        if 0 <= at < len(subject):
+            return subject[at]
+        if e.safe:
+            return None
+        raise EvaluationError(
+            f"array index {index} is out of bounds",
+            category="ArgumentError",
+            detail="IndexOutOfBounds",
+        )
+
     def e_Slice(self, e: ir.Slice, row: Row) -> Any:
         subject = self.eval(e.subject, row)
         start = self.eval(e.start, row) if e.start is not None else 0
@@ -253,6 +273,24 @@ class ExpressionEvaluator:
         from .functions import cast
 
         return cast(self.eval(e.operand, row), e.type)
+
+    def e_SafeCast(self, e: ir.SafeCast, row: Row) -> Any:
+        from .functions import cast
+
+        try:
+            return cast(self.eval(e.operand, row), e.type)
+        except EvaluationError as error:
+            if error.category != "TypeError":
+                raise
+            return None
+
+    def e_Struct(self, e: ir.Struct, row: Row) -> Any:
+        """A struct is a record: a map of its fields in order (an anonymous field is keyed by
+        its position, ``_1`` …), so ``s.name`` reads a field."""
+        return {
+            f.name if f.name is not None else f"_{i}": self.eval(f.value, row)
+            for i, f in enumerate(e.fields, 1)
+        }
 
     def e_Case(self, e: ir.Case, row: Row) -> Any:
         if e.subject is not None:
@@ -537,6 +575,12 @@ def arithmetic(op: ir.ArithOp, a: Any, b: Any, integer_division: str = "truncate
         if arithmetic_operands:
             return _add(a, b)
         raise _type_error(f"+ adds numbers and durations, not {type_name(a)} and {type_name(b)}")
+    if op is ir.ArithOp.DIV_FLOAT and is_number(a) and is_number(b):
+        if b == 0:
+            raise EvaluationError(
+                "division by zero", category="ArithmeticError", detail="DivisionByZero"
+            )
+        return _float_div(float(a), float(b))
     if is_number(a) and is_number(b):
         return _numeric(op, a, b, integer_division)
     if op is ir.ArithOp.SUB and isinstance(b, tm.Duration):
@@ -549,7 +593,7 @@ def arithmetic(op: ir.ArithOp, a: Any, b: Any, integer_division: str = "truncate
             return tm.scale_duration(a, Fraction(b))
         if is_number(a) and isinstance(b, tm.Duration):
             return tm.scale_duration(b, Fraction(a))
-    if op is ir.ArithOp.DIV and isinstance(a, tm.Duration) and is_number(b):
+    if op in (ir.ArithOp.DIV, ir.ArithOp.DIV_FLOAT) and isinstance(a, tm.Duration) and is_number(b):
         if b == 0:
             raise EvaluationError(
                 "division of a duration by zero",
@@ -647,7 +691,9 @@ def _pow(a: float, b: float) -> float:
 @lru_cache(maxsize=256)
 def _regex(pattern: str) -> re.Pattern[str]:
     try:
-        return re.compile(_java_regex(pattern))
+        # Java's \d \w \s \b and case-insensitive matching are ASCII-only unless the pattern
+        # asks for Unicode (java.util.regex.Pattern: UNICODE_CHARACTER_CLASS, UNICODE_CASE)
+        return re.compile(_java_regex(pattern), re.ASCII)
     except re.error as exc:
         raise EvaluationError(
             f"invalid regular expression {pattern!r}: {exc}", category="ArgumentError"

@@ -321,7 +321,10 @@ def _round(rt: Runtime, a: list[Any]) -> Any:
     if mode not in _ROUND_MODES:
         raise EvaluationError(f"unknown rounding mode {mode!r}", category="ArgumentError")
     if len(a) == 1:
-        return float(math.floor(v + 0.5))  # Java Math.round: half toward positive infinity
+        # Java Math.round: half toward positive infinity, exactly (v + 0.5 is not exact for
+        # 0.49999999999999994 or an odd integer above 2^52, which Math.round returns as is)
+        low = math.floor(v)
+        return float(low + 1 if v - low >= 0.5 else low)
     from decimal import (
         ROUND_CEILING,
         ROUND_DOWN,
@@ -517,7 +520,7 @@ def _right(rt: Runtime, a: list[Any]) -> Any:
             category="ArgumentError",
             detail="NegativeIntegerArgument",
         )
-    return s[len(s) - n :] if n else ""
+    return s[max(len(s) - n, 0) :] if n else ""  # (a longer n is the whole string)
 
 
 @_fn("substring")
@@ -837,3 +840,14 @@ def cast(v: Any, t: ir.TypeRef) -> Any:
             detail="InvalidArgumentValue",
         )
     return result
+
+
+def _register_googlesql() -> None:
+    """GoogleSQL's own functions (:mod:`gqlir.eval.googlesql`), for Spanner text read back."""
+    from . import googlesql
+
+    for name, fn in googlesql.FUNCTIONS.items():
+        _FUNCTIONS.setdefault(name, fn)
+
+
+_register_googlesql()

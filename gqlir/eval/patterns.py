@@ -115,6 +115,16 @@ class Matcher:
     ) -> Iterator[_State]:
         mode = pp.mode or ir.PathMode.WALK
         search = pp.search
+        if search is not None and isinstance(search.k, ir.Expr):
+            # a count given as a parameter (GoogleSQL's CHEAPEST @k)
+            k = self.rt.eval(search.k, row)
+            if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                raise EvaluationError(
+                    f"a path search count must be a non-negative integer, not {k!r}",
+                    category="ArgumentError",
+                )
+            search = replace(search, k=k)
+            pp = replace(pp, search=search)
         selective = search is not None and search.kind is not ir.SearchKind.ALL
         budget = None
         if selective and not unique and mode is ir.PathMode.WALK:
@@ -564,7 +574,7 @@ def _select(search: ir.Search, found: list[_State]) -> Iterator[_State]:
         key = (st.nodes[0].id, st.nodes[-1].id) if st.nodes else (-1, -1)
         partitions.setdefault(key, []).append(st)
     kind = search.kind
-    k = search.k or 1
+    k = search.k if isinstance(search.k, int) and search.k else 1  # (a parameter is resolved)
     cheapest = kind in (ir.SearchKind.ANY_CHEAPEST, ir.SearchKind.CHEAPEST_K)
     for paths in partitions.values():
         paths.sort(key=(lambda s: s.cost) if cheapest else (lambda s: len(s.rels)))

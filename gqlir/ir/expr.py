@@ -65,15 +65,24 @@ class TemporalKind(enum.Enum):
 class TemporalLiteral(Expr):
     """A temporal value given by its ISO 8601 text.
 
-    ``date('2020-01-01')`` in Cypher and ``DATE '2020-01-01'`` in GQL."""
+    ``date('2020-01-01')`` in Cypher and ``DATE '2020-01-01'`` in GQL. ``timestamp``: read
+    from a GoogleSQL ``TIMESTAMP '…'`` literal (a ``DATETIME``), whose text is in GoogleSQL's
+    format, so that it is written back as one: a spelling, not a meaning, so it takes no part in
+    equality."""
 
     kind: TemporalKind
     text: str
+    timestamp: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class ListLiteral(Expr):
+    """``[a, b]``. ``one_type`` records that the list was read from a dialect whose arrays have
+    one element type (GoogleSQL), whose analyser checked its elements: a rule of validity, not
+    of meaning, so it takes no part in equality."""
+
     items: tuple[Expr, ...]
+    one_type: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +128,21 @@ class Slice(Expr):
     end: Expr | None
 
 
+@dataclass(frozen=True, slots=True)
+class ArrayElement(Expr):
+    """GoogleSQL's ``a[OFFSET(i)]`` (``a[i]``), ``a[ORDINAL(i)]`` and their ``SAFE_`` forms:
+    the element at ``index`` counted from 0 (from 1 when ``ordinal``). An index out of range
+    (a negative one included) is an error, or null when ``safe``; a null array or index gives
+    null (https://cloud.google.com/spanner/docs/reference/standard-sql/operators, array
+    subscript operator). Cypher's ``l[i]`` (:class:`Index`) counts a negative index from the
+    end and gives null out of range."""
+
+    subject: Expr
+    index: Expr
+    ordinal: bool = False
+    safe: bool = False
+
+
 # -- operators -----------------------------------------------------------------------------------
 
 
@@ -134,6 +158,10 @@ class ArithOp(enum.Enum):
     #: TIMESTAMP + INTERVAL); any other operand is a type error, null propagates (strings and
     #: lists concatenate with ``||``)
     ADD_NUMBERS = "numeric +"
+    #: GoogleSQL's ``/``: a FLOAT64 quotient even of two integers, an error for a zero divisor
+    #: (https://cloud.google.com/spanner/docs/reference/standard-sql/operators, arithmetic
+    #: operators: "Divide ... INT64 / INT64 returns FLOAT64"; integer division is ``DIV``)
+    DIV_FLOAT = "float /"
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +331,33 @@ class Cast(Expr):
 
     operand: Expr
     type: TypeRef
+
+
+@dataclass(frozen=True, slots=True)
+class SafeCast(Expr):
+    """GoogleSQL's ``SAFE_CAST(x AS T)``: the conversion of :class:`Cast`, or null where it
+    fails (https://cloud.google.com/spanner/docs/reference/standard-sql/conversion_functions,
+    SAFE_CAST)."""
+
+    operand: Expr
+    type: TypeRef
+
+
+@dataclass(frozen=True, slots=True)
+class StructField(Node):
+    """One field of a :class:`Struct`: its value and its name (None: an anonymous field)."""
+
+    value: Expr
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Struct(Expr):
+    """GoogleSQL's ``STRUCT(a AS x, b)``: an ordered record whose fields are read by name
+    (``s.x``); no other dialect has it (Cypher's map has no field order and no anonymous field;
+    https://cloud.google.com/spanner/docs/reference/standard-sql/data-types, struct type)."""
+
+    fields: tuple[StructField, ...]
 
 
 @dataclass(frozen=True, slots=True)

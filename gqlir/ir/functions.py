@@ -192,6 +192,8 @@ GOOGLESQL = _spec(
     googlesql.json_type 1 1
     googlesql.json_value 1 2
     googlesql.least 1 *
+    googlesql.log 2 2
+    googlesql.ltrim 1 2
     googlesql.lpad 2 3
     googlesql.parse_json 1 2
     googlesql.path 1 *
@@ -202,7 +204,9 @@ GOOGLESQL = _spec(
     googlesql.regexp_extract 2 4
     googlesql.regexp_replace 3 3
     googlesql.repeat 2 2
+    googlesql.round 1 2
     googlesql.rpad 2 3
+    googlesql.rtrim 1 2
     googlesql.safe_add 2 2
     googlesql.safe_divide 2 2
     googlesql.safe_multiply 2 2
@@ -217,6 +221,7 @@ GOOGLESQL = _spec(
     googlesql.to_hex 1 1
     googlesql.to_json 1 2
     googlesql.to_json_string 1 2
+    googlesql.trim 1 2
     googlesql.trunc 1 2
     """
 )

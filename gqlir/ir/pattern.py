@@ -110,10 +110,11 @@ class SearchKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Search(Node):
-    """A path search prefix; ``k`` for the counted kinds."""
+    """A path search prefix; ``k`` for the counted kinds: an integer, or a parameter
+    (GoogleSQL's ``CHEAPEST @k``)."""
 
     kind: SearchKind
-    k: int | None = None
+    k: int | Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -194,9 +194,7 @@ def _permutations(candidates: list[list[int]]) -> Iterator[tuple[int, ...]]:
     return extend(0)
 
 
-def execution_match(
-    gold: Answer, pred: Answer, policy: str | ExecutionPolicy = "default"
-) -> bool:
+def execution_match(gold: Answer, pred: Answer, policy: str | ExecutionPolicy = "default") -> bool:
     """Whether ``pred``'s answer is ``gold``'s under ``policy`` (results as :meth:`Result.of`
     takes them). Column names are ignored; column counts must agree. With
     ``permute_columns``, some bijection of the columns must make the rows agree (for ``set``

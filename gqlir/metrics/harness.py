@@ -242,13 +242,14 @@ def _executor(config: EvalConfig, needs_engine: bool) -> tuple[Callable, Callabl
     from queue import SimpleQueue
 
     from ..budget import default_memory_budget
-    from ..engines.registry import LOCAL
+    from ..engines.registry import LOCAL, SELF_BOUNDED
     from . import runner
 
     if not needs_engine:
         return (lambda tasks: (runner.run_task(None, t) for t in tasks)), (lambda: None)
     isolated = config.engine.lower() in LOCAL
-    budget = (config.max_memory or default_memory_budget(config.jobs)) if isolated else None
+    bounded = isolated or config.engine.lower() in SELF_BOUNDED
+    budget = (config.max_memory or default_memory_budget(config.jobs)) if bounded else None
 
     def open_one(_: int) -> Any:
         return runner.open_loaded_engine(

@@ -31,7 +31,7 @@ What GQL leaves implicit and the IR makes explicit:
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 from .. import ir
@@ -1092,7 +1092,7 @@ class GqlBuilder(CypherBuilder):
         return None
 
     def _search(
-        self, kind: ir.SearchKind | None, c: list, pos: int, k: int | None = None
+        self, kind: ir.SearchKind | None, c: list, pos: int, k: int | ir.Expr | None = None
     ) -> _Prefix:
         mode = next((x for x in c if isinstance(x, ir.PathMode)), None)
         search = ir.Search(kind, k, pos=pos) if kind is not None else None
@@ -1648,6 +1648,8 @@ class _GqlPratt(_Pratt):
         if meaning in ("IN", "NOT IN"):
             test = ir.In(_val(lhs), self.b._membership(rhs, pos), pos=pos)
             return ir.Not(test, pos=pos) if meaning == "NOT IN" else test
+        if meaning in ("LIKE ANY", "LIKE ALL"):
+            return self.b._quantified_like(meaning, _val(lhs), rhs, pos)
         if meaning in ("LIKE", "NOT LIKE"):
             # GoogleSQL's LIKE reads a backslash as an escape (operators.md, LIKE operator)
             negated = meaning == "NOT LIKE"
@@ -1697,8 +1699,12 @@ def _val(value: Any) -> ir.Expr:
     """An operand used as a value: a parenthesised list and UNNEST() are only the right side of
     IN."""
     if isinstance(value, _Marker):
-        what = "UNNEST( )" if value.__class__.__name__ == "_Unnest" else "a parenthesised list"
-        raise _err(f"{what} is only allowed after IN", value.pos)
+        what = {
+            "_Unnest": "UNNEST( ) is only allowed after IN",
+            "_Subquery": "a { subquery } is only allowed after IN, EXISTS, VALUE or ARRAY",
+            "_Position": "OFFSET( ), ORDINAL( ) and their SAFE_ forms are only allowed in [ ]",
+        }.get(value.__class__.__name__, "a parenthesised list is only allowed after IN")
+        raise _err(what, value.pos)
     return value
 
 
@@ -1883,6 +1889,11 @@ SPANNER_BINARY: dict[str, tuple[int, Any]] = {
     "NOT IN": (_CMP, "NOT IN"),
     "BETWEEN": (_CMP, "BETWEEN"),
     "NOT BETWEEN": (_CMP, "BETWEEN"),
+    # GoogleSQL's / of two integers is a float (operators.md, arithmetic operators)
+    "/": (_BINARY["/"][0], ir.ArithOp.DIV_FLOAT),
+    "LIKE ANY": (_CMP, "LIKE ANY"),
+    "LIKE SOME": (_CMP, "LIKE ANY"),
+    "LIKE ALL": (_CMP, "LIKE ALL"),
 }
 
 # GoogleSQL aggregate functions with no IR aggregate of the same meaning
@@ -1902,6 +1913,14 @@ class _Unnest(_Marker):
     """UNNEST(array): only the right operand of IN (GoogleSQL)."""
 
 
+class _Subquery(_Marker):
+    """``{ query }`` (a COLLECT subquery): only the right operand of IN (GoogleSQL)."""
+
+
+class _Position(_Marker):
+    """``OFFSET(i)`` and its kin (ordinal, safe, index): only inside an array subscript."""
+
+
 class SpannerBuilder(GqlBuilder):
     """Spanner Graph (GoogleSQL GQL, ``grammars/spanner.lark``)."""
 
@@ -1914,7 +1933,9 @@ class SpannerBuilder(GqlBuilder):
     def graph_query(self, c: list, pos: int) -> ir.Query:
         """``GRAPH g`` selects the graph of the whole query: a :class:`ir.UseGraph` first step
         (in each branch of a composite query)."""
-        return _use_first(ir.UseGraph(c[0], pos=pos), c[1])
+        _reject_markers(c[1])
+        body = _sort_by_columns(_drop_graph(c[1], c[0]))
+        return _use_first(ir.UseGraph(c[0], pos=pos), body)
 
     def graph_query_unnamed(self, c: list, pos: int) -> ir.Query:
         """A query without its GRAPH clause reads the graph the caller names (``graph=``)."""
@@ -1925,7 +1946,9 @@ class SpannerBuilder(GqlBuilder):
                 pos,
                 "PARSE_NO_GRAPH",
             )
-        return _use_first(ir.UseGraph(self.graph, pos=pos), c[0])
+        _reject_markers(c[0])
+        body = _sort_by_columns(_drop_graph(c[0], self.graph))
+        return _use_first(ir.UseGraph(self.graph, pos=pos), body)
 
     def statement_block(self, c: list, pos: int) -> ir.Statement:
         parts = [c[0]] + [_Next((None, x), x.pos or pos) for x in c[1:] if isinstance(x, ir.Node)]
@@ -1936,6 +1959,39 @@ class SpannerBuilder(GqlBuilder):
 
     def group_by_all(self, c: list, pos: int) -> _Group:
         return _Group(None, pos)
+
+    def _projection_of(self, c: list, pos: int) -> ir.Projection:
+        """Two columns of one name are an error ("Ambiguous name", Spanner's analyser):
+        ``RETURN a.id, b.id`` names both ``id``."""
+        projection = super()._projection_of(c, pos)
+        seen: set[str] = set()
+        for item in projection.items:
+            if item.alias is None:
+                continue
+            if item.alias in seen:
+                raise _err(
+                    f"two columns are named {item.alias}: give each its own name with AS",
+                    item.pos if item.pos is not None else pos,
+                )
+            seen.add(item.alias)
+        return projection
+
+    def let_clause(self, c: list, pos: int) -> ir.Let:
+        """A LET statement cannot read a variable it defines itself ("Unrecognized name",
+        Spanner's analyser): write a second LET."""
+        let = super().let_clause(c, pos)
+        _reject_markers(let)
+        defined: set[str] = set()
+        for binding in let.bindings:
+            for x in binding.value.walk():
+                if isinstance(x, ir.Variable) and x.name in defined:
+                    raise _err(
+                        f"{x.name} is defined by this LET statement and cannot be read in it: "
+                        "define it in an earlier LET",
+                        x.pos if x.pos is not None else pos,
+                    )
+            defined.add(binding.variable)
+        return let
 
     def _group_by(self, items: list[ir.ReturnItem], group: _Group) -> tuple[ir.Expr, ...] | None:
         """ "Ordinals are not supported" in a RETURN's GROUP BY (graph-query-statements.md,
@@ -1960,9 +2016,6 @@ class SpannerBuilder(GqlBuilder):
     def any_cheapest(self, c: list, pos: int) -> _Prefix:
         return self._search(ir.SearchKind.ANY_CHEAPEST, c, pos)
 
-    def cheapest_k(self, c: list, pos: int) -> _Prefix:
-        return self._search(ir.SearchKind.CHEAPEST_K, c, pos, _count_of(c, 1))
-
     def cost(self, c: list, pos: int) -> _Cost:
         return _Cost(c[0], pos)
 
@@ -1974,8 +2027,47 @@ class SpannerBuilder(GqlBuilder):
         if isinstance(container, _Tuple):
             return ir.ListLiteral(container.value, pos=container.pos)
         if isinstance(container, _Unnest):
+            # UNNEST(NULL) is empty: x IN UNNEST(NULL) is FALSE, where x IN null is null
+            # (operators.md, IN operator, semantic rules)
+            array = container.value
+            if isinstance(array, (ir.ListLiteral, ir.CollectSubquery)):
+                return array
+            return ir.FunctionCall("coalesce", (array, ir.ListLiteral(())), pos=array.pos)
+        if isinstance(container, _Subquery):
             return container.value
-        raise _err("IN needs a parenthesised list or UNNEST(array)", pos)
+        if isinstance(container, ir.Expr) and self._parenthesised(container):
+            return ir.ListLiteral((container,), pos=container.pos)  # x IN (a)
+        raise _err("IN needs a parenthesised list, UNNEST(array) or a { subquery }", pos)
+
+    def _quantified_like(self, meaning: str, value: ir.Expr, patterns: Any, pos: int) -> ir.Expr:
+        """``x LIKE ANY (p, q)`` is ``x LIKE p OR x LIKE q``, ``LIKE ALL`` the same with AND,
+        three-valued logic included (operators.md, quantified LIKE operator)."""
+        if isinstance(patterns, _Tuple):
+            items = patterns.value
+        elif isinstance(patterns, ir.Expr) and self._parenthesised(patterns):
+            items = (patterns,)
+        else:
+            raise _err(f"{meaning} needs a parenthesised list of patterns", pos)
+        join = ir.Or if meaning == "LIKE ANY" else ir.And
+        out: ir.Expr | None = None
+        for item in items:
+            like = ir.Like(value, item, escape="\\", pos=pos)
+            out = like if out is None else join(out, like, pos=pos)
+        assert out is not None
+        return out
+
+    def begin(self, text: str, graph: str | None = None) -> None:
+        super().begin(text, graph)
+        #: expressions written in parentheses of their own, by id (kept alive here)
+        self._parens: dict[int, Any] = {}
+
+    def paren_expr(self, c: list, pos: int) -> Any:
+        self._parens[id(c[0])] = c[0]
+        return c[0]
+
+    def _parenthesised(self, x: ir.Expr) -> bool:
+        """Whether ``x`` was written in parentheses of its own (``IN (a)``)."""
+        return self._parens.get(id(x)) is x
 
     def null_handling(self, c: list, pos: int) -> _NullHandling:
         return _NullHandling(c[0][1].upper() == "IGNORE", pos)
@@ -2007,6 +2099,8 @@ class SpannerBuilder(GqlBuilder):
             return ir.StringMatch(op, args[0], args[1], pos=start)
         if low == "unnest" and n == 1:
             return _Unnest(args[0], start)
+        if low in ("offset", "safe_offset", "ordinal", "safe_ordinal") and n == 1:
+            return _Position((low.endswith("ordinal"), low.startswith("safe"), args[0]), start)
         if low in _GOOGLESQL_AGGREGATES:
             raise UnsupportedError(
                 f"{name}()",
@@ -2014,10 +2108,26 @@ class SpannerBuilder(GqlBuilder):
                 f"the GoogleSQL aggregate {name}() has no IR aggregate of the same meaning",
                 offset=start,
             )
-        if low in ("trim", "btrim", "ltrim", "rtrim", "log", "normalize"):
+        if low in ("trim", "ltrim", "rtrim", "round") or (low == "log" and n == 2):
+            # GoogleSQL's own meanings: TRIM and its kin remove the characters a second argument
+            # names; ROUND rounds half away from zero (Cypher's round() half up); LOG(x, b) is
+            # the logarithm to base b (string_functions, mathematical_functions)
+            return ir.FunctionCall(f"googlesql.{low}", args, pos=start)
+        if low in ("btrim", "log", "normalize"):
             return None  # GoogleSQL's own functions of these names: resolved by the dialect file
         if low == "pow":
             low = "power"  # POW is a synonym of POWER (mathematical_functions, POW)
+        if low in ("concat", "array_concat") and n >= 1:
+            # CONCAT of strings and ARRAY_CONCAT of arrays: null if an argument is null, as
+            # || is (string_functions CONCAT, array_functions ARRAY_CONCAT, operators.md ||)
+            out = args[0]
+            for arg in args[1:]:
+                out = ir.Concat(out, arg, pos=start)
+            return out
+        if low == "length" and n == 1:
+            # LENGTH counts a string's characters (string_functions, LENGTH): the length of a
+            # path is PATH_LENGTH
+            return ir.FunctionCall("char_length", args, pos=start)
         if low == "ifnull" and n == 2:
             # IFNULL(x, y) is COALESCE(x, y) (https://cloud.google.com/spanner/docs/reference/
             # standard-sql/conditional_expressions, IFNULL)
@@ -2030,6 +2140,104 @@ class SpannerBuilder(GqlBuilder):
         # float power (GoogleSQL mathematical functions)
         return super()._special_function(low, name, args, start)
 
+    # -- GoogleSQL expressions -----------------------------------------------------------------
+    def _string(self, token: tuple) -> str:
+        """A raw string (``r'…'``) holds its backslashes as characters."""
+        text = token[1]
+        if text[:1] in ("r", "R"):
+            return text[2:-1]
+        return super()._string(token)
+
+    def _search_count(self, c: list) -> int | ir.Parameter:
+        return next((x for x in c if isinstance(x, ir.Parameter)), None) or _count_of(c, 1)
+
+    def any_k(self, c: list, pos: int) -> _Prefix:
+        return self._search(ir.SearchKind.ANY, c, pos, self._search_count(c))
+
+    def shortest_k(self, c: list, pos: int) -> _Prefix:
+        k = self._search_count(c)
+        if k == 1:
+            return self._search(ir.SearchKind.ANY_SHORTEST, c, pos)
+        return self._search(ir.SearchKind.SHORTEST_K, c, pos, k)
+
+    def cheapest_k(self, c: list, pos: int) -> _Prefix:
+        return self._search(ir.SearchKind.CHEAPEST_K, c, pos, self._search_count(c))
+
+    def op_subscript(self, c: list, pos: int):
+        """``a[OFFSET(i)]``, ``a[SAFE_OFFSET(i)]``, ``a[ORDINAL(i)]``, ``a[SAFE_ORDINAL(i)]``, and
+        ``a[i]``, which is ``a[OFFSET(i)]``; ``j['key']`` reads a JSON field (null when absent),
+        as the IR's key access does (operators.md, array subscript and JSON subscript
+        operators)."""
+        index = c[0]
+
+        def apply(b: SpannerBuilder, base: Any) -> ir.Expr:
+            subject = _val(base)
+            at = subject.pos if subject.pos is not None else pos
+            if isinstance(index, _Position):
+                ordinal, safe, value = index.value
+                return ir.ArrayElement(subject, value, ordinal, safe, pos=at)
+            value = _val(index)
+            if isinstance(value, ir.String):
+                return ir.Property(subject, value.value, pos=at)
+            return ir.ArrayElement(subject, value, pos=at)
+
+        return apply
+
+    def list_literal(self, c: list, pos: int) -> ir.ListLiteral:
+        """A GoogleSQL array: its elements have one type (checked by Spanner's analyser)."""
+        return ir.ListLiteral(tuple(c), one_type=True, pos=pos)
+
+    def typed_array(self, c: list, pos: int) -> ir.ListLiteral:
+        """``ARRAY<T>[a, b]``: each element coerced to ``T`` (a CAST unless it is a literal of
+        that type already; data-types.md, constructing an array)."""
+        element, items = c[0], c[1]
+        if not isinstance(items, ir.ListLiteral):
+            raise _err("ARRAY<T> needs a list of elements [ … ]", pos)
+        typed = {
+            "INTEGER": ir.Integer,
+            "FLOAT": ir.Float,
+            "STRING": ir.String,
+            "BOOLEAN": ir.Boolean,
+        }
+        kind = typed.get(element.name) if len(c) == 2 and not element.element else None
+        out = tuple(
+            x
+            if (kind is not None and type(x) is kind) or isinstance(x, ir.Null)
+            else ir.Cast(x, element, pos=x.pos)
+            for x in items.items
+        )
+        return replace(items, items=out, pos=pos)
+
+    def array_subquery(self, c: list, pos: int) -> ir.CollectSubquery:
+        """``ARRAY { … RETURN x }``: the values of the one column, in row order, nulls kept,
+        ``[]`` for no rows (graph-subqueries.md, ARRAY subquery): the IR's COLLECT subquery."""
+        query = c[0]
+        if not isinstance(query, ir.Query) or not _has_result(query):
+            raise _err("ARRAY { } needs a query that ends with RETURN", pos)
+        return ir.CollectSubquery(query, pos=pos)
+
+    def subquery_operand(self, c: list, pos: int) -> _Subquery:
+        query = c[0]
+        if not isinstance(query, ir.Query) or not _has_result(query):
+            raise _err("IN { } needs a query that ends with RETURN", pos)
+        return _Subquery(ir.CollectSubquery(query, pos=pos), pos)
+
+    def expr_block(self, c: list, pos: int) -> ir.Statement:
+        """``{ GRAPH g … }``: the subquery reads graph ``g`` (a first UseGraph step, dropped
+        where it names the query's own graph)."""
+        if len(c) == 1:
+            return c[0]
+        return _use_first(ir.UseGraph(c[0], pos=pos), c[1])
+
+    def safe_cast_expr(self, c: list, pos: int) -> ir.SafeCast:
+        return ir.SafeCast(_val(c[0]), c[1], pos=pos)
+
+    def struct_field(self, c: list, pos: int) -> ir.StructField:
+        return ir.StructField(_val(c[0]), c[1] if len(c) > 1 else None, pos=pos)
+
+    def struct_expr(self, c: list, pos: int) -> ir.Struct:
+        return ir.Struct(tuple(c), pos=pos)
+
     def spanner_typed_literal(self, c: list, pos: int) -> ir.TemporalLiteral:
         """``DATE '…'`` and ``TIMESTAMP '…'``. A TIMESTAMP is an absolute point in time; without
         a zone it is read in the database's default time zone (America/Los_Angeles unless
@@ -2041,7 +2249,7 @@ class SpannerBuilder(GqlBuilder):
             return ir.TemporalLiteral(ir.TemporalKind.DATE, text, pos=pos)
         iso = re.sub(r"^(\d{4}-\d{1,2}-\d{1,2})[ tT]", r"\1T", text.strip())
         iso = re.sub(r"\s+([A-Za-z_]+/[A-Za-z_/]+)$", r"[\1]", iso)
-        return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, pos=pos)
+        return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, timestamp=True, pos=pos)
 
 
 # TuGraph GQL: !=, LIKE, IN, % and the bitwise operators besides ISO GQL's (GEAX GqlLexer.g4,
@@ -2237,6 +2445,55 @@ _BUILDERS: dict[str, type[GqlBuilder]] = {
 def builder_for(dialect: Dialect) -> GqlBuilder:
     """The builder of a GQL dialect's grammar variant (the base builder for ``gql``)."""
     return _BUILDERS.get(dialect.grammar, GqlBuilder)(dialect)
+
+
+def _reject_markers(node: ir.Node) -> None:
+    """A parenthesised list, UNNEST( ), a { subquery } or OFFSET( ) that reached a place other
+    than the operand that takes it (``RETURN UNNEST(a)``) is an error with its position."""
+    stack: list[Any] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _Marker):
+            _val(x)
+        elif isinstance(x, ir.Node):
+            stack.extend(getattr(x, f.name) for f in fields(x))
+        elif isinstance(x, tuple):
+            stack.extend(x)
+
+
+def _drop_graph(query: ir.Statement, graph: str) -> ir.Statement:
+    """``query`` without the ``GRAPH g`` of its subqueries that name its own graph ``g``."""
+
+    def drop(node: ir.Node) -> ir.Node:
+        if (
+            isinstance(node, ir.LinearQuery)
+            and node.steps
+            and isinstance(node.steps[0], ir.UseGraph)
+            and node.steps[0].graph == graph
+        ):
+            return replace(node, steps=node.steps[1:])
+        return node
+
+    return query.transform(drop)  # type: ignore[return-value]
+
+
+def _sort_by_columns(query: ir.Statement) -> ir.Statement:
+    """A sort key of ``RETURN … ORDER BY`` that repeats a column's expression (``RETURN p.name
+    ORDER BY p.name``) is that column (``name``): the same values, in the form the writers use."""
+
+    def canonical(node: ir.Node) -> ir.Node:
+        if not isinstance(node, ir.Projection) or not node.order_by or node.star:
+            return node
+        columns = {item.expr: item.alias for item in node.items}
+        keys = []
+        for key in node.order_by:
+            alias = columns.get(key.expr)
+            if alias is not None and not isinstance(key.expr, ir.Variable):
+                key = replace(key, expr=ir.Variable(alias, pos=key.expr.pos))
+            keys.append(key)
+        return replace(node, order_by=tuple(keys))
+
+    return query.transform(canonical)  # type: ignore[return-value]
 
 
 def _use_first(use: ir.UseGraph, query: ir.Statement) -> ir.Query:

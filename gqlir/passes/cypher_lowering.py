@@ -8,17 +8,26 @@ openCypher 9.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import replace
+from typing import Any
 
 from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import expr as e
+from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.analysis import column_name, free_variables, names_in
+from ..ir.analysis import column_name, free_variables, names_in, write_clause
 from ..ir.node import Node
 
 _SCALAR_LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)
+_TEMPORAL_CONSTRUCTORS = frozenset(
+    {"date", "datetime", "localdatetime", "time", "localtime", "duration"}
+)
+_SUB_SECOND_KEYS = frozenset({"millisecond", "microsecond", "nanosecond", "milliseconds",
+                              "microseconds", "nanoseconds"})  # fmt: skip
 
 
 def needs_lowering(dialect: Dialect) -> bool:
@@ -32,6 +41,20 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.contains_empty_true
         and c.index_out_of_range_null
         and not c.order_by_reads_shadowed
+        and c.unreferenced_edges_counted
+        and c.undirected_quantified
+        and c.pattern_comprehension_keeps_nulls
+        and c.integer_rounding_float
+        and c.round_half_up
+        and c.to_integer_truncates
+        and c.sum_keeps_integers
+        and c.quantified_edge_list
+        and c.match_rebinds_edges
+        and c.pattern_reads_comprehension
+        and c.filter_after_optional
+        and c.limit_zero_writes
+        and c.read_after_write
+        and c.sub_second_temporals
     )
 
 
@@ -48,9 +71,40 @@ class _Lowering:
         self.dialect = dialect
         self.caps = dialect.capabilities
         self.taken = names_in(root)
+        # how often each name is read (a relationship nothing reads is only bound)
+        self.reads = Counter(x.name for x in root.walk() if isinstance(x, e.Variable))
+        self.star = any(isinstance(x, q.Projection) and x.star for x in root.walk())
 
     def run(self) -> Node:
-        return self.root.transform(self.rewrite)
+        root = self.root
+        caps = self.caps
+        if not (
+            caps.quantified_edge_list
+            and caps.match_rebinds_edges
+            and caps.filter_after_optional
+            and caps.limit_zero_writes
+            and caps.read_after_write
+        ):
+            root = root.transform(
+                lambda node: self.scoped(node) if isinstance(node, q.LinearQuery) else node
+            )
+        if not self.caps.unreferenced_edges_counted:
+            # a pattern predicate or EXISTS only asks whether a match exists
+            tests = {
+                id(m)
+                for x in root.walk()
+                if isinstance(x, e.Exists)
+                for m in x.query.walk()
+                if isinstance(m, q.Match)
+            }
+
+            def counted(node: Node) -> Node:
+                if isinstance(node, q.Match) and id(node) not in tests:
+                    return self.reference_edges(node)
+                return node
+
+            root = root.transform(counted)
+        return root.transform(self.rewrite)
 
     def refuse(self, construct: str, node: Node, message: str) -> UnsupportedError:
         return UnsupportedError(construct, self.dialect.name, message, offset=node.pos)
@@ -76,6 +130,247 @@ class _Lowering:
             return _literal_subscript(node)
         if isinstance(node, q.LinearQuery) and caps.order_by_reads_shadowed:
             return self.unshadow_order_by(node)
+        if isinstance(node, p.RelPattern) and not caps.undirected_quantified:
+            return self.check_undirected_quantifier(node)
+        if isinstance(node, e.PatternComprehension) and not caps.pattern_comprehension_keeps_nulls:
+            return self.keep_nulls(node)
+        if isinstance(node, (e.TemporalLiteral, e.FunctionCall)) and not caps.sub_second_temporals:
+            self.check_whole_seconds(node)
+        if isinstance(node, e.FunctionCall):
+            return self.numeric_function(node)
+        if isinstance(node, e.Aggregate) and node.name == "sum" and not caps.sum_keeps_integers:
+            return _integer_sum(node)
+        if (
+            isinstance(node, (e.ListComprehension, e.ListPredicate, e.Reduce))
+            and not caps.pattern_reads_comprehension
+        ):
+            self.check_patterns_in(node)
+        return node
+
+    def check_patterns_in(self, node: e.ListComprehension | e.ListPredicate | e.Reduce) -> None:
+        """A pattern inside a list comprehension, list predicate or reduce() must not read
+        its variable: the target evaluates such a pattern with the variable unbound."""
+        for inner in node.walk():
+            if inner is node or not isinstance(
+                inner, (e.PatternComprehension, e.Exists, e.CountSubquery)
+            ):
+                continue
+            if node.variable in names_in(inner):
+                raise self.refuse(
+                    "pattern reading a list comprehension's variable",
+                    inner,
+                    f"{self.dialect.name} evaluates a pattern inside a list comprehension "
+                    "without its variable",
+                )
+
+    # -- relationship variables across the steps of a query -------------------------------
+    def scoped(self, query: q.LinearQuery) -> q.LinearQuery:
+        """Refuse a MATCH that binds a relationship variable bound before it (the target
+        matches every relationship instead), and read a variable-length relationship's
+        variable, which the target binds to a path, through ``relationships()`` until a
+        projection turns it into a list."""
+        caps = self.caps
+        bound: set[str] = set()
+        paths: set[str] = set()
+        edges: set[str] = set()  # -[r*1..1]-: one relationship, read as [r]
+        optional: set[str] = set()  # bound by an OPTIONAL MATCH
+        wrote = False
+        steps: list[q.Step] = []
+        for step in query.steps:
+            self.check_filter_after_optional(step, optional)
+            if (
+                wrote
+                and not caps.limit_zero_writes
+                and isinstance(step, q.Projection)
+                and step.limit is not None
+            ):
+                step = self.limit_after_writes(step, steps)
+            if (
+                not caps.read_after_write
+                and isinstance(step, (q.Match, q.Unwind))
+                and steps
+                and any(write_clause(x) for x in steps[-1].walk())
+            ):
+                # a reading clause right after a write needs a WITH there
+                steps.append(q.Projection(items=(), star=True))
+            wrote = wrote or any(write_clause(x) for x in step.walk())
+            if isinstance(step, q.Match) and step.optional:
+                optional |= names_in(step) - bound
+            if isinstance(step, q.Match):
+                for pattern in step.patterns:
+                    for rel in pattern.walk():
+                        if not isinstance(rel, p.RelPattern) or rel.variable is None:
+                            continue
+                        if rel.variable in bound and not caps.match_rebinds_edges:
+                            raise self.refuse(
+                                "relationship variable bound before the MATCH",
+                                rel,
+                                f"{self.dialect.name} matches every relationship there, not "
+                                "the one already bound",
+                            )
+                        if rel.quantifier is not None and not caps.quantified_edge_list:
+                            q_ = rel.quantifier
+                            # -[r*1..1]- is matched as one relationship there: r is an edge
+                            single = q_.lower == 1 and q_.upper == 1
+                            (edges if single else paths).add(rel.variable)
+                if step.where is not None and (paths | edges) & names_in(step.where):
+                    raise self.refuse(
+                        "variable-length relationship read in its MATCH's WHERE",
+                        step.where,
+                        f"{self.dialect.name} binds the variable to one relationship there; "
+                        "filter in a WITH after the MATCH",
+                    )
+            if (paths or edges) and isinstance(step, q.Projection) and not step.star:
+                # WHERE and ORDER BY read the projected columns where the names are the same
+                columns = {column_name(i) for i in step.items}
+                items = tuple(_read_as_relationships(i, paths, edges) for i in step.items)
+                later, later_edges = paths - columns, edges - columns
+                step = replace(
+                    step,
+                    items=items,  # type: ignore[arg-type]
+                    where=step.where and _read_as_relationships(step.where, later, later_edges),
+                    order_by=tuple(
+                        _read_as_relationships(x, later, later_edges) for x in step.order_by
+                    ),
+                )
+            elif paths or edges:
+                step = _read_as_relationships(step, paths, edges)
+            steps.append(step)
+            if isinstance(step, q.Projection) and not step.star:
+                paths, edges = set(), set()
+                bound = {n for n in (column_name(i) for i in step.items) if n is not None}
+                # a column computed from a variable of an OPTIONAL MATCH may be null as well
+                # (an aggregate's is computed after the match: no test reaches into it)
+                optional = {
+                    n
+                    for i in step.items
+                    if (n := column_name(i)) is not None
+                    and optional & names_in(i.expr)
+                    and not aggregates(i.expr)
+                }
+            else:
+                bound |= names_in(step)
+        return replace(query, steps=tuple(steps))
+
+    def limit_after_writes(self, step: q.Projection, steps: list[q.Step]) -> q.Projection:
+        """``… CREATE … RETURN x LIMIT 0`` as ``… CREATE … WITH * WHERE false RETURN x``: the
+        target skips the whole query under a LIMIT 0, its writes included. A LIMIT known only
+        at run time is refused."""
+        if step.limit == e.Integer(0):
+            steps.append(q.Projection(items=(), star=True, where=e.Boolean(False)))
+            return replace(step, limit=None)
+        if isinstance(step.limit, e.Integer):
+            return step
+        raise self.refuse(
+            "LIMIT of a parameter after a write",
+            step,
+            f"{self.dialect.name} writes nothing when the limit is 0",
+        )
+
+    def check_filter_after_optional(self, step: q.Step, optional: set[str]) -> None:
+        if self.caps.filter_after_optional or not optional:
+            return
+        test = step.where if isinstance(step, q.Projection) else None
+        if isinstance(step, q.Filter):
+            test = step.condition
+        if test is not None and optional & names_in(test):
+            raise self.refuse(
+                "WITH … WHERE on a variable of an OPTIONAL MATCH",
+                test,
+                f"{self.dialect.name} moves the test into the OPTIONAL MATCH, which then "
+                "keeps a row of nulls that the WHERE would drop",
+            )
+
+    # -- relationships matched once per edge ----------------------------------------------
+    def reference_edges(self, match: q.Match) -> q.Match:
+        """Every fixed-length relationship that nothing else reads gets a name and the test
+        ``r IS NOT NULL`` (always true): the target matches a relationship that no other part
+        of the query names only once per pair of end nodes, and one it reads once per edge."""
+        unread: list[str] = []
+
+        def name_edge(node: Node) -> Node:
+            if not isinstance(node, p.RelPattern) or node.quantifier is not None:
+                return node
+            name = node.variable
+            if name is None:
+                if self.star:
+                    raise self.refuse(
+                        "anonymous relationship under a * projection",
+                        node,
+                        f"{self.dialect.name} counts an anonymous relationship once per pair "
+                        "of end nodes; naming it would add a column to the * projection",
+                    )
+                name = self.fresh("_e")
+                node = replace(node, variable=name)
+            if self.reads[name] == 0:
+                unread.append(name)
+            return node
+
+        patterns = tuple(pattern.transform(name_edge) for pattern in match.patterns)
+        if not unread:
+            return match
+        test: e.Expr | None = None
+        for name in unread:
+            known = e.IsNull(e.Variable(name), negated=True)
+            test = known if test is None else e.And(test, known)
+        assert test is not None
+        where = test if match.where is None else e.And(test, match.where)
+        return replace(match, patterns=patterns, where=where)  # type: ignore[arg-type]
+
+    def check_undirected_quantifier(self, node: p.RelPattern) -> p.RelPattern:
+        if node.quantifier is not None and node.direction is p.Direction.EITHER:
+            raise self.refuse(
+                "undirected variable-length relationship",
+                node,
+                f"{self.dialect.name} finds other paths than Cypher for an undirected "
+                "variable-length relationship",
+            )
+        return node
+
+    # -- pattern comprehension ------------------------------------------------------------
+    def keep_nulls(self, node: e.PatternComprehension) -> e.Expr:
+        """``[(a)-->(b) | b.x]`` as ``[v IN [(a)-->(b) | [b.x]] | v[0]]``: the target drops
+        null values from a pattern comprehension, never a list holding one."""
+        wrapped = replace(node, projection=e.ListLiteral((node.projection,)))
+        v = self.fresh("_v")
+        return e.ListComprehension(v, wrapped, None, e.Index(e.Variable(v), e.Integer(0)))
+
+    # -- temporal values ------------------------------------------------------------------
+    def check_whole_seconds(self, node: e.TemporalLiteral | e.FunctionCall) -> None:
+        """A temporal value with a fraction of a second is refused where the target keeps
+        whole seconds only (it would drop the fraction)."""
+        if isinstance(node, e.TemporalLiteral):
+            text = node.text
+            clock = text.split("T", 1)[1] if "T" in text else text
+            fraction = node.kind.value != "date" and re.search(r"\d[.,]\d", clock) is not None
+        else:
+            arg = node.args[0] if node.args else None
+            fraction = (
+                node.name in _TEMPORAL_CONSTRUCTORS
+                and isinstance(arg, e.MapLiteral)
+                and any(k.lower() in _SUB_SECOND_KEYS for k, _ in arg.entries)
+            )
+        if fraction:
+            raise self.refuse(
+                "fraction of a second",
+                node,
+                f"{self.dialect.name}'s temporal values have whole seconds",
+            )
+
+    # -- numeric functions ----------------------------------------------------------------
+    def numeric_function(self, node: e.FunctionCall) -> e.Expr:
+        caps = self.caps
+        name, args = node.name, node.args
+        if name in ("ceil", "floor") and len(args) == 1 and not caps.integer_rounding_float:
+            # an integer argument gives an integer there; * 1.0 makes it Cypher's float
+            return e.Arithmetic(e.ArithOp.MUL, node, e.Float(1.0))
+        exact_round = caps.round_half_up and caps.integer_rounding_float
+        if name == "round" and len(args) == 1 and not exact_round:
+            # Cypher's round(x) is Java's Math.round: floor(x + 0.5), a float
+            (x,) = args
+            return e.FunctionCall("floor", (e.Arithmetic(e.ArithOp.ADD, x, e.Float(0.5)),))
+        if name == "tointeger" and len(args) == 1 and not caps.to_integer_truncates:
+            return _truncating_to_integer(node)
         return node
 
     # -- x IN list --------------------------------------------------------------------------
@@ -180,6 +475,67 @@ class _Lowering:
             group_by=None,
         )
         return first, second
+
+
+def _read_as_relationships(
+    step: Node, paths: set[str], edges: set[str] | frozenset[str] = frozenset()
+) -> Any:
+    """``step`` with each read of a name in ``paths`` (a path on the target) as
+    ``relationships(name)``, of one in ``edges`` (a single relationship there) as ``[name]``;
+    an unaliased projection of one keeps its name."""
+    if not paths and not edges:
+        return step
+    names = paths | edges
+    read_as: dict[e.Expr, str] = {}
+
+    def read(node: Node) -> Node:
+        if isinstance(node, e.Variable) and node.name in names:
+            if node.name in paths:
+                listed: e.Expr = e.FunctionCall("relationships", (node,))
+            else:
+                listed = e.ListLiteral((node,))
+            read_as[listed] = node.name
+            return listed
+        if isinstance(node, q.ReturnItem) and node.alias is None and node.expr in read_as:
+            return replace(node, alias=read_as[node.expr])
+        return node
+
+    return step.transform(read)
+
+
+def _integer_sum(node: e.Aggregate) -> e.Expr:
+    """``sum(x)`` as an integer when every value summed is one: the target's sum is always a
+    float. A value is an integer when it reads the same as its toInteger() (a float never
+    does: ``toString(2.0)`` is not ``'2'``); DISTINCT sums stay as they are."""
+    if node.distinct or len(node.args) != 1:
+        return node
+    (x,) = node.args
+    whole = e.Comparison(
+        e.CompOp.EQ,
+        e.FunctionCall("tostring", (x,)),
+        e.FunctionCall("tostring", (e.FunctionCall("tointeger", (x,)),)),
+    )
+    integers = e.Aggregate("count", (e.Case(None, (e.CaseWhen(whole, e.Integer(1)),), None),))
+    all_integers = e.Comparison(e.CompOp.EQ, e.Aggregate("count", (x,)), integers)
+    return e.Case(
+        None,
+        (e.CaseWhen(all_integers, e.FunctionCall("tointeger", (node,))),),
+        node,
+    )
+
+
+def _truncating_to_integer(node: e.FunctionCall) -> e.Expr:
+    """``toInteger(x)`` toward zero where the target's rounds toward negative infinity: a
+    negative non-integral number (or numeric string) is negated, converted and negated back;
+    integers, nulls and everything else take the target's own toInteger()."""
+    (x,) = node.args
+    as_float = e.FunctionCall("tofloat", (x,))
+    fractional_negative = e.And(
+        e.Comparison(e.CompOp.LT, as_float, e.Integer(0)),
+        e.Not(e.Comparison(e.CompOp.EQ, x, node)),
+    )
+    toward_zero = e.Negate(e.FunctionCall("tointeger", (e.Negate(as_float),)))
+    return e.Case(None, (e.CaseWhen(fractional_negative, toward_zero),), node)
 
 
 def _shadows_in_order(step: q.Projection) -> bool:

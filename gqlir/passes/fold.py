@@ -80,12 +80,15 @@ _FOLDABLE_TYPES = frozenset(_PURE) - {ir.ListLiteral, ir.MapLiteral}
 
 def fold_constants(query: ir.Statement, dialect: str = "neo4j") -> ir.Statement:
     """``query`` with every foldable constant sub-expression replaced by a literal, variables
-    bound to constants included (:mod:`.propagate`)."""
+    bound to constants included (:mod:`.propagate`), and the constant columns nothing reads
+    any more dropped (:mod:`.dead_columns`)."""
+    from .dead_columns import drop_dead_constants
     from .propagate import propagate_constants
 
     folder = _Folder(dialect)
     folded = query.transform(folder)
-    return propagate_constants(folded, folder)
+    propagated = propagate_constants(folded, folder)
+    return drop_dead_constants(propagated) if propagated is not folded else propagated
 
 
 #: The evaluation steps one constant may take before folding gives up on it.

@@ -18,9 +18,11 @@ be a number is refused.
 
 from __future__ import annotations
 
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import expr as e
+from ..ir import query as q
 from ..ir.node import Node
 
 #: canonical functions whose value is a number (or null) whatever their arguments
@@ -96,6 +98,20 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
                 f"{target.name} function of the same meaning",
                 offset=node.pos,
             )
+        if isinstance(node, e.ValueSubquery) and target.capabilities.collect_subquery:
+            return _one_row_value(node)
+        if isinstance(node, e.ArrayElement):
+            return _array_element(node, target)
+        if isinstance(node, (e.SafeCast, e.Struct)):
+            name = "SAFE_CAST" if isinstance(node, e.SafeCast) else "STRUCT"
+            raise UnsupportedError(
+                name,
+                target.name,
+                f"GoogleSQL's {name} has no {target.name} construct of the same meaning",
+                offset=node.pos,
+            )
+        if isinstance(node, e.Arithmetic) and node.op is e.ArithOp.DIV_FLOAT:
+            return _float_quotient(node, target)
         if not (isinstance(node, e.Arithmetic) and node.op is e.ArithOp.ADD_NUMBERS):
             return node
         left, right = node.left, node.right
@@ -109,6 +125,63 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
         return e.Arithmetic(e.ArithOp.ADD, _number(left), _number(right), pos=node.pos)
 
     return root.transform(rewrite)
+
+
+def _one_row_value(node: e.ValueSubquery) -> e.Expr:
+    """``VALUE { … RETURN agg(x) }`` whose last step aggregates without grouping keys has
+    exactly one row: ``COLLECT { … }[0]`` has its value (Cypher has no VALUE subquery). Other
+    VALUE subqueries stay (and are refused): ``[0]`` would not fail on two rows as VALUE does."""
+    query = node.query
+    if not isinstance(query, q.LinearQuery) or not query.steps:
+        return node
+    last = query.steps[-1]
+    if (
+        not isinstance(last, q.Projection)
+        or last.star
+        or len(last.items) != 1
+        or not aggregates(last.items[0].expr)
+        or last.group_by
+        or last.skip is not None
+        or last.limit is not None
+        or last.where is not None
+    ):
+        return node
+    collected = e.CollectSubquery(query, pos=node.pos)
+    return e.Index(collected, e.Integer(0, pos=node.pos), pos=node.pos)
+
+
+def _array_element(node: e.ArrayElement, target: Dialect) -> e.Expr:
+    """``a[SAFE_OFFSET(i)]`` with a literal ``i >= 0`` (``SAFE_ORDINAL(i)``, ``i >= 1``) is the
+    IR's ``a[i]`` (``a[i - 1]``): both give null out of range. An unsafe subscript fails out of
+    range where ``a[i]`` gives null, and a negative or computed position counts from the end in
+    ``a[i]``: refused."""
+    base = 1 if node.ordinal else 0
+    index = node.index
+    if node.safe and isinstance(index, e.Integer) and index.value >= base:
+        return e.Index(node.subject, e.Integer(index.value - base, pos=index.pos), pos=node.pos)
+    word = ("SAFE_" if node.safe else "") + ("ORDINAL" if node.ordinal else "OFFSET")
+    raise UnsupportedError(
+        f"array subscript [{word}()]",
+        target.name,
+        f"{target.name}'s subscript gives null out of range and counts a negative position from "
+        "the end",
+        rewrite=f"[SAFE_{'ORDINAL' if node.ordinal else 'OFFSET'}(n)] with a literal position",
+        offset=node.pos,
+    )
+
+
+def _float_quotient(node: e.Arithmetic, target: Dialect) -> e.Expr:
+    """GoogleSQL's ``/`` is a float quotient: ``toFloat(a) / b`` in a truncating target. A zero
+    divisor fails in GoogleSQL and gives infinity or NaN in Cypher: a literal zero is refused."""
+    if isinstance(node.right, (e.Integer, e.Float)) and node.right.value == 0:
+        raise UnsupportedError(
+            "float division by zero",
+            target.name,
+            "GoogleSQL raises a division-by-zero error where Cypher gives infinity or NaN",
+            offset=node.pos,
+        )
+    left = node.left if isinstance(node.left, e.Float) else e.FunctionCall("tofloat", (node.left,))
+    return e.Arithmetic(e.ArithOp.DIV, left, node.right, pos=node.pos)
 
 
 def _number(node: e.Expr) -> e.Expr:

@@ -23,6 +23,9 @@ from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
 from .googlesql import lower_googlesql
+from .googlesql_division import lower_integer_division
+from .googlesql_functions import lower_functions
+from .googlesql_strings import lower_string_predicates
 from .gql_family import lower_gql_meanings
 
 __all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
@@ -61,6 +64,23 @@ def _googlesql_rules(target: Dialect, _: Dialect | None) -> bool:
     return not (caps.literal_null_operands and caps.element_filters_read_others)
 
 
+def _googlesql_strings(target: Dialect, _: Dialect | None) -> bool:
+    caps, spelled = target.capabilities, target.functions
+    return (not caps.string_predicates and "googlesql.strpos" in spelled) or (
+        not caps.regex_match and "googlesql.regexp_contains" in spelled
+    )
+
+
+def _googlesql_division(target: Dialect, _: Dialect | None) -> bool:
+    return target.capabilities.integer_division == "float" and "googlesql.div" in target.functions
+
+
+def _googlesql_functions(target: Dialect, _: Dialect | None) -> bool:
+    return bool(target.capabilities.unsupported_functions) and (
+        "googlesql.substr" in target.functions
+    )
+
+
 _ALL = frozenset({"cypher", "gql", "sql"})
 
 #: Every lowering, in the order they run; each names the families it is written for.
@@ -86,6 +106,27 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: needs_lowering(t),
         lower_cypher,
         "Cypher's null, CASE, IN, + and subscript meanings kept where the target differs",
+    ),
+    Lowering(
+        "googlesql-strings",
+        frozenset({"gql"}),
+        _googlesql_strings,
+        lower_string_predicates,
+        "CONTAINS as STRPOS(s, t) > 0, =~ with a literal pattern as an anchored REGEXP_CONTAINS",
+    ),
+    Lowering(
+        "googlesql-division",
+        frozenset({"gql"}),
+        _googlesql_division,
+        lower_integer_division,
+        "a / of two known integers as DIV (truncating) where / gives a float",
+    ),
+    Lowering(
+        "googlesql-functions",
+        frozenset({"gql"}),
+        _googlesql_functions,
+        lower_functions,
+        "left/right/substring as SUBSTR, toFloat of a number as CAST, round(x) half up",
     ),
     Lowering(
         "googlesql",

@@ -1,0 +1,89 @@
+"""Dead constant columns: a column that an intermediate projection binds to a constant and that
+nothing after it reads is dropped.
+
+After constant propagation (:mod:`.propagate`) ``WITH {name: 'Mats'} AS map RETURN map.name AS
+result`` reads ``'Mats'`` where it read ``map.name``, and ``map`` is read no more; but the WITH
+still makes the map, which a target without maps (Spanner: "GoogleSQL has no map type", see
+``map_literals`` in dialects/spanner.toml) cannot write. Dropping the column changes no row:
+
+* a constant column neither splits nor merges rows under ``DISTINCT``, so it goes when another
+  column stays;
+* a projection left without columns is dropped whole only when it maps each row to one row (no
+  ``DISTINCT``, no aggregate, no ``WHERE``, ordering or paging) and the names it hid from the
+  steps after it are not used there (they would see them again).
+
+Not dropped: the last projection's columns (the result), a column a later ``*`` projection
+would return, and any column of a projection that aggregates (grouping by a constant key gives
+no row for no input, where grouping by nothing gives one). This is part of the folding fallback
+of translation: it runs only where the target refused the query as written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import ir
+from ..analysis.aggregates import aggregates
+from ..ir.analysis import column_name, names_in
+from .fold import is_constant_value
+
+
+def drop_dead_constants(query: ir.Statement) -> ir.Statement:
+    if isinstance(query, ir.LinearQuery):
+        return _pipeline(query)
+    if isinstance(query, ir.SetOperation):
+        left, right = drop_dead_constants(query.left), drop_dead_constants(query.right)
+        if left is query.left and right is query.right:
+            return query
+        return replace(query, left=left, right=right)  # type: ignore[arg-type]
+    return query
+
+
+def _pipeline(query: ir.LinearQuery) -> ir.LinearQuery:
+    steps = list(query.steps)
+    changed = False
+    for i in range(len(steps) - 2, -1, -1):
+        step = steps[i]
+        if not isinstance(step, ir.Projection) or step.star:
+            continue
+        later = steps[i + 1 :]
+        if any(isinstance(s, ir.Projection) and s.star for s in later):
+            continue
+        if any(aggregates(item.expr) for item in step.items):
+            continue
+        read = set().union(*(names_in(s) for s in later))
+        own = set()
+        for part in (step.where, *step.order_by):
+            if part is not None:
+                own |= names_in(part)
+        kept = tuple(
+            item
+            for item in step.items
+            if not (
+                is_constant_value(item.expr)
+                and column_name(item) not in read
+                and column_name(item) not in own
+            )
+        )
+        if len(kept) == len(step.items):
+            continue
+        if kept:
+            steps[i] = replace(step, items=kept)
+            changed = True
+        elif _one_to_one(step) and not (read & set().union(*(names_in(s) for s in steps[:i]))):
+            del steps[i]
+            changed = True
+    if not changed:
+        return query
+    return replace(query, steps=tuple(steps))
+
+
+def _one_to_one(step: ir.Projection) -> bool:
+    return not (
+        step.distinct
+        or step.where is not None
+        or step.order_by
+        or step.skip is not None
+        or step.limit is not None
+        or step.group_by
+    )
