@@ -589,3 +589,31 @@ def test_e5fc112a_printed_ea_is_zero():
     figures = summarize(records, get_preset("text2gql-bench@e5fc112a"))["benchmark"]
     assert figures["EA"] == 0.0 and figures["EA_compared"] == 1.0
     assert figures["printed"].startswith("EA (Acc) 0.00% | Grammar 100.00%")
+
+
+def test_contrib_gold_field_per_script():
+    path = os.path.join(DATA, "contrib_pairs.json")
+    # ea_cypher.py --gold-field initial_gql (its default); evaluate_gql.py infers one key for
+    # the file from its first record with a gold: c1 has only initial_gql, so initial_gql
+    gold, _ = read_gold(path, gold_field="initial_gql")
+    assert [g.query for g in gold] == [
+        "MATCH (m:Movie) WHERE m.released = 2014 RETURN m.title",
+        "MATCH (u:User) RETURN u",
+    ]
+
+
+def test_contrib_tugraph_preset_run(tmp_path):
+    path = os.path.join(DATA, "contrib_pairs.json")
+    run, records = _run(
+        tmp_path,
+        path,
+        path,
+        "text2gql-bench@contrib-tugraph",
+        psjs=False,
+        gold_field="initial_gql",
+    )
+    # c1 the same query; c2 count(u) against the users themselves: a mismatch
+    assert records["c1"]["metrics"]["ex"] == 1.0
+    assert records["c2"]["metrics"]["ex"] == 0.0
+    assert run.summary["benchmark"]["EA"] == 0.5
+    assert run.summary["benchmark"]["printed"].startswith("Execution Accuracy (EA): 50.00%")
