@@ -457,6 +457,10 @@ CONTRIB_VALUES = [
     (NODE, NodeValue("1", ("Person",), {"name": "Ann", "born": 1970}), True, True, True),
     (EDGE, EDGE_2, False, False, True),
     (PATH, OTHER_PATH, True, True, False),
+    # SAFE_TO_JSON(p) as gqlir's Spanner engine hands it over: a list node, edge, node
+    ([NODE, EDGE, OTHER], [OTHER, EDGE_2, NODE], True, True, False),
+    # ARRAY_AGG(SAFE_TO_JSON(n)): an ARRAY of JSON objects, compared item by item
+    ([NODE, OTHER], [OTHER, NODE], False, False, False),
     (DATE, "2020-01-02", True, True, True),
     (DATETIME, DATETIME, True, True, True),
     (NAN, NAN, True, True, False),

@@ -156,6 +156,18 @@ def text2gql_equal(
 # -- the contrib scripts -----------------------------------------------------------------------------
 
 
+def _path_shaped(value: Any) -> bool:
+    """A list node, edge, node, … (at least one edge): ``SAFE_TO_JSON(p)`` as gqlir's Spanner
+    engine decodes it (a JSON array; an ``ARRAY<JSON>`` of elements is never this shape
+    unless it mixes nodes and edges in that order)."""
+    return (
+        isinstance(value, list)
+        and len(value) >= 3
+        and len(value) % 2 == 1
+        and all(isinstance(v, NodeValue if i % 2 == 0 else EdgeValue) for i, v in enumerate(value))
+    )
+
+
 def spanner_json(value: Any) -> Any:
     """A value as the Spanner client hands it to ``ea_gql.py``: a graph element only as its
     ``TO_JSON`` object (``identifier``, ``kind``, ``labels``, ``properties``; an edge also
@@ -178,7 +190,7 @@ def spanner_json(value: Any) -> Any:
             "source_node_identifier": value.source,
             "destination_node_identifier": value.target,
         }
-    if isinstance(value, PathValue):
+    if isinstance(value, PathValue) or _path_shaped(value):
         return {}  # JsonObject([...]): _is_array, no dict items
     if isinstance(value, Mapping):
         return {str(k): spanner_json(v) for k, v in value.items()}
