@@ -132,3 +132,8 @@ def __getattr__(name: str) -> Any:
 
         return SchemaIssue
     raise AttributeError(f"module 'gqlir' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names only (not the typing helpers this module imports)."""
+    return sorted(__all__)

@@ -88,7 +88,8 @@ def emit(
     **options: Unpack[EmitOptions],
 ) -> str:
     """``schema`` gives the tables a SQL target reads and the property types a GQL target
-    writes operators by (Cypher targets do not read it). ``options``: see :class:`EmitOptions`;
+    writes operators by (Cypher targets do not read it). A SQL target without one reads a
+    table per label and relationship type the query names (:mod:`gqlir.schema.inferred`). ``options``: see :class:`EmitOptions`;
     one the target does not take raises :class:`DialectError` (code ``EMIT_OPTION``)."""
     _check_options(options, dialect)
     target = get_dialect(dialect)
@@ -98,6 +99,10 @@ def emit(
         return emit_gql(query, target, schema=schema, **options)
     from .emitter import emit as _emit
 
+    if schema is None and target.grammar == "sql":
+        from .schema.inferred import schema_of_query
+
+        schema = schema_of_query(query)  # a table per label and relationship type
     return _emit(query, target, schema=schema, pretty=options.get("pretty", False))
 
 

@@ -1124,6 +1124,28 @@ def _validate_gqlir(
     return _Outcome(INVALID, {"valid": False}, err.to_dict() if err else None, exc=err)
 
 
+# How a translation from or to SQL maps tables (the ``tables`` field of --json).
+SCHEMA_MODE = "schema"
+VALUE_JOIN_MODE = "value-joins"
+DERIVED_MODE = "derived-from-labels"
+_TABLE_MODE_NOTES = {
+    VALUE_JOIN_MODE: "no --schema: each table is a node label, each column a property, each "
+    "join a value join (pass --schema to follow foreign keys as edges)",
+    DERIVED_MODE: "no --schema: a table per label (key column id) and per relationship type "
+    "(src_id, dst_id), named as in the query (pass --schema for the database's own tables)",
+}
+
+
+def _table_mode(source: Dialect, target: Dialect, schema: Any) -> str | None:
+    """How a translation from or to SQL maps tables: through ``--schema``, or, without one,
+    read off the query (:mod:`gqlir.schema.inferred`). None when neither side is SQL."""
+    if source.grammar == "sql":
+        return SCHEMA_MODE if schema is not None else VALUE_JOIN_MODE
+    if target.grammar == "sql":
+        return SCHEMA_MODE if schema is not None else DERIVED_MODE
+    return None
+
+
 def _translate_one(
     text: str, source: Dialect, target: Dialect, schema: Any = None, graph: str | None = None
 ) -> _Outcome:
@@ -1221,11 +1243,9 @@ def _cmd_translate(args: argparse.Namespace) -> int:
         from .sqlmapping import mapping_for
 
         schema = mapping_for(args.schema, dialect=source.sql_dialect or target.sql_dialect)
-    elif any(d.family == "sql" and d.grammar == "sql" for d in (source, target)):
-        raise UsageError(
-            "SQL is read and written through a table mapping: pass --schema (a graph folder, "
-            "a schema or DDL file, or a database file)"
-        )
+    mode = _table_mode(source, target, schema)
+    if mode is not None and not args.json and mode != SCHEMA_MODE:
+        print(f"gqlir translate: {_TABLE_MODE_NOTES[mode]}", file=sys.stderr)
     run = partial(_translate_one, source=source, target=target, schema=schema, graph=args.graph)
     if args.input is not None:
         return _run_batch(
@@ -1249,6 +1269,8 @@ def _cmd_translate(args: argparse.Namespace) -> int:
             "to": target.name,
             "translation": outcome.fields.get("translation"),
         }
+        if mode is not None:
+            data["tables"] = mode
         if outcome.error:
             data["error"] = outcome.error
         _write_single(args, _json_line(data))

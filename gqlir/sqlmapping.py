@@ -188,7 +188,7 @@ def mapping_for(source: Any, *, dialect: str | None = None) -> SqlMapping:
 
 
 def _folder_mapping(path: str, dialect: str | None) -> SqlMapping:
-    from .schema.model import load_schema
+    from .schema.loading import load_schema
 
     name = os.path.basename(os.path.normpath(path))
     schema_file = os.path.join(path, "schema.json")

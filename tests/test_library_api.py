@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import gqlir
@@ -9,6 +11,7 @@ from gqlir import DialectError, SchemaError
 from gqlir.schema import load_schema
 
 MOVIES = "schemas/movies"
+ROOT = Path(__file__).resolve().parent.parent
 BAD = "MATCH (p:Persn)-[:ACTED_IN]->(m:Movie) RETURN m.titel AS t"
 
 
@@ -121,3 +124,26 @@ def test_cli_translate_goes_through_the_same_options(capsys: pytest.CaptureFixtu
     assert capsys.readouterr().out.strip() == "GRAPH g " + Q
     assert main(["translate", "-f", "neo4j", "-t", "neo4j", "-g", "g", Q]) != 0
     assert "EMIT_OPTION" in capsys.readouterr().err
+
+
+def test_load_schema_takes_every_form_a_schema_comes_in(tmp_path: Path) -> None:
+    from gqlir.schema import write_schema
+
+    folder = ROOT / "schemas" / "movies"
+    schema = load_schema(folder)
+    assert load_schema(folder / "graph") == schema == load_schema(folder / "schema.json")
+    ddl = tmp_path / "movies.cypher"
+    ddl.write_text(write_schema(schema, "neo4j", lossy=True).text)
+    again = load_schema(ddl)
+    assert {n.label for n in again.node_types} == {n.label for n in schema.node_types}
+    with pytest.raises(SchemaError, match=r"no such graph folder|cannot read"):
+        load_schema(tmp_path / "nowhere")
+
+
+def test_dir_shows_the_public_names_only() -> None:
+    from gqlir import metrics
+
+    assert dir(gqlir) == sorted(gqlir.__all__)
+    assert set(metrics.__all__) == set(metrics._EXPORTS)
+    for name in metrics.__all__:
+        assert getattr(metrics, name) is not None

@@ -93,11 +93,19 @@ def test_the_public_entry_points_have_precise_types(tmp_path: Path) -> None:
         "gqlir.ir.Match.from_json",
         "gqlir.engines.open_engine",
         "gqlir.api.check_query",
+        "gqlir.schema.load_schema",
+        "gqlir.metrics.Scorer",
+        "gqlir.metrics.Scorer.score",
+        "gqlir.metrics.execution_match",
+        "gqlir.metrics.google_bleu",
+        "gqlir.metrics.jaro_winkler",
+        "gqlir.metrics.psjs",
+        "gqlir.metrics.grammar_score",
     ]
     program = tmp_path / "user_program.py"
     program.write_text(
         "import gqlir\nimport gqlir.api\nimport gqlir.ir\nimport gqlir.engines\nimport gqlir.schema\n"
-        + "".join(f"reveal_type({n})\n" for n in names)
+        "import gqlir.metrics\n" + "".join(f"reveal_type({n})\n" for n in names)
     )
     proc = _mypy(str(program))
     revealed = [line for line in proc.stdout.splitlines() if "Revealed type" in line]

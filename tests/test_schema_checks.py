@@ -8,8 +8,8 @@ import os
 import pytest
 
 from gqlir.api import check_query
+from gqlir.schema import load_schema
 from gqlir.schema.checks import suggest
-from gqlir.schema.model import load_schema
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schemas")
 

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
+from gqlir.schema import SchemaGraph, load_schema
 from gqlir.schema.formats import read, write
 from gqlir.schema.graphdata import iter_edges, iter_nodes
 from gqlir.schema.loaders import load_kuzu, load_sql
-from gqlir.schema.model import SchemaGraph, load_schema
 from gqlir.schema.relational import to_relational
 
 HERE = os.path.dirname(os.path.abspath(__file__))

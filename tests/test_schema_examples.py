@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from gqlir.schema import load_schema
 from gqlir.schema.graphdata import detect_layout, validate_graph
-from gqlir.schema.model import load_schema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "schemas")

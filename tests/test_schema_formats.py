@@ -13,8 +13,8 @@ import os
 import pytest
 
 from gqlir.errors import SchemaError
+from gqlir.schema import SchemaGraph, load_schema
 from gqlir.schema.formats import detect_format, format_names, parse_format, prompt, read, write
-from gqlir.schema.model import SchemaGraph, load_schema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "golden", "schema")

@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from gqlir.schema import SchemaGraph, load_schema
 from gqlir.schema.graphdata import (
     Edge,
     Node,
@@ -18,7 +19,6 @@ from gqlir.schema.graphdata import (
     write_jsonl,
     write_parquet,
 )
-from gqlir.schema.model import SchemaGraph, load_schema
 from gqlir.schema.types import parse_type
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "schema")

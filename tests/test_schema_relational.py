@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from gqlir.schema import SchemaGraph, load_schema
 from gqlir.schema.formats import read, write
-from gqlir.schema.model import SchemaGraph, load_schema
 from gqlir.schema.relational import to_graph, to_relational
 
 HERE = os.path.dirname(os.path.abspath(__file__))

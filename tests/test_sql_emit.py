@@ -407,9 +407,11 @@ def test_order_by_a_with_alias_after_a_node_spread_over_columns() -> None:
     assert 'ORDER BY "k" DESC' in sql
 
 
-def test_sql_output_needs_a_mapping() -> None:
-    with pytest.raises(SchemaError):
-        gqlir.emit(gqlir.parse("MATCH (a:A) RETURN a.x AS x", "neo4j"), "sql:sqlite")
+def test_sql_output_without_a_mapping_reads_tables_named_by_labels() -> None:
+    out = gqlir.emit(gqlir.parse("MATCH (a:A) RETURN a.x AS x", "neo4j"), "sql:sqlite")
+    assert out == 'SELECT "a"."x" FROM "A" AS "a"'
+    with pytest.raises(SchemaError, match="endpoint without a label"):
+        gqlir.emit(gqlir.parse("MATCH (a:A)-[:R]->(b) RETURN a.x AS x", "neo4j"), "sql:sqlite")
 
 
 def test_bag_comparison_helper_counts_duplicates() -> None:

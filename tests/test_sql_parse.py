@@ -9,7 +9,7 @@ import pytest
 
 import gqlir
 from gqlir import ir
-from gqlir.errors import ParseError, SchemaError, SemanticError, UnsupportedError
+from gqlir.errors import ParseError, SemanticError, UnsupportedError
 from gqlir.sqlmapping import SqlMapping, mapping_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,12 +252,6 @@ def test_syntax_errors_have_positions() -> None:
     with pytest.raises(ParseError) as info:
         gqlir.parse("SELECT name FROM author WHERE (", "sql:sqlite", schema=BOOKSTORE)
     assert info.value.line == 1 and info.value.column is not None
-
-
-def test_reading_sql_needs_a_mapping() -> None:
-    with pytest.raises(SchemaError) as info:
-        gqlir.parse("SELECT 1 FROM author", "sql:sqlite")
-    assert info.value.code == "SCHEMA_REQUIRED"
 
 
 def test_transpile_passes_the_schema() -> None:

@@ -212,6 +212,21 @@ def _movies(cypher: str, flavour: str = "sqlpgq") -> str:
             "comparison of graph elements",
             "one label with a single key property",
         ),
+        (
+            "MATCH (a:Person)-[r:ACTED_IN]->(m:Movie) WITH r, m RETURN count(r) AS n",
+            "element without a key carried past the graph pattern",
+            "r is used as a whole after the graph pattern",
+        ),
+        (
+            "MATCH (a:Person) WITH a MATCH (a)-[:ACTED_IN]->(m) RETURN m.title AS t",
+            "MATCH after WITH",
+            "one graph pattern, read before the pipeline",
+        ),
+        (
+            "MATCH (a:Person) WITH a OPTIONAL MATCH (a)-[:ACTED_IN]->(m) RETURN m.title AS t",
+            "OPTIONAL MATCH",
+            "one graph pattern",
+        ),
     ],
 )
 def test_refusals_say_what_and_why(cypher: str, construct: str, said: str) -> None:
@@ -219,6 +234,21 @@ def test_refusals_say_what_and_why(cypher: str, construct: str, said: str) -> No
         _movies(cypher)
     assert info.value.construct == construct
     assert said in info.value.message
+
+
+def test_a_pipeline_reads_the_graph_table_as_a_derived_table() -> None:
+    out = _movies(
+        "MATCH (p:Person)-[:ACTED_IN]->(m:Movie) WITH p, count(m) AS n WHERE n > 2 "
+        "RETURN p.born AS born, n"
+    )
+    # p is carried whole: its key (name) is a column; m is counted by its key; born is read
+    assert (
+        'COLUMNS ("p"."name" AS "p__name", "p"."born" AS "p__born", "m"."title" AS "m__title")'
+        in out
+    )
+    assert 'COUNT("gt1"."m__title") AS "n"' in out
+    assert 'GROUP BY "gt1"."p__name", "gt1"."p__born"' in out
+    assert 'WHERE "w2"."n" > 2' in out
 
 
 def test_elements_are_counted_and_compared_by_their_key() -> None:

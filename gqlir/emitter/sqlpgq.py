@@ -19,8 +19,11 @@ flavour is in :data:`FORMS`, each fact with its source:
 
 The IR's last projection becomes the SELECT around the graph table: its plain items are
 COLUMNS read by name, an aggregate reads COLUMNS of its arguments, and DISTINCT, ORDER BY,
-OFFSET and LIMIT are SQL's. A query that needs more (OPTIONAL MATCH, WITH pipelines, two edges
-of one type in a pattern, whose uniqueness differs between flavours) raises
+OFFSET and LIMIT are SQL's. A query that goes on after its graph pattern (WITH, UNWIND of a
+collected list) reads the GRAPH_TABLE as a derived table whose COLUMNS are the properties the rest
+reads (and the key of an element carried whole), and the rest is the SQL emitter's pipeline over
+it. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, two edges of one type in a
+pattern, whose uniqueness differs between flavours) raises
 :class:`~gqlir.errors.UnsupportedError`. :mod:`gqlir.parser.sqlpgq` reads this output back to
 the same IR.
 """
@@ -40,7 +43,15 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
 from .base import emits
-from .sql import SqlGenerator, _and, _Frame, _ValueB, refuse_writes
+from .sql import (
+    SqlGenerator,
+    _and,
+    _EdgeB,
+    _Frame,
+    _NodeB,
+    _ValueB,
+    refuse_writes,
+)
 
 __all__ = ["FORMS", "SqlPgqGenerator"]
 
@@ -311,26 +322,22 @@ class SqlPgqGenerator(SqlGenerator):
             raise self.unsupported("query without RETURN", node)
         if self.form.returns:
             return self._google(node, graph)
-        proj = steps[-1]
         matches: list[q.Match] = []
         filters: list[e.Expr] = []
+        head = 0  # the graph part: the leading MATCHes and the filters right after them
         for step in steps[:-1]:
             if isinstance(step, q.Match) and not step.optional and not filters:
                 matches.append(step)
-            elif isinstance(step, q.Filter):
+            elif isinstance(step, q.Filter) and matches:
                 filters.append(step.condition)
-            elif isinstance(step, q.Match) and step.optional:
-                raise self.unsupported("OPTIONAL MATCH", step)
-            elif isinstance(step, q.Projection):
-                raise self.unsupported(
-                    "WITH",
-                    step,
-                    message="SQL/PGQ output holds one graph pattern and one projection",
-                )
             else:
-                raise self.unsupported(_name(step), step)
+                break
+            head += 1
         if not matches:
-            raise self.unsupported("query without MATCH", node)
+            first = steps[0]
+            raise self.unsupported(
+                _name(first) if head < len(steps) - 1 else "query without MATCH", first
+            )
         self._check_edges(matches)
         frame = _Frame()
         patterns = []
@@ -344,12 +351,85 @@ class SqlPgqGenerator(SqlGenerator):
             [self.expr(m.where, frame) for m in matches if m.where is not None]
             + [self.expr(f, frame) for f in filters]
         )
-        columns, outer, proj2 = self._columns(proj, frame)
+        rest = steps[head:]
+        if len(rest) > 1:
+            return self._pipeline(graph, patterns, where, frame, rest)
+        columns, outer, proj2 = self._columns(rest[0], frame)  # type: ignore[arg-type]
         table = _nodes()["GraphTable"](
             this=self.ident(graph), patterns=patterns, where=where, columns=columns
         )
         outer.sources.append(table)
         return self.select(proj2, outer, final=True)
+
+    def _pipeline(
+        self, graph: str, patterns: list, where: Any, inner: _Frame, rest: list[q.Step]
+    ) -> Any:
+        """A query that goes on after its graph pattern (WITH, UNWIND, …): the GRAPH_TABLE is
+        a derived table whose COLUMNS are what the rest reads of each element (its properties,
+        and its key where the element itself is carried, grouped or compared), and the rest is
+        SQL over it, as the SQL emitter writes it over tables."""
+        from sqlglot import exp
+
+        for step in rest[:-1]:
+            if isinstance(step, q.Match):
+                raise self.unsupported(
+                    "OPTIONAL MATCH" if step.optional else "MATCH after WITH",
+                    step,
+                    message="SQL/PGQ output holds one graph pattern, read before the pipeline",
+                )
+        keys, whole = _read_after(rest)
+        alias = self._alias("gt")
+        columns: list[Any] = []
+        outer = _Frame()
+        for name, b in inner.bindings.items():
+            if not isinstance(b, _ElementB):
+                continue
+            if name in whole and (b.edge or self._key_property(b) is None):
+                raise self.unsupported(
+                    "element without a key carried past the graph pattern",
+                    rest[0],
+                    message=f"{name} is used as a whole after the graph pattern, and COLUMNS "
+                    "can only hand out its properties: it needs a single key property in the "
+                    "schema" + (" (edges have none)" if b.edge else ""),
+                )
+            if b.label is None and name in whole | {v for v, _ in keys}:
+                raise self.unsupported(
+                    "element without a label read past the graph pattern", rest[0]
+                )
+            props = self._properties_of(b, {k for v, k in keys})
+            cols: dict[str, str] = {}
+            for prop in props:
+                column = f"{name}__{prop}"
+                value = self.expr(e.Property(e.Variable(name), prop), inner)
+                columns.append(exp.alias_(value, self.ident(column)))
+                cols[prop] = column
+            key = self._key_property(b)
+            if b.edge:
+                outer.bindings[name] = _EdgeB(alias, b.label or "", cols, (), None)
+            else:
+                key_cols = (cols[key],) if key is not None and key in cols else ()
+                outer.bindings[name] = _NodeB(alias, b.label or "", cols, key_cols)
+        if not columns:
+            raise self.unsupported("graph pattern whose rows the rest does not read", rest[0])
+        table = _nodes()["GraphTable"](
+            this=self.ident(graph),
+            patterns=patterns,
+            where=where,
+            columns=columns,
+            alias=exp.TableAlias(this=self.ident(alias)),
+        )
+        outer.sources.append(table)
+        outer.aliases.add(alias)
+        return self.steps_into(rest, outer)
+
+    def _properties_of(self, b: _ElementB, read: set[str]) -> list[str]:
+        """The properties of ``b``'s label the rest of the query may read: those it names that
+        the schema declares (another is null, as in Cypher), and the key."""
+        schema = self.mapping.schema
+        element = schema.edge(b.label) if b.edge else schema.node(b.label)
+        declared = [prop.name for prop in element.properties] if element is not None else []
+        key = self._key_property(b)
+        return [name for name in declared if name in read or name == key]
 
     def _google(self, node: q.LinearQuery, graph: str) -> Any:
         from sqlglot import exp
@@ -660,6 +740,24 @@ class SqlPgqGenerator(SqlGenerator):
         element = schema.edge(b.label) if b.edge else schema.node(b.label)
         prop = element.prop(key) if element is not None else None
         return ANY if prop is None else property_type(prop.type.kind)
+
+
+def _read_after(steps: list[q.Step]) -> tuple[set[tuple[str, str]], set[str]]:
+    """What ``steps`` read of variables: (variable, key) property reads, and the variables
+    used as a whole (carried, grouped, counted, compared). A renamed variable's reads count
+    for every variable, so the property keys are taken as read of each element."""
+    props: set[tuple[str, str]] = set()
+    seen_as_subject: set[int] = set()
+    whole: set[str] = set()
+    for step in steps:
+        for node in step.walk():
+            if isinstance(node, e.Property) and isinstance(node.subject, e.Variable):
+                props.add((node.subject.name, node.key))
+                seen_as_subject.add(id(node.subject))
+        for node in step.walk():
+            if isinstance(node, e.Variable) and id(node) not in seen_as_subject:
+                whole.add(node.name)
+    return props, whole
 
 
 def _rebuild(value: e.Expr, fn: Any) -> e.Expr:

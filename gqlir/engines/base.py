@@ -459,6 +459,12 @@ class BaseEngine(abc.ABC):
         native = self.native_dialect(source)
         if native is not None:
             statement, ordered, writes = safety.analyse(query, source)
+            if read_only and statement is None and get_dialect(source).family != "sql":
+                from ..api import parse
+
+                # What gqlir cannot read is refused in a read-only run: with gqlir's own error
+                # (code and position), so one bad query fails alike on every engine.
+                parse(query, source)
             prepared = Prepared(query, native, statement, ordered, writes, source)
             if read_only:
                 self.check_read_only(prepared)

@@ -10,6 +10,7 @@ import sys
 import time
 from typing import Any
 
+from ..progress import ProgressLine
 from ..schema.folders import resolve_graph_folder
 from .errors import GraphGenError
 
@@ -257,9 +258,25 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     schema = load_schema_arg(args.schema)
     config = read_config(args.config) if args.config else None
     start = time.perf_counter()
-    result = generate(
-        schema, args.out, config, seed=args.seed, target_edges=args.edges, layout=args.layout
-    )
+    # Off a terminal the command's own summary line is the whole report: no progress there.
+    line = ProgressLine(quiet=args.json or not sys.stderr.isatty())
+
+    def progress(written: int, planned: int) -> None:
+        share = f" ({min(100, 100 * written // planned)}%)" if planned else ""
+        line.show(f"generate: {written:,} of {planned:,} records written{share}")
+
+    try:
+        result = generate(
+            schema,
+            args.out,
+            config,
+            seed=args.seed,
+            target_edges=args.edges,
+            layout=args.layout,
+            progress=progress,
+        )
+    finally:
+        line.end()
     took = time.perf_counter() - start
     data = result.to_dict() | {"seconds": round(took, 3)}
     _report(

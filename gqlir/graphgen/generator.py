@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,8 +66,13 @@ def generate(
     seed: int | None = None,
     target_edges: int | None = None,
     layout: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> GenerationResult:
-    """Generate a graph for ``schema`` into the directory ``out`` (created if needed)."""
+    """Generate a graph for ``schema`` into the directory ``out`` (created if needed).
+
+    ``progress(written, planned)`` is called every :data:`PROGRESS_EVERY` records (nodes and
+    edges together) and once at the end, so that a run of millions of edges shows that it moves.
+    """
     resolved = resolve(schema, config, seed=seed, target_edges=target_edges)
     if layout is not None:
         resolved["layout"] = layout
@@ -78,10 +83,12 @@ def generate(
         fh.write(schema.to_json())
     write_config(os.path.join(out, CONFIG_FILE), resolved)
     result = GenerationResult(out, resolved)
+    counter = _Counter(progress, _planned(resolved))
     with GraphWriter(out, schema, resolved["layout"]) as writer:
         for nt in schema.node_types:
             cfg = resolved["nodes"][nt.label]
-            result.nodes[nt.label] = writer.nodes(nt.label, _nodes(nt, cfg, space, seed))
+            nodes = counter.counting(_nodes(nt, cfg, space, seed))
+            result.nodes[nt.label] = writer.nodes(nt.label, nodes)
         recorded: dict[str, list[tuple[str, int, str, int]]] = {}
         for et in generation_order(schema):
             cfg = resolved["edges"][et.label]
@@ -90,12 +97,47 @@ def generate(
             if et.implies:
                 recorded[et.label] = []
                 drawn = _recording(drawn, recorded[et.label])
-            result.edges[et.label] = writer.edges(et.label, _edges(et, cfg, space, seed, drawn))
+            edges = counter.counting(_edges(et, cfg, space, seed, drawn))
+            result.edges[et.label] = writer.edges(et.label, edges)
+    counter.report()
     with open(os.path.join(out, MANIFEST_FILE), "w", encoding="utf-8", newline="\n") as fh:
         manifest = {"format": "gqlir-graphgen-manifest", "config": CONFIG_FILE}
         manifest |= {"nodes": result.nodes, "edges": result.edges}
         fh.write(json.dumps(manifest, indent=2) + "\n")
     return result
+
+
+PROGRESS_EVERY = 100_000
+
+
+def _planned(resolved: dict[str, Any]) -> int:
+    """The number of records the resolved config asks for (edge counts are targets: a drawer
+    may write fewer when the graph cannot hold more)."""
+    parts = list(resolved["nodes"].values()) + list(resolved["edges"].values())
+    return sum(int(part.get("count", 0)) for part in parts)
+
+
+class _Counter:
+    """Counts the records passing to the writer and tells ``progress`` now and then."""
+
+    def __init__(self, progress: Callable[[int, int], None] | None, planned: int) -> None:
+        self.progress = progress
+        self.planned = planned
+        self.written = 0
+
+    def counting[T](self, records: Iterable[T]) -> Iterator[T]:
+        if self.progress is None:
+            yield from records
+            return
+        for record in records:
+            self.written += 1
+            if self.written % PROGRESS_EVERY == 0:
+                self.progress(self.written, self.planned)
+            yield record
+
+    def report(self) -> None:
+        if self.progress is not None:
+            self.progress(self.written, self.planned)
 
 
 def _compile(

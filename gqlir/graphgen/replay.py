@@ -24,7 +24,8 @@ from ..engines.reference import ReferenceEngine
 from ..errors import GqlirError
 from ..metrics.execution import Result, execution_match
 from ..metrics.values import decode
-from ..schema.model import SchemaGraph, load_schema
+from ..schema.loading import load_schema
+from ..schema.model import SchemaGraph
 from .errors import GraphGenError
 from .sessions import answer_data, graph_digest, load_reference, read_sessions
 

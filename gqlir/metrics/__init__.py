@@ -18,6 +18,8 @@ Modules: :mod:`.text`, :mod:`.values`, :mod:`.execution`, :mod:`.provenance`, :m
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_exports
 
 _EXPORTS = {
@@ -62,9 +64,76 @@ _EXPORTS = {
     "EvalConfig": "harness",
     "run_evaluation": "harness",
     "MetricsError": "errors",
+    "Scorer": "scorer",
+    "ItemScore": "scorer",
 }
 
-__all__ = sorted(_EXPORTS)
+if TYPE_CHECKING:  # what the lazy names are, for type checkers
+    from .difficulty import classify, query_features, text2gql_level
+    from .errors import MetricsError
+    from .execution import (
+        POLICIES,
+        ExecutionPolicy,
+        Result,
+        execution_accuracy,
+        execution_match,
+        execution_score,
+    )
+    from .grammar import grammar_score, grammar_validity
+    from .harness import EvalConfig, run_evaluation
+    from .numeric import mdre, mlre, msle, numeric_scores, session_accuracy, smape, step_accuracy
+    from .provenance import provenance_ids, provenance_queries, provenance_query_texts, psjs
+    from .scorer import ItemScore, Scorer
+    from .sets import answer_set, boolean_accuracy, f1, jaccard, precision_recall_f1
+    from .similarity import canonical_tree, ir_similarity, tree_edit_distance
+    from .text import clean_query_text, corpus_gleu, google_bleu, jaro, jaro_winkler, tokenize_13a
+    from .values import ValueRules, value_key
+
+__all__ = [
+    "POLICIES",
+    "EvalConfig",
+    "ExecutionPolicy",
+    "ItemScore",
+    "MetricsError",
+    "Result",
+    "Scorer",
+    "ValueRules",
+    "answer_set",
+    "boolean_accuracy",
+    "canonical_tree",
+    "classify",
+    "clean_query_text",
+    "corpus_gleu",
+    "execution_accuracy",
+    "execution_match",
+    "execution_score",
+    "f1",
+    "google_bleu",
+    "grammar_score",
+    "grammar_validity",
+    "ir_similarity",
+    "jaccard",
+    "jaro",
+    "jaro_winkler",
+    "mdre",
+    "mlre",
+    "msle",
+    "numeric_scores",
+    "precision_recall_f1",
+    "provenance_ids",
+    "provenance_queries",
+    "provenance_query_texts",
+    "psjs",
+    "query_features",
+    "run_evaluation",
+    "session_accuracy",
+    "smape",
+    "step_accuracy",
+    "text2gql_level",
+    "tokenize_13a",
+    "tree_edit_distance",
+    "value_key",
+]
 
 
 __getattr__ = lazy_exports(__name__, _EXPORTS)

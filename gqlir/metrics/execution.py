@@ -21,9 +21,9 @@ rule is a field of :class:`ExecutionPolicy`:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from .errors import MetricsError
 from .peers import PeerCrash, cypherbench_equal, text2gql_equal
@@ -111,6 +111,19 @@ def get_policy(name: str | ExecutionPolicy) -> ExecutionPolicy:
         ) from None
 
 
+class Table(Protocol):
+    """What an engine returns (:class:`gqlir.engines.ResultTable` is one)."""
+
+    @property
+    def columns(self) -> Sequence[str]: ...
+
+    @property
+    def rows(self) -> Sequence[Sequence[object]]: ...
+
+    @property
+    def ordered(self) -> bool: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """A query's answer as EX needs it: rows (tuples of canonical values), the column count
@@ -121,7 +134,7 @@ class Result:
     ordered: bool = False
 
     @staticmethod
-    def of(value: Any, ordered: bool | None = None) -> Result:
+    def of(value: Answer, ordered: bool | None = None) -> Result:
         """From a :class:`~gqlir.engines.ResultTable`, a ``Result``, or a list of rows."""
         if isinstance(value, Result):
             return value if ordered is None else replace(value, ordered=ordered)
@@ -130,6 +143,10 @@ class Result:
             return Result([tuple(r) for r in value.rows], len(value.columns), flag)
         rows = [tuple(r) for r in value]
         return Result(rows, len(rows[0]) if rows else 0, bool(ordered))
+
+
+#: An answer as the metrics take it: a :class:`Result`, an engine's table, or rows.
+Answer = Result | Table | Iterable[Sequence[object]]
 
 
 def _compare_as_lists(policy: ExecutionPolicy, gold: Result, pred: Result) -> bool:
@@ -177,7 +194,9 @@ def _permutations(candidates: list[list[int]]) -> Iterator[tuple[int, ...]]:
     return extend(0)
 
 
-def execution_match(gold: Any, pred: Any, policy: str | ExecutionPolicy = "default") -> bool:
+def execution_match(
+    gold: Answer, pred: Answer, policy: str | ExecutionPolicy = "default"
+) -> bool:
     """Whether ``pred``'s answer is ``gold``'s under ``policy`` (results as :meth:`Result.of`
     takes them). Column names are ignored; column counts must agree. With
     ``permute_columns``, some bijection of the columns must make the rows agree (for ``set``
@@ -214,7 +233,7 @@ def execution_match(gold: Any, pred: Any, policy: str | ExecutionPolicy = "defau
 
 
 def execution_score(
-    gold: Any | None, pred: Any | None, policy: str | ExecutionPolicy = "default"
+    gold: Answer | None, pred: Answer | None, policy: str | ExecutionPolicy = "default"
 ) -> float | None:
     """One item's EX: 1.0 or 0.0; ``None`` (the item is left out of the mean) when the gold
     query failed (``gold`` is None) and the policy excludes such items. A failed prediction

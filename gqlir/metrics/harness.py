@@ -311,24 +311,25 @@ def _outcomes(
         close()
 
 
-def _name_graph(
-    gold: list[GoldItem], preds: dict[str, Prediction], config: EvalConfig
-) -> tuple[list[GoldItem], dict[str, Prediction]]:
-    """Gold and predicted queries with the GRAPH clause Text2GQL-Bench's driver adds to a
-    Spanner query before it runs it (every metric then reads the query the engine ran)."""
+def prepare_pair(
+    item: GoldItem, pred: Prediction | None, preset: Preset, graph_name: str | None
+) -> tuple[GoldItem, Prediction | None]:
+    """The gold and predicted texts as the preset cleans them and, with ``graph_name``, with
+    the GRAPH clause Text2GQL-Bench's driver adds to a Spanner query before it runs it (every
+    metric then reads the query the engine ran)."""
+    item = replace(item, query=preset.clean_gold(item.query) or "")
+    if pred is not None:
+        pred = replace(pred, query=preset.clean_pred(pred.query))
+    if graph_name is None:
+        return item, pred
     from ..api import with_graph
 
-    def named(text: str | None, item: GoldItem) -> str | None:
-        if not text:
-            return text
-        return with_graph(text, _item_dialect(item, config), config.graph_name)
-
-    items = [replace(g, query=named(g.query, g) or g.query) for g in gold]
-    by_id = {g.id: g for g in gold}
-    named_preds = {
-        k: replace(p, query=named(p.query, by_id[k])) if k in by_id else p for k, p in preds.items()
-    }
-    return items, named_preds
+    dialect = item.dialect or "neo4j"
+    if item.query:
+        item = replace(item, query=with_graph(item.query, dialect, graph_name))
+    if pred is not None and pred.query:
+        pred = replace(pred, query=with_graph(pred.query, dialect, graph_name))
+    return item, pred
 
 
 def run_evaluation(
@@ -344,10 +345,14 @@ def run_evaluation(
     get_policy(preset.policy)
     gold, fmt = read_gold(config.gold, config.gold_format, levels=config.levels)
     preds = read_predictions(config.pred, gold, config.pred_format)
-    gold = [replace(g, query=preset.clean_gold(g.query) or "") for g in gold]
-    preds = {k: replace(p, query=preset.clean_pred(p.query)) for k, p in preds.items()}
-    if config.graph_name is not None:
-        gold, preds = _name_graph(gold, preds, config)
+    pairs = [
+        prepare_pair(
+            replace(g, dialect=_item_dialect(g, config)), preds.get(g.id), preset, config.graph_name
+        )
+        for g in gold
+    ]
+    gold = [g for g, _ in pairs]
+    preds = {g.id: p for g, p in pairs if p is not None}
     _prepare_out(config)
     results_path = os.path.join(config.out, RESULTS)
     cache_path = os.path.join(config.out, GOLD_CACHE)

@@ -108,7 +108,9 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
     """Read SQL ``text`` of ``dialect`` (family ``sql``) into the IR through ``schema``.
 
     SQL/PGQ (grammar ``sqlpgq``) hands each GRAPH_TABLE to the GQL grammar first; its graph
-    part needs no mapping, so ``schema`` is only required when tables are named too."""
+    part needs no mapping, so ``schema`` is only required when tables are named too. Plain SQL
+    without a ``schema`` reads each table as a node type and each join as a value join
+    (:mod:`gqlir.schema.inferred`)."""
     from ..sqlmapping import mapping_for
 
     require_sqlglot()
@@ -121,12 +123,10 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
         query = reader.read(sql)
         return query
     if schema is None:
-        raise SchemaError(
-            f"reading {dialect.name} needs a schema mapping (parse(..., schema=...), or "
-            "--schema on the command line): the tables of the query must map to node and "
-            "edge types",
-            code="SCHEMA_REQUIRED",
-        )
+        from ..schema.inferred import tables_of_sql
+
+        # No mapping: each table the query names is a node type and each join a value join.
+        schema = tables_of_sql(text, dialect.sql_dialect).schema
     mapping = mapping_for(schema, dialect=dialect.sql_dialect)
     return SqlReader(dialect, mapping).read(text)
 

@@ -3,7 +3,7 @@ formats of graph databases and benchmarks, the relational mapping, the graph dat
 schema-aware query checks.
 
     from gqlir.schema import load_schema, read_schema, write_schema
-    schema = load_schema("schemas/movies/schema.json")       # gqlir's JSON (docs/schema-format.md)
+    schema = load_schema("schemas/movies")                   # a graph folder, or any schema file
     ddl = write_schema(schema, "kuzu", lossy=True)            # .text, .report (what was lost)
     same = read_schema(ddl.text, "kuzu", name="movies")
     issues = check(gqlir.parse("MATCH (m:Movei) RETURN m"), schema)  # [SchemaIssue ...]
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .formats import WriteResult, detect_format, format_names
 from .formats import read as read_schema
 from .formats import write as write_schema
+from .loading import load_schema
 from .model import (
     Cardinality,
     EdgeType,
@@ -28,7 +29,6 @@ from .model import (
     Participation,
     Property,
     SchemaGraph,
-    load_schema,
 )
 from .report import Change, LossReport, diff
 from .types import PropertyType, TypeKind, parse_type

@@ -651,13 +651,3 @@ def compact_json(value: Any, depth: int = 0, width: int = 100) -> str:
         return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
     items = [pad + compact_json(v, depth + 1, width) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + "  " * depth + "]"
-
-
-def load_schema(path: str) -> SchemaGraph:
-    """Read a schema file in gqlir's JSON format."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise SchemaError(f"cannot read {path!r}: {exc.strerror or exc}") from None
-    return SchemaGraph.from_json(text)

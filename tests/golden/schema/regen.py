@@ -15,8 +15,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
 
+from gqlir.schema import load_schema  # noqa: E402
 from gqlir.schema.formats import read, write  # noqa: E402
-from gqlir.schema.model import load_schema  # noqa: E402
 
 FORMATS = [
     "gqlir",
