@@ -19,7 +19,8 @@ def names(target: str, source: str | None = None) -> list[str]:
 
 
 def test_passes_are_chosen_by_capabilities() -> None:
-    assert names("iso-gql") == []  # ISO GQL says DIFFERENT EDGES and reads null operands
+    # ISO GQL says DIFFERENT EDGES and reads null operands, but has no nodes() function
+    assert names("iso-gql") == ["path-lists"]
     assert names("spanner") == ["googlesql", "edge-uniqueness"]
     assert names("neo4j") == ["gql-meanings"]
     assert "cypher-meanings" in names("kuzu")

@@ -93,7 +93,7 @@ from ..ir.functions import WHITESPACE
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.pipeline import lower
-from . import gql_merge, gql_paths, gql_walks
+from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
 
@@ -353,8 +353,6 @@ class GqlGenerator(GraphTextGenerator):
         steps = query.steps
         if not steps:
             raise self.unsupported("empty query", query)
-        if not {"nodes", "relationships"}.isdisjoint(self.caps.unsupported_functions):
-            steps = gql_paths.spell_path_lists(steps, self.fresh)
         out: list[str] = []
         opening = True
         last = len(steps) - 1

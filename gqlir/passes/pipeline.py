@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..dialect import Dialect
 from ..ir.node import Node
-from . import edge_uniqueness
+from . import edge_uniqueness, path_lists
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -93,6 +93,13 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_rules,
         lower_googlesql,
         "literal-null operands folded; element filters that read others moved to WHERE",
+    ),
+    Lowering(
+        "path-lists",
+        frozenset({"gql"}),
+        lambda t, s: path_lists.applies(t),
+        path_lists.lower_path_lists,
+        "nodes(p) / relationships(p) of a named chain written as the list of its variables",
     ),
     Lowering(
         "edge-uniqueness",
