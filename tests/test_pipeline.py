@@ -22,7 +22,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
     # ISO GQL says DIFFERENT EDGES and reads null operands, but has no nodes() function
     assert names("iso-gql") == ["path-lists"]
     assert names("spanner") == ["googlesql", "edge-uniqueness"]
-    assert names("neo4j") == ["gql-meanings"]
+    assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
     assert "cypher-meanings" in names("kuzu")
     assert names("kuzu", "spanner")[0] == "float-quotients"  # 7 / 2 is 3.5 in GoogleSQL
 

@@ -24,6 +24,7 @@ from .cypher_lowering import needs_lowering
 from .division import float_quotients
 from .googlesql import lower_googlesql
 from .gql_family import lower_gql_meanings
+from .setops import lower_set_operations
 
 __all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
 
@@ -86,6 +87,13 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: needs_lowering(t),
         lower_cypher,
         "Cypher's null, CASE, IN, + and subscript meanings kept where the target differs",
+    ),
+    Lowering(
+        "set-operations",
+        frozenset({"cypher"}),
+        lambda t, s: not t.capabilities.except_intersect,
+        lower_set_operations,
+        "INTERSECT / EXCEPT written as UNION ALL of tagged branches, grouped and counted",
     ),
     Lowering(
         "googlesql",
