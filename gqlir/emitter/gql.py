@@ -2301,12 +2301,6 @@ class GqlGenerator(GraphTextGenerator):
     def _lower_function(self, node: e.FunctionCall) -> e.Expr:
         name = node.name
         args = node.args
-        if name in ("e", "pi") and not args:
-            return e.Float(math.e if name == "e" else math.pi, pos=node.pos)
-        if name == "coalesce" and len(args) == 1:
-            return args[0]
-        if name in ("nodes", "relationships") and args == (e.Null(),):
-            return e.Null(pos=node.pos)
         if name == "range" and 2 <= len(args) <= 3:
             return self._fold_range(node) or node
         if name in ("head", "last", "tail", "reverse") and len(args) == 1:
@@ -2367,10 +2361,6 @@ class GqlGenerator(GraphTextGenerator):
                 return e.Case(args[0], words, e.Null(), pos=node.pos)
         if name == "toboolean" and len(args) == 1:
             return self._to_boolean(node)
-        if name in ("trim", "btrim", "ltrim", "rtrim") and len(args) == 1:
-            # Cypher strips whitespace, GQL's one-argument forms only spaces: name the set.
-            canonical = "btrim" if name == "trim" else name
-            return e.FunctionCall(canonical, (args[0], e.String(WHITESPACE)), pos=node.pos)
         if name in ("ceil", "floor") and len(args) == 1 and self.type_of(args[0]).kind != "float":
             cast = e.Cast(args[0], e.TypeRef("FLOAT"))
             return e.FunctionCall(name, (cast,), pos=node.pos)

@@ -24,6 +24,7 @@ from .cypher_lowering import needs_lowering
 from .division import float_quotients
 from .googlesql import lower_googlesql
 from .gql_family import lower_gql_meanings
+from .gql_functions import lower_gql_functions
 from .setops import lower_set_operations
 
 __all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
@@ -101,6 +102,13 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_rules,
         lower_googlesql,
         "literal-null operands folded; element filters that read others moved to WHERE",
+    ),
+    Lowering(
+        "gql-functions",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_functions,
+        "e(), pi(), coalesce(x), nodes(null) as values; one-argument trims with Cypher's set",
     ),
     Lowering(
         "path-lists",
