@@ -24,16 +24,15 @@ from ..ir import expr as e
 from ..ir.functions import WHITESPACE
 from ..ir.node import Node
 
-__all__ = ["lower_gql_functions"]
+__all__ = ["NAMES", "lower_gql_functions"]
 
-_NAMES = frozenset({"e", "pi", "coalesce", "nodes", "relationships", "trim", "btrim"})
-_NAMES |= {"ltrim", "rtrim"}
+#: The functions this pass may rewrite.
+NAMES = frozenset({"e", "pi", "coalesce", "nodes", "relationships", "trim", "btrim"})
+NAMES |= {"ltrim", "rtrim"}
 
 
 def lower_gql_functions(root: Node, target: Dialect) -> Node:
     """``root`` with the functions above written as GQL writes them."""
-    if not any(isinstance(n, e.FunctionCall) and n.name in _NAMES for n in root.walk()):
-        return root
     return root.transform(_rewrite)
 
 
