@@ -1,13 +1,18 @@
 """How much of each dialect's documented syntax ``gqlir validate`` accepts (issue 22).
 
-Reads every ``corpus/<dialect>/*.jsonl`` whose directory names a dialect and whose lines carry a
-``query`` and a ``valid`` flag (the queries written from that dialect's own documentation, each
-with its ``source``), validates each query in that dialect, and prints one Markdown row per
-dialect: valid queries accepted, invalid ones rejected (each with a position), and the first few
-misjudged queries with gqlir's verdict. The acceptance target is 95 % of the valid queries.
+Reads every ``corpus/<name>/*.jsonl`` whose lines carry a ``query`` and a ``valid`` flag (the
+queries written from a dialect's own documentation, each with its ``source``), validates each
+query in its dialect, and prints one Markdown row per corpus directory: valid queries accepted,
+invalid ones rejected (each with a position), and the first few misjudged queries with gqlir's
+verdict. The acceptance target is 95 % of the valid queries.
+
+A corpus's dialect is the line's ``dialect`` field, else the directory's name when it names a
+dialect, else the dialect whose name starts the directory's name before a ``-`` (``sqlpgq-duckpgq``
+is read as ``sqlpgq``). A directory without such lines (translation corpora) is left out.
 
     python benchmarks/dialect_acceptance.py                   # every dialect corpus
     python benchmarks/dialect_acceptance.py --dialect neo4j4 --show 10
+    python benchmarks/dialect_acceptance.py --write README.md # the table between the markers
 """
 
 from __future__ import annotations
@@ -22,9 +27,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gqlir import validate  # noqa: E402
-from gqlir.dialect import all_dialects  # noqa: E402
+from gqlir.dialect import all_dialects, get_dialect  # noqa: E402
+from gqlir.errors import GqlirError  # noqa: E402
 
 TARGET = 0.95
+START_MARKER = "<!-- dialect-acceptance:start -->"
+END_MARKER = "<!-- dialect-acceptance:end -->"
+COMMAND = "python benchmarks/dialect_acceptance.py --write README.md"
 
 
 @dataclass
@@ -46,10 +55,28 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "–"
 
 
-def corpus_entries(dialect: str) -> list[dict]:
-    """The entries of ``corpus/<dialect>/`` that say whether they are valid."""
+def dialect_of(directory: str) -> str | None:
+    """The dialect a corpus directory's queries are written in, by its name (see above)."""
+    names = {d.name for d in all_dialects()}
+    if directory in names:
+        return directory
+    try:
+        return get_dialect(directory).name
+    except (GqlirError, KeyError, ValueError):
+        pass
+    prefixes = [n for n in names if directory.startswith(n + "-")]
+    return max(prefixes, key=len) if prefixes else None
+
+
+def corpora() -> list[str]:
+    """The corpus directories, in name order."""
+    return sorted(p.name for p in (ROOT / "corpus").iterdir() if p.is_dir())
+
+
+def corpus_entries(directory: str) -> list[dict]:
+    """The entries of ``corpus/<directory>/`` that say whether they are valid."""
     out = []
-    for path in sorted((ROOT / "corpus" / dialect).glob("*.jsonl")):
+    for path in sorted((ROOT / "corpus" / directory).glob("*.jsonl")):
         with path.open(encoding="utf-8") as fh:
             for line in fh:
                 if line.strip():
@@ -59,10 +86,10 @@ def corpus_entries(dialect: str) -> list[dict]:
     return out
 
 
-def measure(dialect: str, entries: list[dict]) -> Tally:
+def measure(dialect: str | None, entries: list[dict]) -> Tally:
     tally = Tally()
     for entry in entries:
-        result = validate(entry["query"], dialect)
+        result = validate(entry["query"], str(entry.get("dialect") or dialect))
         if entry["valid"]:
             tally.valid += 1
             tally.accepted += result.valid
@@ -77,25 +104,59 @@ def measure(dialect: str, entries: list[dict]) -> Tally:
     return tally
 
 
+def table(names: list[str] | None = None, show: int = 3) -> tuple[str, list[str]]:
+    """The Markdown table over the corpus directories (all, or those of the given dialects or
+    directory names) and the misjudged queries of each (at most ``show``)."""
+    lines = [
+        "| corpus (dialect) | valid queries accepted | invalid queries rejected with a position "
+        "| ≥ 95 % |",
+        "| --- | --- | --- | --- |",
+    ]
+    notes: list[str] = []
+    for directory in corpora():
+        dialect = dialect_of(directory)
+        if names and directory not in names and dialect not in names:
+            continue
+        entries = corpus_entries(directory)
+        if not entries or (dialect is None and not all(e.get("dialect") for e in entries)):
+            continue
+        tally = measure(dialect, entries)
+        label = directory if directory == dialect else f"{directory} ({dialect or 'per query'})"
+        lines.append(tally.row(label))
+        notes.extend(f"  {directory}: {m}" for m in tally.misjudged[:show])
+    return "\n".join(lines), notes
+
+
+def write(path: Path, text: str) -> int:
+    """Replace the section between the markers of ``path`` with ``text``; 2 when the file or
+    its markers are missing (they are never invented)."""
+    if not path.is_file():
+        print(f"{path}: no such file", file=sys.stderr)
+        return 2
+    content = path.read_text(encoding="utf-8")
+    start, end = content.find(START_MARKER), content.find(END_MARKER)
+    if start < 0 or end < start:
+        print(f"{path}: markers {START_MARKER} ... {END_MARKER} not found", file=sys.stderr)
+        return 2
+    section = f"{START_MARKER}\n<!-- produced by: {COMMAND} -->\n{text}\n"
+    path.write_text(content[:start] + section + content[end:], encoding="utf-8")
+    print(f"{path}: dialect acceptance table written")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dialect", action="append", help="only this dialect (repeatable)")
-    parser.add_argument("--show", type=int, default=3, help="misjudged queries shown per dialect")
+    parser.add_argument("--dialect", action="append", help="only this dialect or corpus")
+    parser.add_argument("--show", type=int, default=3, help="misjudged queries shown per corpus")
+    parser.add_argument("--write", type=Path, metavar="FILE", help="write the table into FILE")
     args = parser.parse_args(argv)
-    names = args.dialect or [d.name for d in all_dialects()]
-    print("| dialect | valid queries accepted | invalid queries rejected | ≥ 95 % |")
-    print("| --- | --- | --- | --- |")
-    notes = []
-    for name in names:
-        entries = corpus_entries(name)
-        if not entries:
-            continue
-        tally = measure(name, entries)
-        print(tally.row(name))
-        notes.extend(f"  {name}: {m}" for m in tally.misjudged[: args.show])
+    text, notes = table(args.dialect, args.show)
+    print(text)
     if notes:
         print("\nmisjudged:")
         print("\n".join(notes))
+    if args.write is not None:
+        return write(args.write, text)
     return 0
 
 

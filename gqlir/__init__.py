@@ -34,7 +34,7 @@ from .errors import (
 if TYPE_CHECKING:
     from . import ir
     from .api import EmitOptions, SchemaSource, ValidationResult, emit_options
-    from .dialect import Dialect
+    from .dialect import Dialect, DialectName
     from .schema.checks import SchemaIssue
 
 __version__ = "0.1.0"
@@ -61,7 +61,7 @@ __all__ = [
 
 def parse(
     text: str,
-    dialect: str = "neo4j",
+    dialect: DialectName | str = "neo4j",
     *,
     schema: SchemaSource | None = None,
     graph: str | None = None,
@@ -75,7 +75,7 @@ def parse(
 
 def emit(
     query: ir.Node,
-    dialect: str = "neo4j",
+    dialect: DialectName | str = "neo4j",
     *,
     schema: SchemaSource | None = None,
     **options: Unpack[EmitOptions],
@@ -89,8 +89,8 @@ def emit(
 
 def transpile(
     text: str,
-    read: str = "neo4j",
-    write: str = "neo4j",
+    read: DialectName | str = "neo4j",
+    write: DialectName | str = "neo4j",
     *,
     schema: SchemaSource | None = None,
     **options: Unpack[EmitOptions],
@@ -104,7 +104,7 @@ def transpile(
 
 def validate(
     text: str,
-    dialect: str = "neo4j",
+    dialect: DialectName | str = "neo4j",
     *,
     schema: SchemaSource | None = None,
     graph: str | None = None,
@@ -116,7 +116,7 @@ def validate(
     return _validate(text, dialect, schema=schema, graph=graph)
 
 
-def get_dialect(name: str) -> Dialect:
+def get_dialect(name: DialectName | str) -> Dialect:
     from .dialect import get_dialect as _get
 
     return _get(name)

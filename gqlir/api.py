@@ -152,7 +152,10 @@ def translate(
         return write_query(query)
     except UnsupportedError as refused:
         from .passes.fold import fold_constants
+        from .refusals import all_refusals
 
+        # the query's other refusals, looked for only when asked (exc.all_refusals())
+        refused._others = lambda first=refused: all_refusals(query, first, write_query)
         folded = fold_constants(query, get_dialect(read).name)
         if folded is query:
             raise

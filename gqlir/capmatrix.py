@@ -45,7 +45,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
         (
             "Writes",
             """graph_writes create_keyword merge foreach load_csv remove_clause set_map
-            set_labels""",
+            set_merge_map set_labels""",
         ),
         (
             "Patterns",
@@ -72,7 +72,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
         (
             "Ordering and lexical",
             """null_ordering_syntax nulls_sort_high null_order_fixed param_sigil list_index_base
-            string_quote identifier_quote identifier_escape quoted_variables
+            string_quote identifier_quote identifier_escape quoted_variables leading_zero_octal
             float_literal_exponent""",
         ),
     )

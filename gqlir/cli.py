@@ -33,10 +33,10 @@ import os
 import stat
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, NoReturn, Self
@@ -306,6 +306,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-c", "--capabilities", action="store_true", help="every capability of every dialect"
     )
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="check NAME's facts on --engine E with small queries and print what the engine "
+        "contradicts (Cypher dialects)",
+    )
+    p.add_argument("-e", "--engine", metavar="E", help="the engine --probe runs on")
+    _add_engine_arguments(p)
     _add_common_arguments(p)
     p.set_defaults(handler=_cmd_dialects)
     _add_evaluator_commands(sub)
@@ -341,6 +349,27 @@ def _add_query_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-q", "--quiet", action="store_true", help="no summary and no progress bar in batch mode"
     )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="batch mode: worker processes (0: one per core; default 1); output order is kept",
+    )
+
+
+def _jobs(text: str) -> int:
+    """--jobs N: a count of worker processes, 0 for every core."""
+    from .workers import default_jobs
+
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of jobs: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("--jobs must be 0 (every core) or more")
+    return n or default_jobs()
 
 
 def _add_graph_name_argument(p: argparse.ArgumentParser, help_text: str) -> None:
@@ -931,7 +960,7 @@ def _format_error(exc: GqlirError) -> str:
         more = f", ... ({len(exc.expected) - 15} more)" if len(exc.expected) > 15 else ""
         lines.append(f"  expected: {shown}{more}")
     if isinstance(exc, UnsupportedError):
-        lines.append(f"  construct: {exc.construct} (target dialect: {exc.dialect})")
+        lines.append(f"  construct: {exc.construct} [{exc.id}] (target dialect: {exc.dialect})")
     return "\n".join(lines)
 
 
@@ -1273,12 +1302,20 @@ def _cmd_translate(args: argparse.Namespace) -> int:
             data["tables"] = mode
         if outcome.error:
             data["error"] = outcome.error
+        if isinstance(outcome.exc, UnsupportedError):
+            data["refusals"] = [r.to_dict() for r in outcome.exc.all_refusals()]
         _write_single(args, _json_line(data))
     elif outcome.status == OK:
         _write_single(args, outcome.fields["translation"])
     else:
         assert outcome.exc is not None
-        print(_format_error(outcome.exc), file=sys.stderr)
+        refusals = (
+            outcome.exc.all_refusals()
+            if isinstance(outcome.exc, UnsupportedError)
+            else [outcome.exc]
+        )
+        for exc in refusals:
+            print(_format_error(exc), file=sys.stderr)
     return EXIT_OK if outcome.status == OK else EXIT_INVALID
 
 
@@ -1393,10 +1430,50 @@ def _ir_to_data(value: Any) -> Any:
     return str(value)
 
 
+def _cmd_probe(args: argparse.Namespace) -> int:
+    """``gqlir dialects NAME --probe --engine E``: NAME's facts as engine E shows them."""
+    from .dialect import get_dialect
+    from .probes import first_value, probe
+
+    if len(args.names) != 1 or not args.engine:
+        raise UsageError("--probe takes one dialect NAME and --engine E")
+    dialect = get_dialect(args.names[0])
+    if dialect.family != "cypher":
+        raise UsageError(
+            f"--probe has probes for Cypher dialects; {dialect.name} is {dialect.family}"
+        )
+    with _open_engine(args, args.engine) as engine:
+        native = engine.native_dialect(dialect.name)
+        if native is None:
+            raise UsageError(
+                f"{args.engine} does not run {dialect.name} text as it is (it runs "
+                f"{', '.join(engine.dialects)}): probes must reach the engine untranslated"
+            )
+        findings = probe(dialect, first_value(engine, dialect.name))
+    wrong = [f for f in findings if f.verdict == "contradicted"]
+    if args.json:
+        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+    else:
+        for f in findings:
+            if f.verdict != "holds" or not f.fact.startswith("reserved word"):
+                shown = "" if f.verdict == "holds" else f" (engine: {f.observed!r}; {f.detail})"
+                print(f"{f.verdict:<12} {f.fact} = {f.declared!r}{shown}")
+        held = sum(f.verdict == "holds" for f in findings)
+        print(
+            f"{dialect.name} on {args.engine}: {held} facts hold, {len(wrong)} contradicted, "
+            f"{len(findings) - held - len(wrong)} without an answer",
+            file=sys.stderr,
+        )
+    return EXIT_INVALID if wrong else EXIT_OK
+
+
 def _cmd_dialects(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from .dialect import all_dialects, get_dialect
+
+    if args.probe:
+        return _cmd_probe(args)
 
     chosen = [get_dialect(n) for n in args.names] if args.names else all_dialects()
     if args.json:
@@ -1514,13 +1591,10 @@ def _process(
     """The batch loop: one output line per input line, whatever the line holds."""
     try:
         with _Progress(enabled=not args.quiet, total=size, title=title) as progress:
-            for line in lines:
+            for line, outcome in _outcomes(args, run, lines, failed):
                 tally.total += 1
                 if line.problem is not None:
-                    outcome = _input_error(line, failed)
                     tally.input_errors.append(outcome.error["message"] if outcome.error else "")
-                else:
-                    outcome = _guarded(run, line.query, args.debug, failed)
                 tally.statuses[outcome.status] += 1
                 if outcome.construct:
                     tally.constructs[outcome.construct] += 1
@@ -1530,6 +1604,54 @@ def _process(
         raise
     except OSError as exc:
         raise UsageError(f"I/O error: {exc.strerror or exc}") from None
+
+
+def _outcomes(
+    args: argparse.Namespace,
+    run: Callable[[str], _Outcome],
+    lines: Iterator[_Line],
+    failed: dict[str, Any],
+) -> Iterator[tuple[_Line, _Outcome]]:
+    """Each line with its outcome, in input order: here, or in ``--jobs`` worker processes."""
+    jobs = getattr(args, "jobs", 1)
+    if jobs <= 1:
+        for line in lines:
+            if line.problem is not None:
+                yield line, _input_error(line, failed)
+            else:
+                yield line, _guarded(run, line.query, args.debug, failed)
+        return
+    from .workers import ordered_map
+
+    held: deque[_Line] = deque()
+
+    def texts() -> Iterator[str | None]:
+        for line in lines:
+            held.append(line)
+            yield line.query if line.problem is None else None
+
+    work = partial(_worker_outcome, run=run, debug=args.debug, failed=failed)
+    crashed = partial(_crashed_outcome, failed=failed)
+    for outcome in ordered_map(work, texts(), jobs=jobs, on_crash=crashed):
+        line = held.popleft()
+        yield line, (_input_error(line, failed) if outcome is None else outcome)
+
+
+def _worker_outcome(
+    text: str | None, run: Callable[[str], _Outcome], debug: bool, failed: dict[str, Any]
+) -> _Outcome | None:
+    """One record's outcome in a worker process (None for a line that holds no query); the
+    exception objects stay behind: a batch record needs only the fields."""
+    if text is None:
+        return None
+    outcome = _guarded(run, text, debug, failed)
+    return replace(outcome, exc=None, more=[])
+
+
+def _crashed_outcome(text: str | None, failed: dict[str, Any]) -> _Outcome:
+    message = "the worker process running this query died (a crash or the memory limit)"
+    error = {"code": "INTERNAL", "message": message}
+    return _Outcome(INTERNAL_ERROR, dict(failed, status=INTERNAL_ERROR), error)
 
 
 def _input_error(line: _Line, failed: dict[str, Any]) -> _Outcome:

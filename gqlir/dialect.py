@@ -12,7 +12,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any
+from typing import Any, Literal
 
 from .errors import DialectError
 from .resources import data_dir
@@ -57,6 +57,7 @@ class Capabilities:
     )
     # Neo4j 4 schema syntax: ON … ASSERT, INDEX ON :L(p), DROP … ON, BTREE, BRIEF/VERBOSE
     legacy_schema_syntax: bool = False
+    leading_zero_octal: bool = False  # 0777 is octal (older Cypher grammars); else an error
     finish: bool = True
     use_graph: bool = True
     merge: bool = True
@@ -73,6 +74,7 @@ class Capabilities:
     graph_writes: bool = True  # graph DML in the query language (CREATE/INSERT, SET, DELETE ...)
     remove_clause: bool = True  # REMOVE n.p / REMOVE n:L
     set_map: bool = True  # SET n = {…} and SET n += {…}
+    set_merge_map: bool = False  # a GQL dialect writes SET n += {…} (TuGraph), not SET n.k = v
     set_labels: bool = True  # SET n:L
     implicit_grouping: bool = True  # aggregates group by the other projected items
     group_by: str = ""  # "" (no GROUP BY), "variables" (ISO GQL), "expressions" (GoogleSQL, SQL)
@@ -202,6 +204,9 @@ class Dialect:
     functions: dict[str, str] = field(default_factory=dict)  # canonical -> surface name
     function_aliases: dict[str, str] = field(default_factory=dict)  # surface (lower) -> canonical
     reserved_words: frozenset[str] = frozenset()
+    #: keywords that are no name at all, not even a label or a property key, unless escaped
+    #: (TuGraph's Lcypher.g4 tokens outside oC_SymbolicName and oC_ReservedWord)
+    keyword_only: frozenset[str] = frozenset()
     aliases: tuple[str, ...] = ()
     sources: dict[str, str] = field(default_factory=dict)
     sql_dialect: str | None = None  # for family "sql": the sqlglot dialect
@@ -261,6 +266,11 @@ def _resolved(name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     return spec
 
 
+def extensions(name: str) -> tuple[str, ...]:
+    """The dialects written as extensions of dialect ``name`` (their file inherits it)."""
+    return tuple(n for n, spec in _raw_specs().items() if spec.get("inherits") == name)
+
+
 def _build(name: str) -> Dialect:
     spec = _resolved(name)
     caps_in = dict(spec.get("capabilities", {}))
@@ -282,9 +292,34 @@ def _build(name: str) -> Dialect:
         functions=functions,
         function_aliases=aliases,
         reserved_words=frozenset(w.upper() for w in spec.get("reserved_words", [])),
+        keyword_only=frozenset(w.upper() for w in spec.get("keyword_only", [])),
         aliases=tuple(spec.get("aliases", [])),
         sources=dict(spec.get("sources", {})),
     )
+
+
+#: The dialect names gqlir knows, for editors to complete. The public functions take
+#: ``DialectName | str``: a SQL dialect takes any sqlglot flavour (``sql:<flavour>``), and
+#: aliases are accepted too.
+DialectName = Literal[
+    "neo4j",
+    "neo4j4",
+    "opencypher9",
+    "kuzu",
+    "tugraph-cypher",
+    "iso-gql",
+    "spanner",
+    "tugraph-gql",
+    "sql",
+    "sql:sqlite",
+    "sql:duckdb",
+    "sql:postgres",
+    "sqlpgq",
+    "sqlpgq:oracle",
+    "sqlpgq:duckdb",
+    "sqlpgq:postgres",
+    "sqlpgq:bigquery",
+]
 
 
 @cache

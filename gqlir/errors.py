@@ -141,6 +141,7 @@ class UnsupportedError(GqlirError):
         rewrite: str | None = None,
         text: str | None = None,
         offset: int | None = None,
+        node: Any = None,
     ) -> None:
         msg = message or f"{construct} cannot be expressed in {dialect}"
         if rewrite:
@@ -149,14 +150,44 @@ class UnsupportedError(GqlirError):
         self.construct = construct
         self.dialect = dialect
         self.rewrite = rewrite
+        #: the refused IR node, where an emitter knows it (not part of the error's data)
+        self.node = node
+        self._others: Any = None  # () -> the query's other refusals (set by the translator)
+
+    @property
+    def id(self) -> str:
+        """The construct's stable id (docs/refusals.md; :func:`refusal_id`)."""
+        return refusal_id(self.construct)
+
+    def all_refusals(self) -> list[UnsupportedError]:
+        """This refusal and the query's others, one per construct (found by writing the query
+        again without each refused part: :func:`gqlir.refusals.all_refusals`)."""
+        if self._others is None:
+            return [self]
+        found: list[UnsupportedError] = self._others()
+        self._others = lambda: found
+        for other in found:
+            if other.text is None:
+                other.text = self.text
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
+        out["id"] = self.id
         out["construct"] = self.construct
         out["dialect"] = self.dialect
         if self.rewrite:
             out["rewrite"] = self.rewrite
         return out
+
+    def __reduce__(self) -> Any:
+        """Pickled (worker processes) without the IR node and the probe."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("node", "_others")}
+        return (_rebuild_unsupported, (self.construct, self.dialect), state)
+
+
+def _rebuild_unsupported(construct: str, dialect: str) -> UnsupportedError:
+    return UnsupportedError(construct, dialect)
 
 
 class SemanticError(GqlirError):
@@ -224,3 +255,24 @@ class EvaluationError(GqlirError):
         if self.detail:
             out["detail"] = self.detail
         return out
+
+
+# -- refusal ids (here, not in gqlir.refusals, so that errors import nothing of gqlir) ----
+
+#: Wordings of one construct in different emitters, and the words its id is made of.
+SYNONYMS = {
+    "regex match": "regular expression match",
+    "path mode trail": "trail path mode",
+    "subscript": "list subscript",
+}
+
+
+def refusal_id(construct: str) -> str:
+    """The stable id of a refused construct: lower case words joined by ``-``; a function is
+    ``function:<name>``."""
+    words = " ".join(construct.split()).lower()
+    function = re.fullmatch(r"function ([\w.]+)\(\)", words)
+    if function is not None:
+        return f"function:{function.group(1)}"
+    words = SYNONYMS.get(words, words)
+    return re.sub(r"[^a-z0-9]+", "-", words).strip("-")

@@ -766,4 +766,4 @@ def test_error_display_multiline_query() -> None:
     shown = _format_error(exc)
     assert "--> line 2, column 1" in shown
     assert "   | CALL (t) { RETURN 1 AS one }\n   | ^" in shown
-    assert "construct: call_scope (target dialect: opencypher9)" in shown
+    assert "construct: call_scope [call-scope] (target dialect: opencypher9)" in shown

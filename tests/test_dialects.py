@@ -161,7 +161,8 @@ def test_key_facts() -> None:
     tg = get_dialect("tugraph-cypher").capabilities
     assert tg.max_node_labels == 1
     assert not tg.union_distinct and tg.union_all
-    assert not tg.exists_subquery and tg.shortest_function
+    assert not tg.exists_subquery and not tg.shortest_function and tg.leading_zero_octal
+    assert {"START", "JOIN", "REGEXP"} <= get_dialect("tugraph-cypher").keyword_only
 
     kz = get_dialect("kuzu").capabilities
     assert kz.list_index_base == 1

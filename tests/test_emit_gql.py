@@ -97,7 +97,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) RETURN DISTINCT n.name AS _g1 NEXT LET _g2 = _g1 RETURN _g1 AS `n.name` "
         "ORDER BY _g2 NULLS LAST",
         "GRAPH g MATCH (n) RETURN DISTINCT n.name AS `n.name` ORDER BY `n.name` NULLS LAST",
-        SAME,
+        # TuGraph binds delimited variables (its manual's RETURN page), so the column is named
+        "MATCH (n) RETURN DISTINCT n.name AS `n.name` ORDER BY `n.name` NULLS LAST",
     ),
     (
         "MATCH (n) WITH * ORDER BY n.x LIMIT 3 RETURN n.name AS name",
@@ -275,7 +276,7 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) SET n.x = 1, n += {y: 2}, n:L REMOVE n.z, n:M",
         "MATCH (n) SET n.x = 1, n.y = 2, n:L REMOVE n.z, n:M",
         Refused("SET"),
-        SAME,
+        "MATCH (n) SET n.x = 1, n += {y: 2}, n:L REMOVE n.z, n:M",  # TuGraph's SET x += {…}
     ),
     (
         # Cypher assigns in order; one GQL SET evaluates all values first
@@ -350,13 +351,13 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) WHERE n.x IN [1, 2, 3] RETURN n.x AS x",
         "MATCH (n) WHERE n.x = 1 OR n.x = 2 OR n.x = 3 RETURN n.x AS x",
         "GRAPH g MATCH (n) WHERE n.x IN UNNEST([1, 2, 3]) RETURN n.x AS x",
-        SAME,
+        "MATCH (n) WHERE n.x IN [1, 2, 3] RETURN n.x AS x",  # TuGraph's IN
     ),
     (
         "MATCH (n) WHERE n.x IN [] RETURN n.x AS x",
         "MATCH (n) WHERE FALSE RETURN n.x AS x",
         "GRAPH g MATCH (n) WHERE n.x IN UNNEST([]) RETURN n.x AS x",
-        SAME,
+        "MATCH (n) WHERE n.x IN [] RETURN n.x AS x",
     ),
     (
         "MATCH (n) WHERE n.x IN $list RETURN n.x AS x",
@@ -366,7 +367,7 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "ELSE FALSE END RETURN n.x AS x",
         "GRAPH g MATCH (n) WHERE CASE WHEN @list IS NULL THEN NULL "
         "ELSE n.x IN UNNEST(@list) END RETURN n.x AS x",
-        SAME,
+        "MATCH (n) WHERE n.x IN $list RETURN n.x AS x",
     ),
     (
         "RETURN any(x IN [1, 2, null] WHERE x = 2) AS r",
@@ -427,7 +428,13 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "GRAPH g RETURN 1 AS first, [2, 3] AS rest, NULL AS missing",
         SAME,
     ),
-    ("RETURN range(1, 3) AS r", "RETURN [1, 2, 3] AS r", "GRAPH g RETURN [1, 2, 3] AS r", SAME),
+    # range() is folded where the dialect has no list generator (ISO GQL)
+    (
+        "RETURN range(1, 3) AS r",
+        "RETURN [1, 2, 3] AS r",
+        "GRAPH g RETURN GENERATE_ARRAY(1, 3) AS r",
+        "RETURN range(1, 3) AS r",
+    ),
     (
         "RETURN e() AS e, pi() AS pi",
         "RETURN 2.718281828459045E0 AS e, 3.141592653589793E0 AS pi",
@@ -768,20 +775,20 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "MATCH (n) WITH count(*) AS count RETURN count",
         "MATCH (n) RETURN COUNT(*) AS count_ NEXT RETURN count_ AS `count`",
         "GRAPH g MATCH (n) RETURN COUNT(*) AS count NEXT RETURN count",
-        SAME,
+        "MATCH (n) RETURN COUNT(*) AS `count` NEXT RETURN `count`",
     ),
     (
         "MATCH (`odd var`) RETURN `odd var`.x AS x",
         "MATCH (_g1) RETURN _g1.x AS x",
         "GRAPH g MATCH (`odd var`) RETURN `odd var`.x AS x",
-        SAME,
+        "MATCH (`odd var`) RETURN `odd var`.x AS x",
     ),
     (
         # PATH is a keyword to GoogleSQL's graph parser as well
         "MATCH path = (a)-->(b) RETURN length(path) AS n",
         "MATCH path_ = (a)->(b) RETURN PATH_LENGTH(path_) AS n",
         "GRAPH g MATCH `path` = (a)->(b) RETURN PATH_LENGTH(`path`) AS n",
-        SAME,
+        "MATCH `path` = (a)->(b) RETURN PATH_LENGTH(`path`) AS n",
     ),
 ]
 
@@ -1429,16 +1436,22 @@ def test_iso_gql_corpus_round_trips() -> None:
     """GQL -> IR -> GQL: each query is written back, or refused; what is written reads back,
     and mostly to the same IR (the exceptions differ in form, not meaning: LET for a grouping
     key, an enumerated CALL scope)."""
-    written = same = 0
+    written = same = refused = 0
     for text in _gql_corpus():
-        tree = gqlir.parse(text, "iso-gql")
+        try:
+            tree = gqlir.parse(text, "iso-gql")
+        except gqlir.GqlirError:
+            # two lines bind a delimited identifier, which GQL.g4 refuses (bindingVariable :
+            # REGULAR_IDENTIFIER): tests/test_gql_parser.py MISLABELLED_VALID
+            refused += 1
+            continue
         try:
             out = emit_gql(tree, ISO)
         except UnsupportedError:
             continue
         written += 1
         same += gqlir.parse(out, "iso-gql") == tree
-    assert written >= 170 and same >= 160
+    assert written >= 170 and same >= 160 and refused == 2
 
 
 def test_schema_commands_are_refused() -> None:

@@ -147,3 +147,14 @@ def test_dir_shows_the_public_names_only() -> None:
     assert set(metrics.__all__) == set(metrics._EXPORTS)
     for name in metrics.__all__:
         assert getattr(metrics, name) is not None
+
+
+def test_dialect_names_for_editors_are_the_ones_gqlir_knows() -> None:
+    from typing import get_args
+
+    from gqlir.dialect import DialectName, _raw_specs
+
+    names = set(get_args(DialectName))
+    assert set(_raw_specs()) <= names  # every dialect, by its own name
+    for name in names:
+        assert gqlir.get_dialect(name).name.split(":")[0] == name.split(":")[0]

@@ -105,7 +105,8 @@ def test_the_public_entry_points_have_precise_types(tmp_path: Path) -> None:
     program = tmp_path / "user_program.py"
     program.write_text(
         "import gqlir\nimport gqlir.api\nimport gqlir.ir\nimport gqlir.engines\nimport gqlir.schema\n"
-        "import gqlir.metrics\n" + "".join(f"reveal_type({n})\n" for n in names)
+        "import gqlir.metrics\n"
+        + "".join(f"reveal_type({n})\n" for n in names)
     )
     proc = _mypy(str(program))
     revealed = [line for line in proc.stdout.splitlines() if "Revealed type" in line]

@@ -179,6 +179,7 @@ class Generator:
             message,
             rewrite=rewrite,
             offset=node.pos if node is not None else None,
+            node=node,
         )
 
     def require(
@@ -197,8 +198,9 @@ class Generator:
 
     def schema_name(self, name: str) -> str:
         """A label, relationship type, property key or map key: bare if plain. Reserved words
-        need no quotes here (openCypher's SchemaName admits them, and so do Neo4j and GQL)."""
-        if is_plain_name(name):
+        need no quotes here (openCypher's SchemaName admits them, and so do Neo4j and GQL),
+        but the dialect's keywords that are no name at all do."""
+        if is_plain_name(name) and name.upper() not in self.dialect.keyword_only:
             return name
         return quote_identifier(name, self.caps.identifier_quote)
 

@@ -1354,6 +1354,8 @@ class GqlGenerator(GraphTextGenerator):
                     item,
                     rewrite="set each property: SET n.k = map.k",
                 )
+            if item.merge and self.caps.set_merge_map and item.value.entries:
+                return [f"{name} += {self.property_map(item.value, item)}"]
             if item.merge:
                 return [
                     f"{name}.{self.schema_name(k)} = {self.expr(v)}" for k, v in item.value.entries
@@ -2298,9 +2300,17 @@ class GqlGenerator(GraphTextGenerator):
             return e.IsNull(node.operand, negated=node.negated, pos=node.pos)
         return node
 
+    def _has_function(self, canonical: str) -> bool:
+        """Whether the dialect has a built-in that means ``canonical``."""
+        return (
+            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
+        )
+
     def _lower_function(self, node: e.FunctionCall) -> e.Expr:
         name = node.name
         args = node.args
+        if name in ("range", "head", "last", "tail", "reverse") and self._has_function(name):
+            return node  # the dialect's own function (TuGraph's list functions)
         if name == "range" and 2 <= len(args) <= 3:
             return self._fold_range(node) or node
         if name in ("head", "last", "tail", "reverse") and len(args) == 1:
@@ -2784,6 +2794,9 @@ class GqlGenerator(GraphTextGenerator):
         ``UNNEST(NULL)`` is empty (false) where ``x IN null`` is null in Cypher: a list that may
         be null is tested first (operators.md, IN operator, semantic rules)."""
         if not self.caps.membership_unnest:
+            if self.caps.list_membership:  # TuGraph: x IN [ … ] with Cypher's meaning
+                item = self.operand(node.item, _PRED + 1)
+                return f"{item} IN {self.operand(node.container, _PRED + 1)}"
             raise self.unsupported("IN", node)
         if self.type_of(node.item).kind == "list":
             # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
@@ -2959,6 +2972,12 @@ class GqlGenerator(GraphTextGenerator):
             # Cypher's date() reads the statement clock: date.statement() is date().
             return self._temporal_call(replace(node, name=base))
         surface = self.function_name(name, node)
+        if surface.startswith("@") and len(args) == 1:  # a system property: x.@id (TuGraph)
+            return f"{self.primary(args[0])}.{surface}"
+        if surface in _OPERATOR_SURFACES:  # an operator (TuGraph's bitwise ones), parenthesised
+            if len(args) == 1:
+                return f"({surface}{self.primary(args[0])})"
+            return f"({self.primary(args[0])} {surface} {self.primary(args[1])})"
         return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
 
     def _temporal_call(self, node: e.FunctionCall) -> str:
@@ -3177,6 +3196,8 @@ _ADD_MARK = "%add"
 #: ``=`` whose operands a type test has left to be of one type.
 _EQ_MARK = "%eq"
 _JSON_MARK = "%to_json"
+#: Function surfaces that are operators (a dialect file spelling a function as one).
+_OPERATOR_SURFACES = frozenset(["&", "|", "^", "<<", ">>", "~"])
 _SUM_MARK = "%sum"
 _STDEV_MARK = "%stdev:"
 _COLLECT_MARK = "%collect"

@@ -43,15 +43,7 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
 from .base import emits
-from .sql import (
-    SqlGenerator,
-    _and,
-    _EdgeB,
-    _Frame,
-    _NodeB,
-    _ValueB,
-    refuse_writes,
-)
+from .sql import SqlGenerator, _and, _EdgeB, _Frame, _NodeB, _ValueB, refuse_writes
 
 __all__ = ["FORMS", "SqlPgqGenerator"]
 

@@ -1,32 +1,16 @@
-"""Where Text2GQL-Bench's ANTLR grammars reject what gqlir's dialect parsers accept.
+"""The grammar Text2GQL-Bench's Driver judges a dialect by.
 
-The Driver decides grammar validity with TuGraph's ``Lcypher.g4`` (Cypher) and the OpenGQL
-``GQL.g4`` (ISO GQL). gqlir's ``tugraph-cypher`` parser is wider than Lcypher in five places,
-its ``iso-gql`` parser in one; for the benchmark's figure, those queries are rejected here:
-
-* Lcypher: a label or type named ``START`` (a keyword of TuGraph's grammar), an ``0o``
-  octal literal (TuGraph writes ``0777``), ``OFFSET`` (TuGraph pages with ``SKIP``), and
-  ``shortestPath(…)`` / ``allShortestPaths(…)`` in a pattern (TuGraph calls
-  ``algo.shortestPath``);
-  gqlir refuses TuGraph's own ``0777`` as ambiguous; Lcypher reads it, so it is read here;
-* OpenGQL: a delimited binding variable, ``(`x`)`` or ``("x":L)``
-  (``bindingVariable : REGULAR_IDENTIFIER``).
+The Driver decides grammar validity with TuGraph's ``Lcypher.g4`` for Cypher dialects and the
+OpenGQL ``GQL.g4`` for GQL ones. gqlir's ``tugraph-cypher`` and ``iso-gql`` parsers follow those
+grammars (Lcypher's keyword-only words such as ``START``, ``0777`` octal, no ``OFFSET``, no
+``shortestPath()``: dialects/tugraph-cypher.toml; OpenGQL's ``bindingVariable :
+REGULAR_IDENTIFIER``: dialects/iso-gql.toml), so the benchmark's verdict is gqlir's own parse in
+the dialect the Driver picks.
 """
 
 from __future__ import annotations
 
-import re
-
-__all__ = ["benchmark_dialect", "benchmark_text", "rejected_by_benchmark"]
-
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`")
-_LCYPHER_REJECTS = re.compile(
-    r":\s*START\b|\b0o[0-7]+|\bOFFSET\b|\b(?:all)?shortestPath\s*\(", re.IGNORECASE
-)
-_DELIMITED_VARIABLE = re.compile(
-    r"(?:(?<![\w.])\(|[-~]\[)\s*(?:`[^`]*`|\"(?:[^\"\\]|\\.)*\")\s*(?::|\)|\]|\{|IS\b|WHERE\b)",
-    re.IGNORECASE,
-)
+__all__ = ["benchmark_dialect"]
 
 
 def benchmark_dialect(dialect: str) -> str:
@@ -40,28 +24,3 @@ def benchmark_dialect(dialect: str) -> str:
     except DialectError:  # a name the benchmark's files carry that gqlir does not know
         family = "gql" if "gql" in dialect else "cypher"
     return "iso-gql" if family == "gql" else "tugraph-cypher"
-
-
-_LEADING_ZERO = re.compile(r"(?<![\w.])0+([0-7]+)\b")
-
-
-def benchmark_text(text: str, dialect: str) -> str:
-    """``text`` as gqlir's parser should read it for the benchmark's verdict: Lcypher's
-    leading-zero octal literals (outside quotes) lose their zeros."""
-    if dialect != "tugraph-cypher":
-        return text
-    parts, last = [], 0
-    for quoted in _QUOTED.finditer(text):
-        parts += [_LEADING_ZERO.sub(r"\1", text[last : quoted.start()]), quoted.group()]
-        last = quoted.end()
-    return "".join(parts) + _LEADING_ZERO.sub(r"\1", text[last:])
-
-
-def rejected_by_benchmark(text: str, dialect: str) -> bool:
-    """Whether the benchmark's grammar for ``dialect`` (``iso-gql`` or ``tugraph-cypher``)
-    rejects ``text`` although gqlir's parser reads it."""
-    if dialect == "iso-gql":
-        return _DELIMITED_VARIABLE.search(text) is not None
-    if dialect == "tugraph-cypher":
-        return _LCYPHER_REJECTS.search(_QUOTED.sub("''", text)) is not None
-    return False

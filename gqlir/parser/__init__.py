@@ -74,7 +74,11 @@ def parse(
             parser.builder.begin(text, graph)
         else:
             parser.builder.begin(text)
-        return parser.parse(text)
+        try:
+            return parser.parse(text)
+        except ParseError as exc:
+            _name_extension(exc, text, d, graph)
+            raise
     except GqlirError as exc:
         if exc.text is None:
             exc.text = text
@@ -83,3 +87,24 @@ def parse(
         raise ParseError(
             "query is nested too deeply", text=text, offset=0, code="PARSE_TOO_DEEP"
         ) from None
+
+
+def _name_extension(exc: ParseError, text: str, d: Dialect, graph: str | None) -> None:
+    """A text the dialect refuses but one of its extensions reads (ISO GQL refusing TuGraph's
+    ``x.@id`` or Spanner's ``GRAPH g``): the error names that dialect."""
+    from ..dialect import extensions
+
+    if d.family != "gql":
+        return
+    for name in extensions(d.name):
+        ext = get_dialect(name)
+        parser = parser_for(ext)
+        parser.builder.begin(text, graph)
+        try:
+            parser.parse(text)
+        except GqlirError:
+            continue
+        exc.message = f"{exc.message} ({ext.name} reads it: an extension of {d.name})"
+        exc.args = (exc.message,)
+        exc.code = "PARSE_OTHER_DIALECT"
+        return

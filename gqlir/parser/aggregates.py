@@ -11,7 +11,15 @@ from __future__ import annotations
 from .. import ir
 
 #: What the IR's aggregate gives on no values, where the other languages give null.
-_EMPTY_VALUE: dict[str, ir.Expr] = {"sum": ir.Integer(0), "collect": ir.ListLiteral(())}
+_EMPTY_VALUE: dict[str, ir.Expr] = {
+    "sum": ir.Integer(0),
+    "collect": ir.ListLiteral(()),
+    # Cypher's stDev() of fewer than two values and stDevP() of none are 0.0
+    "stdev": ir.Float(0.0),
+    "stdevp": ir.Float(0.0),
+}
+#: How many values the other languages' aggregate needs to be non-null.
+_NEEDED: dict[str, int] = {"stdev": 2}
 
 
 def null_below(agg: ir.Aggregate, n: int = 1) -> ir.Case:
@@ -32,6 +40,8 @@ def coalesced(call: ir.FunctionCall) -> ir.Expr:
     if not isinstance(first, ir.Case) or not isinstance(first.default, ir.Aggregate):
         return call
     agg = first.default
-    if _EMPTY_VALUE.get(agg.name) == fallback and first == null_below(agg):
+    if _EMPTY_VALUE.get(agg.name) == fallback and first == null_below(
+        agg, _NEEDED.get(agg.name, 1)
+    ):
         return agg
     return call

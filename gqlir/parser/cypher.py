@@ -20,7 +20,14 @@ from ..errors import ParseError, SemanticError, UnsupportedError
 from ..ir import functions
 from ..ir.analysis import reads_only
 from .aggregates import coalesced, null_below
-from .literals import INT64_MAX, decode_float, decode_integer, decode_string, unquote_identifier
+from .literals import (
+    INT64_MAX,
+    decode_float,
+    decode_integer,
+    decode_leading_zero_octal,
+    decode_string,
+    unquote_identifier,
+)
 
 # -- markers: values that exist only between reductions -------------------------------------------
 
@@ -141,7 +148,9 @@ _BINARY: dict[str, tuple[int, Any]] = {
     "%": (_MUL, ir.ArithOp.MOD),
     "^": (_POW, ir.ArithOp.POW),
 }
-_PREFIX = {"NOT": _NOT, "-": _UNARY, "+": _UNARY}
+# "!" is TuGraph GQL's NOT at unary precedence (MySQL's, which GEAX follows: !a > b is
+# (!a) > b; deps/geax-front-end/test/case/isogql/0014_precedence.test); "~" its bit inversion.
+_PREFIX = {"NOT": _NOT, "-": _UNARY, "+": _UNARY, "!": _UNARY, "~": _UNARY}
 # Longest runs the builder folds into left-deep IR (operator chains, postfix chains, unions):
 # the depth they create is not bounded by the parser's stack, so it is bounded here.
 _MAX_PREFIX_RUN = 200
@@ -235,10 +244,23 @@ class CypherBuilder:
 
     def variable(self, c: list, pos: int) -> str:
         token = c[0]
-        return token[1] if token[0] != "ESCAPED_NAME" else unquote_identifier(token[1])
+        if token[0] == "ESCAPED_NAME":
+            return unquote_identifier(token[1])
+        return self._name(token)
 
     def keyword(self, c: list, pos: int) -> str:
-        return c[0][1]
+        return self._name(c[0])
+
+    def _name(self, token: tuple) -> str:
+        """An unescaped name, unless the dialect's grammar has that word as a keyword only."""
+        if token[1].upper() in self.dialect.keyword_only:
+            raise _err(
+                f"{token[1]} is a keyword of {self.dialect.name}, not a name: escape it "
+                f"(`{token[1]}`) to use it as one",
+                token[2],
+                "PARSE_KEYWORD",
+            )
+        return token[1]
 
     def symbolic_name(self, c: list, pos: int) -> str:
         return c[0]
@@ -1492,6 +1514,8 @@ class CypherBuilder:
 
     def lit_int(self, c: list, pos: int) -> ir.Integer:
         _, text, tpos = c[0]
+        if self.dialect.capabilities.leading_zero_octal and text[:1] == "0" and text.isdigit():
+            return self._integer(decode_leading_zero_octal(text, tpos), tpos)
         return self._integer(decode_integer(text, tpos), tpos)
 
     def _integer(self, value: int, tpos: int) -> ir.Integer:
@@ -1943,7 +1967,7 @@ class _Pratt:
         return self.prefix(op, operand)
 
     def prefix(self, op: _Op, operand: Any) -> ir.Expr:
-        if op.value == "NOT":
+        if op.value in ("NOT", "!"):
             return ir.Not(self.predicate(operand), pos=op.pos)
         if op.value == "-":
             if isinstance(operand, ir.Integer):

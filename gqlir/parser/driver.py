@@ -330,16 +330,13 @@ def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     return (_CALL_GENERIC, rule.lhs, size, fn, keep)
 
 
-#: Keywords that are keywords only before a given character; elsewhere, where a name may
+#: Keywords that are keywords only before what a pattern matches; elsewhere, where a name may
 #: stand too, they are names (``ORDER BY value`` is the column value, ``VALUE {…}`` a
-#: subquery). Only consulted when both readings are possible.
-_KEYWORD_BEFORE = {"VALUE": "{"}
-_SPACE = re.compile(r"\s*")
+#: subquery, ``LET VALUE x = 1`` a value variable: GQL.g4 valueVariableDefinition). Only
+#: consulted when both readings are possible.
+_KEYWORD_BEFORE = {"VALUE": re.compile(r"\s*(?:\{|[^\W\d]\w*\s*(?:=|::|TYPED\b))", re.I)}
 
 
 def _next_allows(text: str, end: int, word: str) -> bool:
     before = _KEYWORD_BEFORE.get(word)
-    if before is None:
-        return True
-    at = _SPACE.match(text, end).end()  # type: ignore[union-attr]
-    return text.startswith(before, at)
+    return before is None or before.match(text, end) is not None

@@ -38,6 +38,7 @@ from .. import ir
 from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
+from ..ir import functions
 from .aggregates import null_below
 from .cypher import (
     _BINARY,
@@ -122,6 +123,13 @@ class _Tuple(_Marker):
 
 class _Alias(_Marker):
     pass
+
+
+class _Delimited(str):
+    """A name written as a delimited identifier (`…` or "…"): ISO GQL's binding variables are
+    regular identifiers only (capability ``quoted_variables``)."""
+
+    pos: int = 0
 
 
 class _KeyLabels(_Marker):
@@ -232,12 +240,32 @@ class GqlBuilder(CypherBuilder):
     BUILTINS: frozenset[str] | None = ISO_BUILTINS
     #: a standalone ORDER BY without OFFSET/LIMIT right after it has no effect (GoogleSQL)
     ORDER_NEEDS_PAGE = False
+    #: the character that makes the next one of a LIKE pattern literal (GoogleSQL: backslash)
+    LIKE_ESCAPE: str | None = "\\"
 
     def variable(self, c: list, pos: int) -> str:
         token = c[0]
         if token[0] != "ESCAPED_NAME":
             return token[1]
-        return decode_accent_quoted(token[1], token[2] if len(token) > 2 else pos)
+        start = token[2] if len(token) > 2 else pos
+        return _delimited(decode_accent_quoted(token[1], start), start)
+
+    def _binding(self, name: Any, pos: int) -> Any:
+        """``name`` as a binding variable: a delimited identifier only where the dialect allows
+        one (``bindingVariable : REGULAR_IDENTIFIER``, GQL.g4 21.1)."""
+        if isinstance(name, _Delimited) and not self.dialect.capabilities.quoted_variables:
+            raise _err(
+                f"a variable of {self.dialect.name} is a regular identifier, not a delimited "
+                "one (bindingVariable : REGULAR_IDENTIFIER)",
+                name.pos,
+            )
+        return name
+
+    def node_pattern(self, c: list, pos: int) -> ir.NodePattern:
+        return super().node_pattern([self._binding(x, pos) for x in c], pos)
+
+    def var_ref(self, c: list, pos: int) -> ir.Variable:
+        return super().var_ref([self._binding(c[0], pos)], pos)
 
     def parameter(self, c: list, pos: int) -> ir.Parameter:
         text = c[0][1][1:]
@@ -389,7 +417,7 @@ class GqlBuilder(CypherBuilder):
                 rewrite="drop the type, or CAST the value",
                 offset=typed.pos,
             )
-        return ir.Binding(c[0], c[-1], pos=pos)
+        return ir.Binding(self._binding(c[0], pos), c[-1], pos=pos)
 
     def typed_type(self, c: list, pos: int) -> _Typed:
         return _Typed(c[0], pos)
@@ -484,6 +512,7 @@ class GqlBuilder(CypherBuilder):
             if result is not None or finished:
                 if isinstance(x, _OrderPage) and result is not None and not paged:
                     order, skip, limit = x.value
+                    order = self._sort_keys(steps[result], order)
                     steps[result] = replace(steps[result], order_by=order, skip=skip, limit=limit)
                     paged = True
                     continue
@@ -507,6 +536,10 @@ class GqlBuilder(CypherBuilder):
                     finished = True
                 steps.append(x)
         return ir.LinearQuery(tuple(steps), pos=pos)
+
+    def _sort_keys(self, result: ir.Step, order: tuple) -> tuple:
+        """The sort keys of the ORDER BY that follows a RETURN (a dialect may read them)."""
+        return order
 
     def _order_step(self, page: _OrderPage) -> ir.Projection | None:
         order, skip, limit = page.value
@@ -721,6 +754,9 @@ class GqlBuilder(CypherBuilder):
             keys = implicit
         else:
             keys = [self._group_key(items, key) for key in group.value]
+        for key in keys:
+            if aggregates(key):
+                raise _err("a grouping key cannot be an aggregate", group.pos)
         if aggregating and _same_set(keys, implicit):
             return None
         return tuple(keys)
@@ -1012,6 +1048,12 @@ class GqlBuilder(CypherBuilder):
         return "/" + "/".join(c)
 
     def catalog_name(self, c: list, pos: int) -> str:
+        """A graph, graph type or schema name. An undelimited part is a regular identifier, so
+        not a reserved word (CREATE GRAPH g TYPED is missing its type, not naming one)."""
+        for part in c:
+            bare = isinstance(part, str) and not isinstance(part, _Delimited)
+            if bare and part.upper() in self.dialect.reserved_words and not part.startswith("/"):
+                raise _err(f"{part} is a reserved word, not a name; delimit it: `{part}`", pos)
         return ".".join(c)
 
     def home_schema(self, c: list, pos: int) -> str:
@@ -1038,7 +1080,7 @@ class GqlBuilder(CypherBuilder):
         return ir.PathPattern(_as_path(c[-1], pos), variable, search, mode, pos=pos)
 
     def path_assign(self, c: list, pos: int) -> _PathAssign:
-        return _PathAssign(c[0], pos)
+        return _PathAssign(self._binding(c[0], pos), pos)
 
     def mode_prefix(self, c: list, pos: int) -> _Prefix:
         return _Prefix((None, c[0]), pos)
@@ -1137,7 +1179,7 @@ class GqlBuilder(CypherBuilder):
         _, text, tpos = c[0]
         if not text.startswith('"'):
             raise _err('a name cannot be a single-quoted string; use "…" or `…`', tpos)
-        return self._string(c[0])
+        return _delimited(self._string(c[0]), tpos)
 
     def edge_pattern(self, c: list, pos: int) -> ir.RelPattern:
         rel = c[0]
@@ -1149,7 +1191,7 @@ class GqlBuilder(CypherBuilder):
         detail: dict = {}
         for x in c:
             if isinstance(x, str):
-                detail["variable"] = x
+                detail["variable"] = self._binding(x, pos)
             elif isinstance(x, ir.LabelExpr):
                 detail["types"] = x
             elif isinstance(x, _Where):
@@ -1232,6 +1274,25 @@ class GqlBuilder(CypherBuilder):
 
     def keyword_call(self, c: list, pos: int) -> ir.Expr:
         return self._function(c[0][1], c[1], pos)
+
+    def trim_plain(self, c: list, pos: int) -> ir.Expr:
+        return self._function("TRIM", c[0] if c else ("args", False, ()), pos)
+
+    def trim_spec(self, c: list, pos: int) -> str:
+        return c[0][1].upper()
+
+    def trim_from(self, c: list, pos: int) -> ir.Expr:
+        """``TRIM(LEADING 'x' FROM s)``: ltrim(s, 'x'); BOTH (the default) is btrim, TRAILING
+        rtrim; without a character, a space. GQL trims one character (GQL.g4 20.23
+        trimCharacterOrByteString; its length must be 1)."""
+        spec = next((x for x in c if isinstance(x, str)), "BOTH")
+        values = [_val(x) for x in c if not isinstance(x, str)]
+        source = values[-1]
+        char = values[0] if len(values) == 2 else ir.String(" ", pos=pos)
+        if isinstance(char, ir.String) and len(char.value) != 1:
+            raise _err("TRIM … FROM removes one character; use BTRIM/LTRIM/RTRIM for more", pos)
+        name = {"BOTH": "btrim", "LEADING": "ltrim", "TRAILING": "rtrim"}[spec]
+        return ir.FunctionCall(name, (source, char), pos=pos)
 
     def _call(self, base: Any, args: tuple, pos: int) -> ir.Expr:
         name = _dotted_name(base)
@@ -1582,14 +1643,31 @@ class _GqlPratt(_Pratt):
 
     def binary(self, op: _Op, meaning: Any, lhs: Any, rhs: Any) -> ir.Expr:
         pos = op.pos
+        if isinstance(meaning, str) and meaning.startswith("tugraph."):
+            return ir.FunctionCall(meaning, (_val(lhs), _val(rhs)), pos=pos)
         if meaning in ("IN", "NOT IN"):
             test = ir.In(_val(lhs), self.b._membership(rhs, pos), pos=pos)
             return ir.Not(test, pos=pos) if meaning == "NOT IN" else test
         if meaning in ("LIKE", "NOT LIKE"):
             # GoogleSQL's LIKE reads a backslash as an escape (operators.md, LIKE operator)
             negated = meaning == "NOT LIKE"
-            return ir.Like(_val(lhs), _val(rhs), negated=negated, escape="\\", pos=pos)
+            escape: str | None = getattr(self.b, "LIKE_ESCAPE", "\\")
+            return ir.Like(_val(lhs), _val(rhs), negated=negated, escape=escape, pos=pos)
         return super().binary(op, meaning, lhs, rhs)
+
+    def prefix(self, op: _Op, operand: Any) -> ir.Expr:
+        if op.value == "~":  # TuGraph's bit inversion
+            return ir.FunctionCall("tugraph.bit_not", (_val(operand),), pos=op.pos)
+        if op.value == "!" and isinstance(operand, (ir.Integer, ir.Float, ir.String)):
+            # MySQL's ! makes 0 true and other numbers false; the IR's NOT takes booleans only
+            raise UnsupportedError(
+                "! of a number or string",
+                self.b.dialect.name,
+                "TuGraph's ! reads a number as a truth value; the IR's NOT takes booleans",
+                rewrite="compare it: x = 0",
+                offset=op.pos,
+            )
+        return super().prefix(op, operand)
 
     def postfix(self, op: _Op, lhs: Any) -> ir.Expr:
         kind = op.value[0]
@@ -1622,6 +1700,12 @@ def _val(value: Any) -> ir.Expr:
         what = "UNNEST( )" if value.__class__.__name__ == "_Unnest" else "a parenthesised list"
         raise _err(f"{what} is only allowed after IN", value.pos)
     return value
+
+
+def _delimited(name: str, pos: int) -> _Delimited:
+    out = _Delimited(name)
+    out.pos = pos
+    return out
 
 
 def _pos_of(x: Any, default: int) -> int:
@@ -1960,8 +2044,174 @@ class SpannerBuilder(GqlBuilder):
         return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, pos=pos)
 
 
+# TuGraph GQL: !=, LIKE, IN, % and the bitwise operators besides ISO GQL's (GEAX GqlLexer.g4,
+# GqlParser.g4), at MySQL's precedence, which GEAX follows (isogql/0014_precedence.test):
+# ^ above * / %, then + -, << >>, &, |, then the comparisons. The bitwise operators are
+# TuGraph's own (tugraph.bit_and ...), refused by name elsewhere.
+_BOR, _BAND, _SHIFT, _BXOR = 61, 63, 65, 85
+TUGRAPH_BINARY: dict[str, tuple[int, Any]] = {
+    **GQL_BINARY,
+    "%": (_MUL, ir.ArithOp.MOD),
+    "|": (_BOR, "tugraph.bit_or"),
+    "&": (_BAND, "tugraph.bit_and"),
+    "<<": (_SHIFT, "tugraph.shift_left"),
+    ">>": (_SHIFT, "tugraph.shift_right"),
+    "^": (_BXOR, "tugraph.bit_xor"),
+    "!=": (_CMP, ir.CompOp.NE),
+    "LIKE": (_CMP, "LIKE"),
+    "NOT LIKE": (_CMP, "NOT LIKE"),
+    "IN": (_CMP, "IN"),
+    "NOT IN": (_CMP, "NOT IN"),
+}
+
+# Functions of TuGraph's GQL front end besides ISO GQL's built-ins (GEAX function library, as
+# its tests isogql/0001_expression.test call them and the manual's label(e)); each is read
+# through the dialect file's [function_aliases] to the IR function of the same meaning, or to
+# the TuGraph function the IR knows only as itself (``tugraph.…``).
+# fmt: off
+TUGRAPH_FUNCTIONS = frozenset(
+    [
+        "label", "labels", "keys", "range", "head", "last", "tail", "reverse", "round",
+        "substring", "substr", "concat", "concat_ws", "instr", "findstr", "isblank", "isnotblank",
+        "tointeger", "todouble", "tostring", "tobool", "todate", "todatetime", "to_date",
+        "date_format", "from_unixtime",
+    ]
+)
+# fmt: on
+
+
+#: The element a bare system property (``WHERE @id = 1``) belongs to, until it is known.
+_SELF = "@self"
+
+
+class _SysEntry(_Marker):
+    """``@name: value`` in a property specification: value is (system property, value)."""
+
+
 class TuGraphGqlBuilder(GqlBuilder):
     """TuGraph-DB GQL (``grammars/tugraph-gql.lark``)."""
+
+    BINARY = TUGRAPH_BINARY
+    BUILTINS = ISO_BUILTINS | TUGRAPH_FUNCTIONS
+    # No escape character is documented for TuGraph's LIKE: a backslash is itself.
+    LIKE_ESCAPE = None
+
+    def tuple_expr(self, c: list, pos: int) -> _Tuple:
+        return _Tuple(tuple(_val(x) for x in c), pos)
+
+    def _sort_keys(self, result: ir.Step, order: tuple) -> tuple:
+        """A sort key that names a RETURN item's column, where the column is named after its
+        expression (`n.name`, which TuGraph can write as a delimited variable), is that
+        expression: ``RETURN n.name ORDER BY `n.name``` sorts as ``ORDER BY n.name``."""
+        if not isinstance(result, ir.Projection):
+            return order
+        columns = {
+            item.alias: item.expr
+            for item in result.items
+            if not isinstance(item.expr, ir.Variable)
+            and item.alias == self._implicit_alias(item.expr, item.alias or "")
+        }
+        out = []
+        for key in order:
+            if isinstance(key.expr, ir.Variable) and key.expr.name in columns:
+                key = replace(key, expr=columns[key.expr.name])
+            out.append(key)
+        return tuple(out)
+
+    def select_match(self, c: list, pos: int) -> list:
+        """GEAX's ``SELECT … MATCH …``: the MATCH of the session's graph."""
+        return list(c[0]) if isinstance(c[0], tuple) else [c[0]]
+
+    # -- system properties: x.@id, {@id: 1}, (n WHERE @id = 1) ----------------------------------
+    def start(self, c: list, pos: int) -> ir.Statement:
+        statement = super().start(c, pos)
+        for node in statement.walk():
+            if isinstance(node, ir.Variable) and node.name == _SELF:
+                raise _err(
+                    "a system property without an element is only allowed in an element "
+                    "pattern's WHERE; write x.@id",
+                    node.pos or pos,
+                )
+        return statement
+
+    def _system(self, token: tuple, subject: ir.Expr, pos: int) -> ir.FunctionCall:
+        """``subject.@name``: TuGraph's system property, which the IR knows only as TuGraph's
+        (``tugraph.@name``)."""
+        canonical = "tugraph." + token[1].lower()
+        if functions.lookup(canonical) is None:
+            raise _err(f"{token[1]} is not a TuGraph system property", pos)
+        return ir.FunctionCall(canonical, (subject,), pos=pos)
+
+    def op_sysprop(self, c: list, pos: int):
+        token = c[0]
+        return lambda b, base: b._system(token, _val(base), base.pos or pos)
+
+    def sys_ref(self, c: list, pos: int) -> ir.FunctionCall:
+        return self._system(c[0], ir.Variable(_SELF, pos=pos), pos)
+
+    def sys_entry(self, c: list, pos: int) -> _SysEntry:
+        return _SysEntry((self._system(c[0], ir.Variable(_SELF, pos=pos), pos), c[1]), pos)
+
+    def properties(self, c: list, pos: int) -> Any:
+        """An element's property specification; with a system property in it, the whole
+        specification is the equivalent WHERE (GQL has no element with both)."""
+        if not any(isinstance(x, _SysEntry) for x in c):
+            return super().properties(c, pos)
+        tests: list[ir.Expr] = []
+        for entry in c:
+            if isinstance(entry, _SysEntry):
+                left, value = entry.value
+            else:
+                left, value = ir.Property(ir.Variable(_SELF, pos=pos), entry[0], pos=pos), entry[1]
+            tests.append(ir.Comparison(ir.CompOp.EQ, left, value, pos=pos))
+        where = tests[0]
+        for test in tests[1:]:
+            where = ir.And(where, test, pos=pos)
+        return _Where(where, pos)
+
+    def node_pattern(self, c: list, pos: int) -> ir.NodePattern:
+        node = super().node_pattern(c, pos)
+        if node.where is None:
+            return node
+        return replace(node, where=self._own(node.where, node.variable, pos))
+
+    def edge_filler(self, c: list, pos: int) -> dict:
+        detail = super().edge_filler(c, pos)
+        if detail.get("where") is not None:
+            detail["where"] = self._own(detail["where"], detail.get("variable"), pos)
+        return detail
+
+    def _own(self, where: ir.Expr, variable: str | None, pos: int) -> ir.Expr:
+        """An element's WHERE with its bare system properties made the element's own."""
+        if not any(isinstance(n, ir.Variable) and n.name == _SELF for n in where.walk()):
+            return where
+        if variable is None:
+            raise UnsupportedError(
+                "system property of an unnamed element",
+                self.dialect.name,
+                "the IR refers to an element by its variable",
+                rewrite="name the element: (n WHERE @id = 1)",
+                offset=pos,
+            )
+
+        def own(node: ir.Node) -> ir.Node:
+            if isinstance(node, ir.Variable) and node.name == _SELF:
+                return ir.Variable(variable, pos=node.pos)
+            return node
+
+        owned = where.transform(own)
+        assert isinstance(owned, ir.Expr)
+        return owned
+
+    def _membership(self, container: Any, pos: int) -> ir.Expr:
+        """``x IN (a, b)`` and ``x IN list``: membership in a list, with Cypher's three-valued
+        rules (TuGraph runs its GQL on the runtime of its Cypher)."""
+        if isinstance(container, _Tuple):
+            return ir.ListLiteral(container.value, pos=container.pos)
+        if isinstance(container, (ir.Integer, ir.Float, ir.String, ir.Boolean)):
+            # x IN (1): a parenthesised list of one value (a scalar is never a list)
+            return ir.ListLiteral((container,), pos=container.pos)
+        return container
 
     def set_merge_all(self, c: list, pos: int) -> ir.SetProperties:
         if not isinstance(c[1], ir.MapLiteral):

@@ -91,6 +91,14 @@ def _code_point(esc: str, offset: int) -> str:
     return chr(code)
 
 
+def decode_leading_zero_octal(token: str, offset: int) -> int:
+    """``0777``: octal where a dialect reads a leading zero so (TuGraph's Lcypher.g4
+    ``OctalInteger : ZeroDigit ( OctDigit )+``); ``0`` alone is zero."""
+    if len(token) > 1 and not set(token) <= set("01234567"):
+        raise ParseError(f"invalid octal literal {token!r}", offset=offset, code="PARSE_NUMBER")
+    return int(token, 8)
+
+
 def decode_integer(token: str, offset: int) -> int:
     """Decimal, ``0x`` hexadecimal and ``0o`` octal integers, with ``_`` separators."""
     if token.isdigit():

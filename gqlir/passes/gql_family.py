@@ -1,7 +1,7 @@
 """GQL-family meanings written for targets of the other families (Cypher, SQL).
 
-GoogleSQL functions that the IR knows only as themselves (``googlesql.strpos``, from the
-Spanner dialect file) are refused by name: no Cypher or SQL function of any name is known to
+GoogleSQL and TuGraph functions that the IR knows only as themselves (``googlesql.strpos``,
+``tugraph.date_format``, from the Spanner and TuGraph GQL dialect files) are refused by name: no Cypher or SQL function of any name is known to
 mean the same.
 
 
@@ -69,6 +69,9 @@ def known_temporal(node: e.Expr) -> bool:
 
 _ADDITIVE = (e.ArithOp.ADD, e.ArithOp.ADD_NUMBERS, e.ArithOp.SUB)
 
+#: Prefixes of the functions the IR knows only as one GQL dialect's own (gqlir.ir.functions).
+_OWN_FUNCTIONS = {"googlesql.": "GoogleSQL", "tugraph.": "TuGraph"}
+
 
 def lower_gql_meanings(root: Node, target: Dialect) -> Node:
     """``root`` with every numeric ``+`` written as the target's ``+`` on operands that are
@@ -76,13 +79,21 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
     refused."""
 
     def rewrite(node: Node) -> Node:
-        if isinstance(node, e.FunctionCall) and node.name.startswith("googlesql."):
-            name = node.name.split(".", 1)[1].upper()
+        if isinstance(node, e.FunctionCall) and node.name.startswith(tuple(_OWN_FUNCTIONS)):
+            family, name = node.name.split(".", 1)
+            if name.startswith("@"):  # a system property x.@id
+                raise UnsupportedError(
+                    f"system property {name}",
+                    target.name,
+                    f"the {_OWN_FUNCTIONS[family + '.']} system property {name} has no "
+                    f"{target.name} counterpart",
+                    offset=node.pos,
+                )
             raise UnsupportedError(
-                f"{name}()",
+                f"{name.upper()}()",
                 target.name,
-                f"the GoogleSQL function {name}() has no {target.name} function of the same "
-                "meaning",
+                f"the {_OWN_FUNCTIONS[family + '.']} function {name.upper()}() has no "
+                f"{target.name} function of the same meaning",
                 offset=node.pos,
             )
         if not (isinstance(node, e.Arithmetic) and node.op is e.ArithOp.ADD_NUMBERS):
