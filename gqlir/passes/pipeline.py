@@ -37,7 +37,8 @@ __all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
 @dataclass(frozen=True, slots=True)
 class Summary:
     """What a query holds, gathered in one walk, so that a pass with nothing to rewrite is
-    skipped without walking the query itself."""
+    skipped without walking the query itself. ``kinds`` leaves out the leaves (literals,
+    variables, parameters), which no pass is chosen by."""
 
     kinds: frozenset[type]
     functions: frozenset[str]
@@ -53,9 +54,12 @@ def summarize(node: Node) -> Summary:
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
     function_call, arithmetic, add_numbers = e.FunctionCall, e.Arithmetic, e.ArithOp.ADD_NUMBERS
+    leaves = _LEAVES
     while stack:
         inner = pop()
         cls = type(inner)
+        if cls in leaves:
+            continue
         if cls is tuple:
             extend(inner)
             continue
@@ -73,6 +77,12 @@ def summarize(node: Node) -> Summary:
     return Summary(frozenset(kinds), frozenset(functions), adds_numbers)
 
 
+#: What the summary does not look into: scalars (a map entry's key, an absent child) and the
+#: IR's leaves.
+_LEAVES = frozenset(
+    {str, int, float, bool, type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String}
+    | {e.Variable, e.Parameter}
+)
 #: node class -> a function giving its child fields' values as a tuple
 _CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
