@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = ""
         if parse.get("available") and result.get("available") and result.get("qps"):
             ratio = f"; gqlir {parse['qps'] / result['qps']:.1f}×"
+            if parse.get("cpu_qps") and result.get("cpu_qps"):
+                ratio += f", CPU {parse['cpu_qps'] / result['cpu_qps']:.1f}×"
         print(f"{'  ' + tool:50} {qps(result) + ratio:50}")
     print(
         f"{f'validate --input, {args.lines:,} lines, --jobs 0':50} "
