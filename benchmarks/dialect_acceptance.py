@@ -120,10 +120,14 @@ def table(names: list[str] | None = None, show: int = 3) -> tuple[str, list[str]
         entries = corpus_entries(directory)
         if not entries or (dialect is None and not all(e.get("dialect") for e in entries)):
             continue
-        tally = measure(dialect, entries)
-        label = directory if directory == dialect else f"{directory} ({dialect or 'per query'})"
-        lines.append(tally.row(label))
-        notes.extend(f"  {directory}: {m}" for m in tally.misjudged[:show])
+        # one row per form where the lines name theirs (sqlpgq:oracle, sqlpgq:duckdb …)
+        forms = sorted({str(e.get("dialect") or dialect) for e in entries})
+        for form in forms:
+            part = [e for e in entries if str(e.get("dialect") or dialect) == form]
+            tally = measure(form, part)
+            label = directory if directory == form else f"{directory} ({form})"
+            lines.append(tally.row(label))
+            notes.extend(f"  {form}: {m}" for m in tally.misjudged[:show])
     return "\n".join(lines), notes
 
 

@@ -58,7 +58,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             shortest_same_endpoints trail_function unreferenced_edges_counted
             quantified_edge_trail undirected_quantified quantified_edge_list
             match_rebinds_edges pattern_reads_comprehension filter_after_optional
-            limit_zero_writes read_after_write search_count_parameter""",
+            limit_zero_writes read_after_write search_count_parameter quantifier_rows
+            path_pattern_lists""",
         ),
         (
             "Expressions",

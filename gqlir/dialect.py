@@ -84,8 +84,7 @@ class Capabilities:
     unbounded_quantifiers: bool = True
     shortest_prefix: bool = True  # ANY SHORTEST, SHORTEST k ...
     shortest_function: bool = True  # shortestPath(), allShortestPaths()
-    # full (& | ! %), colon (:A:B, [:R1|R2]), or (A|B, no & or !), single
-    label_expressions: str = "full"
+    label_expressions: str = "full"  # full (& | ! %), colon (:A:B, [:R1|R2]), or (|), single
     max_node_labels: int = 0  # 0: unlimited
     max_property_map_keys: int = 0  # keys of an element's property map in MATCH; 0: unlimited
     inline_where: bool = True  # (n WHERE …)
@@ -207,6 +206,10 @@ class Capabilities:
     # "ALL_DIFFERENT", "PROPERTY_EXISTS"
     element_predicates: tuple[str, ...] = ()
     edge_cost: bool = False  # COST expr on an edge pattern (for CHEAPEST searches)
+    # rows of a quantified edge without a search prefix: "path" (one per path, the standard's),
+    # "endpoint" (one per reachable endpoint: DuckPGQ's bounded path expansion)
+    quantifier_rows: str = "path"
+    path_pattern_lists: bool = True  # MATCH (a)->(b), (b)->(c): several comma-separated paths
     search_count_parameter: bool = False  # a search prefix's count may be a parameter (ANY @k)
     array_subquery: bool = False  # ARRAY { ... } and x IN { ... } (GoogleSQL graph subqueries)
     # GoogleSQL's own expressions: a[OFFSET(i)] / SAFE_OFFSET / ORDINAL, SAFE_CAST, STRUCT(...),
@@ -403,6 +406,26 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
     flavour = flavour.lower()
     caps = dialect.capabilities
     sources = dict(dialect.sources)
+    functions = dict(dialect.functions)
+    aliases = dict(dialect.function_aliases)
+    own = _raw_specs().get(dialect.name, {}).get("flavours", {}).get(flavour)
+    if own is not None:
+        # the flavour's own facts, recorded in the dialect file ([flavours.<name>])
+        changed = dict(own.get("capabilities", {}))
+        unknown = set(changed) - set(_CAP_FIELDS)
+        if unknown:
+            raise DialectError(
+                f"dialect {dialect.name!r} flavour {flavour!r}: unknown capabilities "
+                f"{sorted(unknown)}"
+            )
+        for key, value in changed.items():
+            if isinstance(value, list):
+                changed[key] = tuple(value)
+        caps = replace(caps, **changed)
+        sources.update(own.get("sources", {}))
+        for canonical, surface in own.get("functions", {}).items():
+            functions[canonical.lower()] = surface
+            aliases[surface.lower()] = canonical.lower()
     ordering = _sqlglot_null_ordering(flavour)
     if ordering is not None:
         fixed = ordering in ("nulls_are_small", "nulls_are_large")
@@ -419,6 +442,8 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
         sql_dialect=flavour,
         capabilities=caps,
         sources=sources,
+        functions=functions,
+        function_aliases=aliases,
     )
 
 

@@ -128,6 +128,7 @@ SYNONYMS = {
     "regex match": "regular expression match",
     "path mode trail": "trail path mode",
     "subscript": "list subscript",
+    "graph element in the result": "graph element in result",
 }
 
 
@@ -175,7 +176,7 @@ class UnsupportedError(GqlirError):
 
     @property
     def id(self) -> str:
-        """The construct's stable id (docs/refusals.md; :func:`gqlir.refusals.refusal_id`)."""
+        """The construct's stable id (docs/refusals.md; :func:`refusal_id`)."""
         return refusal_id(self.construct)
 
     def all_refusals(self) -> list[UnsupportedError]:
@@ -274,3 +275,7 @@ class EvaluationError(GqlirError):
         if self.detail:
             out["detail"] = self.detail
         return out
+
+
+# -- refusal ids (here, not in gqlir.refusals, so that errors import nothing of gqlir) ----
+

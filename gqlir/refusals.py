@@ -19,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import fields, replace
 from typing import Any
 
-from .errors import UnsupportedError, refusal_id
+from .errors import SYNONYMS, UnsupportedError, refusal_id
 from .ir import expr as x
 from .ir import query as q
 from .ir.node import Node
 
-__all__ = ["all_refusals", "refusal_id"]
+__all__ = ["SYNONYMS", "all_refusals", "refusal_id"]
 
 #: How many refusals a query is probed for.
 PROBES = 8

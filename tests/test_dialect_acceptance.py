@@ -54,7 +54,7 @@ def test_every_corpus_directory_with_verdicts_is_a_row(tmp_path: Path, monkeypat
     rows = table.splitlines()[2:]
     assert rows == [
         "| iso-gql | 1/1 (100.0 %) | 1/1 (100.0 %) | yes |",
-        "| sqlpgq-extra (sqlpgq) | 1/1 (100.0 %) | 0/0 (–) | yes |",
+        "| sqlpgq-extra (iso-gql) | 1/1 (100.0 %) | 0/0 (–) | yes |",
     ]
     assert notes == []
 

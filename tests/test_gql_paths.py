@@ -1,5 +1,5 @@
 """nodes(p) and relationships(p) of paths whose elements the MATCH names
-(gqlir/emitter/gql_paths.py): the GQL lists give Cypher's answers on the evaluator."""
+(gqlir/passes/path_lists.py): the GQL lists give Cypher's answers on the evaluator."""
 
 from __future__ import annotations
 

@@ -12,14 +12,22 @@ import pytest
 
 from gqlir.engines.base import EdgeValue, NodeValue, PathValue
 from gqlir.eval import temporal as tm
-from gqlir.metrics.execution import Result, execution_match, execution_score
-from gqlir.metrics.formats import export_results, read_gold, read_predictions
+from gqlir.metrics.execution import Result, execution_match, execution_score, get_policy
+from gqlir.metrics.formats import GoldItem, export_results, read_gold, read_predictions
 from gqlir.metrics.grammar import grammar_score, grammar_validity
 from gqlir.metrics.harness import EvalConfig, run_evaluation
 from gqlir.metrics.peers import PeerCrash
-from gqlir.metrics.presets import driver_clean_query, get_preset, strip_end_of_turn
+from gqlir.metrics.presets import (
+    contrib_ea_gql_text,
+    contrib_extract_query,
+    driver_clean_query,
+    driver_e5fc112a_clean_query,
+    get_preset,
+    strip_end_of_turn,
+)
 from gqlir.metrics.provenance_regex import provenance_query
 from gqlir.metrics.runner import prediction_timeout
+from gqlir.metrics.scoring import ScoringSettings, _text_metrics
 from gqlir.metrics.summary import summarize
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "eval_compat")
@@ -377,3 +385,239 @@ def test_driver_preset_run(tmp_path):
     assert records["t1"]["metrics"]["ex"] == 1.0 and records["t1"]["metrics"]["grammar"] == 1
     assert records["t2"]["metrics"]["ex"] == 1.0
     assert run.summary["benchmark"]["EA"] == 1.0
+
+
+# -- the Driver on Spanner, the contrib scripts, the Driver at e5fc112a ----------------------------------
+
+FENCE = "`" * 3
+
+# contrib evaluate_gql.py extract_query_text: <think> dropped, first tagged fence (any case)
+# else first fence, leftover fences removed, all whitespace runs one space, "no out" if empty
+CONTRIB_EXTRACT = [
+    (
+        f"<think>plan</think>Here {FENCE}GQL\nMATCH (n)\r\nRETURN n{FENCE} done",
+        "MATCH (n) RETURN n",
+    ),
+    (f"{FENCE}python\nMATCH (n) RETURN n{FENCE}", "python MATCH (n) RETURN n"),
+    # the alternation tries "sql" before "sql_pgq": the tag's tail stays in the text
+    (f"{FENCE}sql_pgq SELECT 1{FENCE}", "_pgq SELECT 1"),
+    ("GRAPH g\nMATCH (n) RETURN n", "GRAPH g MATCH (n) RETURN n"),
+    (f"MATCH (n) RETURN n {FENCE}", "MATCH (n) RETURN n"),
+    ("", "no out"),
+    (None, "no out"),
+]
+
+
+@pytest.mark.parametrize(("text", "peer"), CONTRIB_EXTRACT)
+def test_contrib_extract_query(text, peer):
+    assert contrib_extract_query(text) == peer
+
+
+# ea_gql.py: newlines to spaces, strip, nothing else (a fence stays: the query then fails)
+@pytest.mark.parametrize(
+    ("text", "peer"),
+    [
+        (f"{FENCE}gql\nMATCH (n) RETURN n{FENCE}", f"{FENCE}gql MATCH (n) RETURN n{FENCE}"),
+        (" GRAPH g\nMATCH (n) RETURN n ", "GRAPH g MATCH (n) RETURN n"),
+        (None, ""),
+    ],
+)
+def test_contrib_ea_gql_text(text, peer):
+    assert contrib_ea_gql_text(text) == peer
+
+
+# the Driver's clean_query at e5fc112a: lower-case cypher/gql fences anywhere, nothing else
+DRIVER_E5FC112A_CLEAN = [
+    (f"ok {FENCE}cypher\nMATCH (n) RETURN n{FENCE} bye", "MATCH (n) RETURN n"),
+    (f"{FENCE}gql MATCH (n) RETURN n{FENCE}", "MATCH (n) RETURN n"),
+    (f"{FENCE}Cypher\nMATCH (n) RETURN n{FENCE}", f"{FENCE}Cypher MATCH (n) RETURN n{FENCE}"),
+    (f"{FENCE}\nMATCH (n) RETURN n\n{FENCE}", f"{FENCE} MATCH (n) RETURN n {FENCE}"),
+    ("<think>x</think>MATCH (n) RETURN n", "MATCH (n) RETURN n"),
+    (None, ""),
+]
+
+
+@pytest.mark.parametrize(("text", "peer"), DRIVER_E5FC112A_CLEAN)
+def test_driver_e5fc112a_clean_query(text, peer):
+    assert driver_e5fc112a_clean_query(text) == peer
+
+
+OTHER_PATH = PathValue((OTHER, NODE), (EdgeValue("5", "KNOWS", "2", "1", {}),))
+
+# (gold, pred, the Driver on Spanner, contrib ea_gql.py, contrib ea_cypher.py / the Driver at
+# e5fc112a): Spanner hands a graph element over only as its JSON object (identifier, kind,
+# labels, properties) and a path as a JSON array, which the client's JsonObject keeps outside
+# its (empty) dict; TuGraph through Bolt hands over .data()'s maps
+CONTRIB_VALUES = [
+    (True, 1, True, True, True),
+    (False, 0.0, True, True, True),
+    (0.1 + 0.2, 0.3, True, True, True),
+    (NODE, {"name": "Ann", "born": 1970}, False, False, True),
+    (NODE, NodeValue("7", ("Other",), {"name": "Ann", "born": 1970}), False, False, True),
+    (NODE, NodeValue("1", ("Person",), {"name": "Ann", "born": 1970}), True, True, True),
+    (EDGE, EDGE_2, False, False, True),
+    (PATH, OTHER_PATH, True, True, False),
+    # SAFE_TO_JSON(p) as gqlir's Spanner engine hands it over: a list node, edge, node
+    ([NODE, EDGE, OTHER], [OTHER, EDGE_2, NODE], True, True, False),
+    # ARRAY_AGG(SAFE_TO_JSON(n)): an ARRAY of JSON objects, compared item by item
+    ([NODE, OTHER], [OTHER, NODE], False, False, False),
+    (DATE, "2020-01-02", True, True, True),
+    (DATETIME, DATETIME, True, True, True),
+    (NAN, NAN, True, True, False),
+    (NAN, "NaN", True, True, False),
+    (Decimal("0.1000000001"), 0.1000000001, False, False, False),
+    (Decimal("0.5"), 0.5, True, True, False),
+    (Decimal("0.5"), "0.5", False, False, True),
+    (b"\x01", "01", True, False, False),
+    ([1, 2], [2, 1], False, False, False),
+    ({"a": 1, "b": [2, 1]}, {"b": [2, 1], "a": 1}, True, True, True),
+]
+
+
+@pytest.mark.parametrize(("gold", "pred", "driver_spanner", "ea_gql", "ea_cypher"), CONTRIB_VALUES)
+def test_value_identity_spanner_and_contrib(gold, pred, driver_spanner, ea_gql, ea_cypher):
+    assert execution_match([(gold,)], [(pred,)], "text2gql@spanner") == driver_spanner
+    assert execution_match([(gold,)], [(pred,)], "text2gql-spanner") == ea_gql
+    assert execution_match([(gold,)], [(pred,)], "text2gql-tugraph") == ea_cypher
+    assert execution_match([(gold,)], [(pred,)], "text2gql@e5fc112a") == ea_cypher
+
+
+# (gold rows, predicted rows, prediction orders, Driver on Spanner, ea_gql.py, ea_cypher.py)
+CONTRIB_ROWS = [
+    ([(1,), (2,)], [(2,), (1,)], True, False, False, True),
+    ([(1,), (2,)], [(2,), (1,)], False, True, True, True),
+    ([(1,), (1,)], [(1,)], False, False, False, True),
+    ([(1, "a")], [("a", 1)], False, False, False, False),
+    ([], [], False, True, True, True),
+    ([], [(1,)], False, False, False, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "p_ord", "driver_spanner", "ea_gql", "ea_cypher"), CONTRIB_ROWS
+)
+def test_rows_spanner_and_contrib(gold, pred, p_ord, driver_spanner, ea_gql, ea_cypher):
+    width = lambda rows: len(rows[0]) if rows else 1  # noqa: E731
+    g, p = Result(gold, width(gold), False), Result(pred, width(pred), p_ord)
+    assert execution_match(g, p, "text2gql@spanner") == driver_spanner
+    assert execution_match(g, p, "text2gql-spanner") == ea_gql
+    assert execution_match(g, p, "text2gql-tugraph") == ea_cypher
+
+
+@pytest.mark.parametrize(
+    ("policy", "peer"),
+    [
+        ("text2gql@spanner", 0.0),
+        ("text2gql-spanner", None),
+        ("text2gql-tugraph", None),
+        ("text2gql@e5fc112a", 0.0),
+    ],
+)
+def test_gold_failures_spanner_and_contrib(policy, peer):
+    # ea_gql.py / ea_cypher.py leave a failing gold out (correct / (total - failed_gold));
+    # the Driver, then and now, counts it wrong
+    assert execution_score(None, [(1,)], policy) == peer
+
+
+# (per-item scores, the Driver at e5fc112a: mean of the scores >= 0)
+@pytest.mark.parametrize(("scores", "peer"), [([-1, 1, 1], 1.0), ([1, 0], 0.5), ([-1, -1], 0.0)])
+def test_grammar_mean_e5fc112a(scores, peer):
+    assert grammar_validity(scores, skip_unparsed_gold=True) == pytest.approx(peer)
+    preset = get_preset("text2gql-bench@e5fc112a")
+    records = [_record("MATCH (n) RETURN n", "MATCH (n) RETURN n", g) for g in scores]
+    assert summarize(records, preset)["overall"]["grammar"] == pytest.approx(peer)
+
+
+def _text_scores(preset_name, gold, pred, dialect):
+    preset = get_preset(preset_name)
+    settings = ScoringSettings(get_policy(preset.policy), preset.grammar, False, preset)
+    return _text_metrics(GoldItem("x", gold, dialect), pred, dialect, settings)
+
+
+# (preset, gold, prediction, dialect, the peer's grammar score)
+TEXT_GRAMMAR = [
+    # the Driver strips GRAPH g before parsing; evaluate_gql.py does not (OpenGQL has no prefix)
+    ("text2gql-bench", "GRAPH g MATCH (n) RETURN n", "MATCH (n) RETURN n", "iso-gql", 1),
+    (
+        "text2gql-bench@contrib-spanner",
+        "GRAPH g MATCH (n) RETURN n",
+        "MATCH (n) RETURN n",
+        "iso-gql",
+        -1,
+    ),
+    (
+        "text2gql-bench@contrib-spanner",
+        "MATCH (n) RETURN n",
+        f"{FENCE}gql\nMATCH (n) RETURN n\n{FENCE}",
+        "iso-gql",
+        1,
+    ),
+    # the Driver at e5fc112a judges every dialect by Lcypher (dataset_type defaults to cypher)
+    ("text2gql-bench", "MATCH (n) RETURN n", "MATCH (a)-[e]->{1,3}(b) RETURN b", "iso-gql", 1),
+    (
+        "text2gql-bench@e5fc112a",
+        "MATCH (n) RETURN n",
+        "MATCH (a)-[e]->{1,3}(b) RETURN b",
+        "iso-gql",
+        0,
+    ),
+]
+
+
+@pytest.mark.parametrize(("preset", "gold", "pred", "dialect", "peer"), TEXT_GRAMMAR)
+def test_grammar_per_preset(preset, gold, pred, dialect, peer):
+    assert _text_scores(preset, gold, pred, dialect)["grammar"] == peer
+
+
+def test_contrib_similarity_reads_the_extracted_text():
+    # evaluate_gql.py extracts the fenced query: Jaro-Winkler 1 on identical queries
+    scores = _text_scores(
+        "text2gql-bench@contrib-tugraph",
+        "MATCH (n) RETURN n",
+        f"Sure:\n{FENCE}cypher\nMATCH (n) RETURN n\n{FENCE}",
+        "neo4j",
+    )
+    assert scores["jaro_winkler"] == 1.0
+
+
+def test_contrib_bleu_reads_the_extracted_text():
+    records = [_record("MATCH (n) RETURN n", f"{FENCE}cypher MATCH (n) RETURN n{FENCE}")]
+    preset = get_preset("text2gql-bench@contrib-tugraph")
+    assert summarize(records, preset)["overall"]["google_bleu"] == 1.0
+
+
+def test_e5fc112a_printed_ea_is_zero():
+    # run_pipeline.py passes db_ids=[]; ExecutionAccuracy zips over it and compares nothing
+    records = [_record("MATCH (n) RETURN n", "MATCH (n) RETURN n", 1)]
+    records[0]["metrics"]["ex"] = 1.0
+    figures = summarize(records, get_preset("text2gql-bench@e5fc112a"))["benchmark"]
+    assert figures["EA"] == 0.0 and figures["EA_compared"] == 1.0
+    assert figures["printed"].startswith("EA (Acc) 0.00% | Grammar 100.00%")
+
+
+def test_contrib_gold_field_per_script():
+    path = os.path.join(DATA, "contrib_pairs.json")
+    # ea_cypher.py --gold-field initial_gql (its default); evaluate_gql.py infers one key for
+    # the file from its first record with a gold: c1 has only initial_gql, so initial_gql
+    gold, _ = read_gold(path, gold_field="initial_gql")
+    assert [g.query for g in gold] == [
+        "MATCH (m:Movie) WHERE m.released = 2014 RETURN m.title",
+        "MATCH (u:User) RETURN u",
+    ]
+
+
+def test_contrib_tugraph_preset_run(tmp_path):
+    path = os.path.join(DATA, "contrib_pairs.json")
+    run, records = _run(
+        tmp_path,
+        path,
+        path,
+        "text2gql-bench@contrib-tugraph",
+        psjs=False,
+        gold_field="initial_gql",
+    )
+    # c1 the same query; c2 count(u) against the users themselves: a mismatch
+    assert records["c1"]["metrics"]["ex"] == 1.0
+    assert records["c2"]["metrics"]["ex"] == 0.0
+    assert run.summary["benchmark"]["EA"] == 0.5
+    assert run.summary["benchmark"]["printed"].startswith("Execution Accuracy (EA): 50.00%")

@@ -9,6 +9,7 @@ from gqlir import ir
 from gqlir.cli import main
 from gqlir.dialect import get_dialect
 from gqlir.errors import UnsupportedError
+from gqlir.ir.functions import WHITESPACE
 from gqlir.passes.edge_uniqueness import lower_edge_uniqueness
 from gqlir.passes.pipeline import lower, lowerings
 
@@ -19,15 +20,17 @@ def names(target: str, source: str | None = None) -> list[str]:
 
 
 def test_passes_are_chosen_by_capabilities() -> None:
-    assert names("iso-gql") == []  # ISO GQL says DIFFERENT EDGES and reads null operands
+    # ISO GQL says DIFFERENT EDGES and reads null operands, but has no nodes() function
+    assert names("iso-gql") == ["gql-functions", "path-lists"]
     assert names("spanner") == [
         "googlesql-strings",
         "googlesql-division",
         "googlesql-functions",
         "googlesql",
+        "gql-functions",
         "edge-uniqueness",
     ]
-    assert names("neo4j") == ["gql-meanings"]
+    assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
     assert "cypher-meanings" in names("kuzu")
     assert names("kuzu", "spanner")[0] == "float-quotients"  # 7 / 2 is 3.5 in GoogleSQL
 
@@ -52,6 +55,15 @@ def test_edge_uniqueness_across_patterns_is_all_different() -> None:
     with pytest.raises(UnsupportedError) as caught:
         lower_edge_uniqueness(variable_length, get_dialect("spanner"))
     assert caught.value.construct == "edge uniqueness across path patterns"
+
+
+def test_gql_functions_need_no_types() -> None:
+    query = gqlir.parse("RETURN trim(' a ') AS t, pi() AS p, coalesce(1) AS c")
+    lowered = lower(query, get_dialect("iso-gql"))
+    items = [i.expr for i in lowered.steps[-1].items]  # type: ignore[attr-defined]
+    assert items[0] == ir.FunctionCall("btrim", (ir.String(" a "), ir.String(WHITESPACE)))
+    assert isinstance(items[1], ir.Float) and items[2] == ir.Integer(1)
+    assert gqlir.emit(query, "iso-gql").startswith("RETURN BTRIM(' a ', ")
 
 
 def test_explain_names_the_passes_that_changed_the_query(

@@ -192,10 +192,7 @@ def test_sqlpgq_translations_read_back_to_the_same_answer(
 
 #: Pipelines whose GRAPH_TABLE body gqlir's SQL/PGQ reader cannot read yet, so the check
 #: above cannot expand it (the output is the SQL emitter's own condition).
-_BODY_NOT_READ = {
-    "t01-ordered-collect": "the SQL/PGQ reader does not read STARTS WITH as the emitter writes "
-    "it in a GRAPH_TABLE WHERE (LENGTH(), SUBSTRING(… FROM … FOR …))",
-}
+_BODY_NOT_READ: dict[str, str] = {}
 
 
 def _expand_graph_tables(text: str, target: str, flavour: str, mapping: SqlMapping) -> str:

@@ -111,7 +111,8 @@ def test_surface_forms_depend_on_the_seed_only() -> None:
 @pytest.mark.parametrize("schema", SCHEMAS)
 def test_every_template_family_asks_cleanly(schema: str, tmp_path) -> None:
     """No variable, type spelling or snake_case; every literal, label and type named."""
-    config = SynthConfig([f"schemas/{schema}"], n=60, seed=3, timeout=10.0)
+    # the questions depend on the queries, not on which engines confirm them
+    config = SynthConfig([f"schemas/{schema}"], n=60, seed=3, timeout=10.0, verify=False)
     items, _ = synthesize(config, str(tmp_path / schema), rewriters=[])
     graph = load_schema(f"schemas/{schema}/schema.json")
     problems: dict[str, list] = defaultdict(list)

@@ -1,5 +1,5 @@
 """Convert a corpus of Cypher queries to ISO GQL, Spanner Graph and DuckDB SQL, counting what
-each target refuses (gqlir never drops meaning: a refusal names the construct).
+each target refuses (gqlir never drops meaning: a refusal names the construct, by a stable id).
 
     python examples/library/convert_corpus.py [OUT.jsonl]
 """
@@ -47,7 +47,7 @@ def main(out: Path | None) -> int:
             try:
                 text = gqlir.transpile(query, "neo4j", target, schema=MOVIES, **options)
             except gqlir.UnsupportedError as refused:
-                refusals[target][refused.construct or refused.code] += 1
+                refusals[target][refused.id] += 1
                 text = None
             else:
                 converted[target] += 1
@@ -55,8 +55,8 @@ def main(out: Path | None) -> int:
         records.append(record)
     for target in TARGETS:
         print(f"{target}: {converted[target]}/{len(CORPUS)} converted")
-        for construct, n in refusals[target].most_common():
-            print(f"  refused {n}x: {construct}")
+        for refusal, n in refusals[target].most_common():
+            print(f"  refused {n}x: {refusal}")
     if out is not None:
         with out.open("w", encoding="utf-8") as fh:
             for record in records:

@@ -11,10 +11,11 @@ its projection is the enclosing query's (and Cypher rejects it there).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ..ir.analysis import SUBQUERIES
 from ..ir.expr import Aggregate, CountStar, Expr
-from ..ir.node import Node
+from ..ir.node import Node, child_fields
 
 __all__ = ["SUBQUERIES", "aggregates", "aggregates_in", "distinct_aggregates", "outer_aggregates"]
 
@@ -24,13 +25,20 @@ _AGGREGATES = (Aggregate, CountStar)
 def outer_aggregates(node: Node) -> Iterator[Expr]:
     """The aggregates of ``node`` at its own level, left to right (an aggregate's argument is
     not searched: aggregates do not nest)."""
-    stack = [node]
+    stack: list[Any] = [node]
+    pop = stack.pop
     while stack:
-        inner = stack.pop()
+        inner = pop()
+        if type(inner) is tuple:
+            stack.extend(reversed(inner))
+            continue
         if isinstance(inner, _AGGREGATES):
-            yield inner  # type: ignore[misc]
-        elif not isinstance(inner, SUBQUERIES):
-            stack.extend(reversed(tuple(inner.children())))
+            yield inner
+        elif isinstance(inner, Node) and not isinstance(inner, SUBQUERIES):
+            for name in reversed(child_fields(type(inner))):
+                value = getattr(inner, name)
+                if value is not None:
+                    stack.append(value)
 
 
 def aggregates(node: Node) -> bool:

@@ -215,6 +215,11 @@ def literal_type(node: e.Expr) -> VType:
     return VType("list", unconst(elem) if elem else VType("null"))
 
 
+_SCALAR_LITERALS = frozenset({e.Null, e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral})
+_BOOLEAN_CLASSES = frozenset(BOOLEAN_VALUED)
+_BOOLEAN = VType("boolean")
+
+
 class TypeAnalysis:
     """The type of an expression in a scope. Subclasses say what a variable is bound to
     (:meth:`variable`) and what a property holds (:meth:`property`); everything else is the
@@ -231,6 +236,15 @@ class TypeAnalysis:
 
     def of(self, node: e.Expr) -> VType:
         """What is known of ``node``'s value (see :class:`VType`)."""
+        cls = type(node)  # the commonest kinds first, by exact class (asked constantly)
+        if cls is e.Variable:
+            return self.variable(node.name)  # type: ignore[attr-defined]
+        if cls is e.Property:
+            return self.property(node, self.of(node.subject))  # type: ignore[arg-type, attr-defined]
+        if cls in _SCALAR_LITERALS:
+            return literal_type(node).with_const(node)
+        if cls in _BOOLEAN_CLASSES:
+            return _BOOLEAN
         if is_const(node):
             return literal_type(node).with_const(node)
         if isinstance(node, e.Variable):

@@ -46,7 +46,6 @@ from ..ir.analysis import (
     reads_only,
 )
 from ..ir.node import Node
-from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
 from .base import emits, quote_identifier
 from .graph import GraphTextGenerator
@@ -181,10 +180,6 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(q.SetOperation)
     def set_operation(self, query: q.SetOperation, lead: str | None = None) -> str:
-        if query.op in (q.SetOp.INTERSECT, q.SetOp.EXCEPT) and not self.caps.except_intersect:
-            counted = set_operation_by_counting(query)
-            if counted is not None:
-                return self.join_clauses(self.clauses(counted.steps, counted, lead=lead))
         branches = self._set_branches(query)
         keyword = self._set_keyword(query)
         sep = self.clause_separator()

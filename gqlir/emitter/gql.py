@@ -93,7 +93,7 @@ from ..ir.functions import WHITESPACE
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.pipeline import lower
-from . import gql_merge, gql_paths, gql_walks
+from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
 
@@ -373,8 +373,6 @@ class GqlGenerator(GraphTextGenerator):
         steps = query.steps
         if not steps:
             raise self.unsupported("empty query", query)
-        if not {"nodes", "relationships"}.isdisjoint(self.caps.unsupported_functions):
-            steps = gql_paths.spell_path_lists(steps, self.fresh)
         out: list[str] = []
         opening = True
         last = len(steps) - 1
@@ -2452,12 +2450,6 @@ class GqlGenerator(GraphTextGenerator):
     def _lower_function(self, node: e.FunctionCall) -> e.Expr:
         name = node.name
         args = node.args
-        if name in ("e", "pi") and not args:
-            return e.Float(math.e if name == "e" else math.pi, pos=node.pos)
-        if name == "coalesce" and len(args) == 1:
-            return args[0]
-        if name in ("nodes", "relationships") and args == (e.Null(),):
-            return e.Null(pos=node.pos)
         if name in ("range", "head", "last", "tail", "reverse") and self._has_function(name):
             return node  # the dialect's own function (TuGraph's list functions)
         if name == "range" and 2 <= len(args) <= 3:
@@ -2525,10 +2517,6 @@ class GqlGenerator(GraphTextGenerator):
                 return e.Case(args[0], words, e.Null(), pos=node.pos)
         if name == "toboolean" and len(args) == 1:
             return self._to_boolean(node)
-        if name in ("trim", "btrim", "ltrim", "rtrim") and len(args) == 1:
-            # Cypher strips whitespace, GQL's one-argument forms only spaces: name the set.
-            canonical = "btrim" if name == "trim" else name
-            return e.FunctionCall(canonical, (args[0], e.String(WHITESPACE)), pos=node.pos)
         if name in ("ceil", "floor") and len(args) == 1 and self.type_of(args[0]).kind != "float":
             cast = e.Cast(args[0], e.TypeRef("FLOAT"))
             return e.FunctionCall(name, (cast,), pos=node.pos)

@@ -7,12 +7,15 @@ variables are sqlglot identifiers, conditions and columns sqlglot expressions, s
 structural). The graph pattern language is the one SQL/PGQ shares with GQL; what differs by
 flavour is in :data:`FORMS`, each fact with its source:
 
-* ``sqlpgq`` (ISO/IEC 9075-16) and ``sqlpgq:oracle``: labels after ``IS``, quantifiers
-  ``{m,n}``, ``ANY SHORTEST`` (Oracle sqlrf graph_table-operator.html, graph-pattern.html);
-* ``sqlpgq:duckdb`` (DuckPGQ): labels after ``:``, quantifiers, ``ANY SHORTEST``
-  (duckdb.org/community_extensions/extensions/duckpgq);
-* ``sqlpgq:postgres`` (PostgreSQL 19, docs/19/queries-graph.html): labels after ``IS``; no
-  quantifiers or search prefixes in the documented graph pattern grammar;
+* ``sqlpgq`` (ISO/IEC 9075-16): labels after ``IS``, the whole pattern language shared with
+  GQL (match modes, path modes, search prefixes, quantified paths, element predicates);
+* ``sqlpgq:oracle``: labels after ``IS``, bounded quantifiers, label disjunctions, no path
+  modes or search prefixes (Oracle sqlrf graph_table-operator.html, graph-pattern.html, its
+  SQL/PGQ compliance table);
+* ``sqlpgq:duckdb`` (DuckPGQ): labels after ``:``, quantified edges under ``ANY SHORTEST``
+  (one row per endpoint), path variables (duckdb.org/community_extensions/extensions/duckpgq);
+* ``sqlpgq:postgres`` (PostgreSQL 19, docs/19/queries-graph.html): labels after ``IS``; one
+  path pattern, no quantifiers or search prefixes;
 * ``sqlpgq:bigquery`` (GoogleSQL, shared by Spanner Graph and BigQuery):
   ``GRAPH_TABLE (g <GQL linear query ending in RETURN>)``, the query written by the Spanner
   GQL emitter.
@@ -22,10 +25,12 @@ COLUMNS read by name, an aggregate reads COLUMNS of its arguments, and DISTINCT,
 OFFSET and LIMIT are SQL's. A query that goes on after its graph pattern (WITH, UNWIND of a
 collected list) reads the GRAPH_TABLE as a derived table whose COLUMNS are the properties the rest
 reads (and the key of an element carried whole), and the rest is the SQL emitter's pipeline over
-it. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, two edges of one type in a
-pattern, whose uniqueness differs between flavours) raises
-:class:`~gqlir.errors.UnsupportedError`. :mod:`gqlir.parser.sqlpgq` reads this output back to
-the same IR.
+it. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, and what a form cannot
+state by its capabilities in ``dialects/sqlpgq.toml``: edge uniqueness where it matches
+homomorphically and has no DIFFERENT EDGES, an unbounded quantifier in Oracle, one row per path
+of a DuckPGQ quantified edge, …) raises :class:`~gqlir.errors.UnsupportedError`.
+:mod:`gqlir.parser.sqlpgq` reads this output back to the same IR; ``CREATE``/``DROP PROPERTY
+GRAPH`` are written in the standard's spelling, which every form reads.
 """
 
 from __future__ import annotations
@@ -40,10 +45,23 @@ from ..analysis.types import ANY, VType, property_type
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
+from ..ir import property_graph as pg
 from ..ir import query as q
 from ..ir.node import Node
+from ..ir.predicates import AllDifferent, IsDirected, IsEndpoint, PropertyExists, Same
+from ..parser.sqlpgq import edges_may_coincide
 from .base import emits
-from .sql import SqlGenerator, _and, _EdgeB, _Frame, _NodeB, _ValueB, refuse_writes
+from .sql import (
+    SqlGenerator,
+    _and,
+    _EdgeB,
+    _Frame,
+    _NodeB,
+    _paren,
+    _PathB,
+    _ValueB,
+    refuse_writes,
+)
 
 __all__ = ["FORMS", "SqlPgqGenerator"]
 
@@ -110,13 +128,14 @@ _NODE_ARGS: dict[str, dict[str, bool]] = {
     # GRAPH_TABLE (this MATCH patterns WHERE where COLUMNS (columns)) or (this body)
     "GraphTable": {
         "this": True,
+        "mode": False,
         "patterns": False,
         "where": False,
         "columns": False,
         "body": False,
         "alias": False,
     },
-    "GraphPath": {"expressions": True, "prefix": False},
+    "GraphPath": {"expressions": True, "prefix": False, "variable": False},
     "GraphNode": {"this": False, "label": False, "where": False},
     "GraphEdge": {
         "this": False,
@@ -126,6 +145,17 @@ _NODE_ARGS: dict[str, dict[str, bool]] = {
         "quantifier": False,
     },
     "GraphLabel": {"this": False, "op": False, "expressions": False},
+    "GraphEndpoint": {"this": True, "edge": True, "endpoint": True, "negated": False},
+    # x [NOT] LIKE pattern [ESCAPE 'c'] (sqlglot writes a negated LIKE as NOT (x LIKE p))
+    "GraphLike": {"this": True, "expression": True, "negated": False, "escape": False},
+    # DATE '…', TIMESTAMP '…', TIME '…': SQL's typed literals (ISO/IEC 9075-2 5.3)
+    "GraphTyped": {"this": True, "kind": True},
+    # x IS [NOT] NULL (sqlglot writes the negation as NOT x IS NULL)
+    "GraphIsNull": {"this": True, "negated": False},
+    # ((…) WHERE …){m,n}: a parenthesised path pattern
+    "GraphParen": {"expressions": True, "where": False, "mode": False, "quantifier": False},
+    # x IS [NOT] DIRECTED, x IS [NOT] LABELED label: GQL's element predicates
+    "GraphPredicate": {"this": True, "text": True, "label": False},
 }
 
 
@@ -149,6 +179,8 @@ _ARROWS = {
     p.Direction.OUT: ("-[", "]->"),
     p.Direction.IN: ("<-[", "]-"),
     p.Direction.EITHER: ("-[", "]-"),
+    # left or right (Oracle's table 'Arrow Tokens for Edge Patterns': <-[ ]-> or -[ ]-)
+    p.Direction.BOTH: ("<-[", "]->"),
 }
 
 
@@ -202,7 +234,9 @@ def _generator_class(base: type, label_keyword: str) -> type:
     def path_sql(self: Any, node: Any) -> str:
         body = "".join(self.sql(x) for x in node.expressions)
         prefix = node.args.get("prefix")
-        return f"{prefix} {body}" if prefix else body
+        text = f"{prefix} {body}" if prefix else body
+        variable = node.args.get("variable")
+        return f"{self.sql(variable)} = {text}" if variable is not None else text
 
     def table_sql(self: Any, node: Any) -> str:
         graph = self.sql(node, "this")
@@ -210,13 +244,52 @@ def _generator_class(base: type, label_keyword: str) -> type:
         if body is not None:
             inner = f"{graph} {body}"
         else:
-            inner = f"{graph} MATCH " + ", ".join(self.sql(x) for x in node.args["patterns"])
+            mode = node.args.get("mode")
+            inner = f"{graph} MATCH " + (f"{mode} " if mode else "")
+            inner += ", ".join(self.sql(x) for x in node.args["patterns"])
             if node.args.get("where") is not None:
                 inner += f" WHERE {self.sql(node, 'where')}"
             inner += " COLUMNS (" + ", ".join(self.sql(c) for c in node.args["columns"]) + ")"
         alias = node.args.get("alias")
         text = f"GRAPH_TABLE ({inner})"
         return f"{text} AS {self.sql(alias)}" if alias is not None else text
+
+    def endpoint_sql(self: Any, node: Any) -> str:
+        negated = "NOT " if node.args.get("negated") else ""
+        word = node.args["endpoint"].upper()
+        return f"{self.sql(node, 'this')} IS {negated}{word} OF {self.sql(node, 'edge')}"
+
+    def like_sql(self: Any, node: Any) -> str:
+        negated = "NOT " if node.args.get("negated") else ""
+        text = f"{self.sql(node, 'this')} {negated}LIKE {self.sql(node, 'expression')}"
+        escape = node.args.get("escape")
+        return text if escape is None else f"{text} ESCAPE {self.sql(escape)}"
+
+    def quantifier_text(quantifier: Any) -> str:
+        low, high = quantifier
+        return "{" + str(low) + "," + ("" if high is None else str(high)) + "}"
+
+    def paren_sql(self: Any, node: Any) -> str:
+        body = "".join(self.sql(x) for x in node.expressions)
+        mode = node.args.get("mode")
+        if mode:
+            body = f"{mode} {body}"
+        if node.args.get("where") is not None:
+            body += f" WHERE {self.sql(node, 'where')}"
+        quantifier = node.args.get("quantifier")
+        return f"({body})" + (quantifier_text(quantifier) if quantifier is not None else "")
+
+    def predicate_sql(self: Any, node: Any) -> str:
+        text = f"{self.sql(node, 'this')} {node.args['text']}"
+        label = node.args.get("label")
+        return f"{text} {self.sql(label)}" if label is not None else text
+
+    def is_null_sql(self: Any, node: Any) -> str:
+        negated = "NOT " if node.args.get("negated") else ""
+        return f"{self.sql(node, 'this')} IS {negated}NULL"
+
+    def typed_sql(self: Any, node: Any) -> str:
+        return f"{node.args['kind']} {self.sql(node, 'this')}"
 
     transforms = dict(getattr(base, "TRANSFORMS", {}))
     transforms.update(
@@ -226,12 +299,25 @@ def _generator_class(base: type, label_keyword: str) -> type:
             nodes["GraphNode"]: node_sql,
             nodes["GraphEdge"]: edge_sql,
             nodes["GraphLabel"]: label_sql,
+            nodes["GraphEndpoint"]: endpoint_sql,
+            nodes["GraphLike"]: like_sql,
+            nodes["GraphTyped"]: typed_sql,
+            nodes["GraphIsNull"]: is_null_sql,
+            nodes["GraphParen"]: paren_sql,
+            nodes["GraphPredicate"]: predicate_sql,
         }
     )
     return type(f"Pgq{base.__name__}", (base,), {"TRANSFORMS": transforms})
 
 
 # -- the emitter ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _GroupB:
+    """The variable of a quantified edge: the list of its edges."""
+
+    name: str
 
 
 @dataclass
@@ -258,6 +344,8 @@ class SqlPgqGenerator(SqlGenerator):
         from sqlglot.errors import ErrorLevel
         from sqlglot.errors import UnsupportedError as SqlglotUnsupported
 
+        if isinstance(node, (pg.CreatePropertyGraph, pg.DropPropertyGraph)):
+            return self.property_graph_ddl(node)
         if not isinstance(node, q.Query):
             return super().generate(node)
         tree = self.pgq_query(node)
@@ -283,6 +371,73 @@ class SqlPgqGenerator(SqlGenerator):
             and folded == name
         )
         return exp.Identifier(this=name, quoted=not bare)
+
+    # -- property graph DDL --------------------------------------------------------------------
+
+    def name(self, text: str) -> str:
+        return self.ident(text).sql(dialect=self.flavour or None)
+
+    def property_graph_ddl(self, node: pg.CreatePropertyGraph | pg.DropPropertyGraph) -> str:
+        """CREATE / DROP PROPERTY GRAPH as the standard spells it, which every form reads."""
+        if isinstance(node, pg.DropPropertyGraph):
+            exists = "IF EXISTS " if node.if_exists else ""
+            return f"DROP PROPERTY GRAPH {exists}{self.name(node.name)}"
+        head = "CREATE OR REPLACE" if node.or_replace else "CREATE"
+        exists = " IF NOT EXISTS" if node.if_not_exists else ""
+        text = f"{head} PROPERTY GRAPH{exists} {self.name(node.name)}"
+        if not node.vertices:
+            if self.flavour != "postgres":
+                raise self.unsupported("property graph without element tables", node)
+            return text
+        text += " VERTEX TABLES (" + ", ".join(self._element_table(v) for v in node.vertices)
+        text += ")"
+        if node.edges:
+            text += " EDGE TABLES (" + ", ".join(self._element_table(e) for e in node.edges)
+            text += ")"
+        return text
+
+    def _element_table(self, t: pg.ElementTable) -> str:
+        def cols(names: tuple[str, ...]) -> str:
+            return "(" + ", ".join(self.name(c) for c in names) + ")"
+
+        parts = [self.name(t.table)]
+        if t.alias is not None:
+            parts.append(f"AS {self.name(t.alias)}")
+        if t.key is not None:
+            parts.append(f"KEY {cols(t.key)}")
+        for word, end in (("SOURCE", t.source), ("DESTINATION", t.destination)):
+            if end is not None and not end.columns:
+                parts.append(f"{word} {self.name(end.table)}")
+            elif end is not None:
+                ref = f" {cols(end.referenced)}" if end.referenced else ""
+                parts.append(
+                    f"{word} KEY {cols(end.columns)} REFERENCES {self.name(end.table)}{ref}"
+                )
+        implicit = pg.ElementLabel(None)
+        for label in () if t.labels == (implicit,) else t.labels:
+            # the shortest spelling: LABEL x exposes all columns, PROPERTIES alone is the
+            # default label's (DuckPGQ writes only these forms)
+            props = None
+            if label.all_columns:
+                if label.except_columns:
+                    props = f"PROPERTIES ARE ALL COLUMNS EXCEPT {cols(label.except_columns)}"
+            elif not label.properties:
+                props = "NO PROPERTIES"
+            else:
+                items = [
+                    self.name(x.column)
+                    if x.column == x.name
+                    else f"{self.name(x.column)} AS {self.name(x.name)}"
+                    for x in label.properties
+                ]
+                props = "PROPERTIES (" + ", ".join(items) + ")"
+            if label.label is not None:
+                parts.append(f"LABEL {self.name(label.label)}")
+            elif props is None:
+                parts.append("DEFAULT LABEL")
+            if props is not None:
+                parts.append(props)
+        return " ".join(parts)
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -330,31 +485,49 @@ class SqlPgqGenerator(SqlGenerator):
             raise self.unsupported(
                 _name(first) if head < len(steps) - 1 else "query without MATCH", first
             )
-        self._check_edges(matches)
         frame = _Frame()
         patterns = []
+        listed = [pp for m in matches for pp in m.patterns]
+        if not self.caps.path_pattern_lists and len(listed) > 1:
+            raise self.unsupported(
+                "several path patterns",
+                listed[1],
+                message=f"{self.dialect.name} matches one path pattern per GRAPH_TABLE",
+            )
         for m in matches:
             for pp in m.patterns:
                 self._declare(pp, frame)
         for m in matches:
             for pp in m.patterns:
                 patterns.append(self.path(pp, frame))
+        mode = self._match_mode(matches)
         where = _and(
             [self.expr(m.where, frame) for m in matches if m.where is not None]
             + [self.expr(f, frame) for f in filters]
         )
         rest = steps[head:]
         if len(rest) > 1:
-            return self._pipeline(graph, patterns, where, frame, rest)
+            return self._pipeline(graph, mode, patterns, where, frame, rest)
         columns, outer, proj2 = self._columns(rest[0], frame)  # type: ignore[arg-type]
+        if not columns:
+            # COLUMNS lists at least one column (count(*) reads none): a constant one
+            from sqlglot import exp
+
+            columns = [exp.alias_(exp.Literal.number(1), self.ident("one"))]
         table = _nodes()["GraphTable"](
-            this=self.ident(graph), patterns=patterns, where=where, columns=columns
+            this=self.ident(graph), mode=mode, patterns=patterns, where=where, columns=columns
         )
         outer.sources.append(table)
         return self.select(proj2, outer, final=True)
 
     def _pipeline(
-        self, graph: str, patterns: list, where: Any, inner: _Frame, rest: list[q.Step]
+        self,
+        graph: str,
+        mode: str | None,
+        patterns: list,
+        where: Any,
+        inner: _Frame,
+        rest: list[q.Step],
     ) -> Any:
         """A query that goes on after its graph pattern (WITH, UNWIND, …): the GRAPH_TABLE is
         a derived table whose COLUMNS are what the rest reads of each element (its properties,
@@ -405,6 +578,7 @@ class SqlPgqGenerator(SqlGenerator):
             raise self.unsupported("graph pattern whose rows the rest does not read", rest[0])
         table = _nodes()["GraphTable"](
             this=self.ident(graph),
+            mode=mode,
             patterns=patterns,
             where=where,
             columns=columns,
@@ -432,52 +606,134 @@ class SqlPgqGenerator(SqlGenerator):
         table = _nodes()["GraphTable"](this=self.ident(graph), body=body)
         return exp.select(exp.Star()).from_(table)
 
-    def _check_edges(self, matches: list[q.Match]) -> None:
-        """Edge uniqueness differs between SQL/PGQ engines (homomorphism in PostgreSQL's
-        rewrite to joins); two edges that could be one are refused rather than guessed."""
-        edges = [x for m in matches for x in m.walk() if isinstance(x, p.RelPattern)]
-        labels = [x.types.name if isinstance(x.types, p.Label) else None for x in edges]
-        if len(edges) > 1 and (None in labels or len(set(labels)) < len(labels)):
+    def _match_mode(self, matches: list[q.Match]) -> str | None:
+        """The match mode to write, if any. SQL/PGQ matches homomorphically unless told
+        (capability ``default_match_mode``); where the IR asks for different edges and two edge
+        patterns could bind one edge, the form must say DIFFERENT EDGES or the query is
+        refused."""
+        modes = {m.mode for m in matches}
+        if len(modes) > 1:
+            raise self.unsupported(
+                "MATCH steps with different match modes",
+                matches[0],
+                message="one GRAPH_TABLE has one graph pattern, and so one match mode",
+            )
+        (mode,) = modes
+        if mode.name == self.caps.default_match_mode:
+            return None
+        if mode is p.MatchMode.DIFFERENT_EDGES and not _edges_may_coincide(matches):
+            return None
+        if not self.caps.match_modes:
             raise self.unsupported(
                 "two edge patterns that may match one edge",
-                edges[0],
-                message="edge uniqueness within a graph pattern differs between SQL/PGQ engines",
+                matches[0],
+                message=f"{self.dialect.name} matches homomorphically (one edge may bind two "
+                "edge patterns) and has no DIFFERENT EDGES match mode",
             )
+        return mode.value
 
     def _declare(self, pp: p.PathPattern, frame: _Frame) -> None:
+        if pp.variable is not None:
+            from sqlglot import exp
+
+            length = exp.Anonymous(
+                this=self.dialect.function_name("length"),
+                expressions=[exp.column(self.ident(pp.variable))],
+            )
+            frame.bindings.setdefault(pp.variable, _PathB(length))  # type: ignore[arg-type]
         for node in pp.walk():
             if isinstance(node, p.NodePattern) and node.variable:
                 label = node.labels.name if isinstance(node.labels, p.Label) else None
                 frame.bindings.setdefault(node.variable, _ElementB(node.variable, label, False))  # type: ignore[arg-type]
             elif isinstance(node, p.RelPattern) and node.variable:
                 if node.quantifier is not None:
-                    continue  # a group variable: written in the pattern, not readable as an edge
+                    # a group variable: written in the pattern, not readable as an edge
+                    frame.bindings.setdefault(node.variable, _GroupB(node.variable))  # type: ignore[arg-type]
+                    continue
                 label = node.types.name if isinstance(node.types, p.Label) else None
                 frame.bindings.setdefault(node.variable, _ElementB(node.variable, label, True))  # type: ignore[arg-type]
 
     # -- patterns ------------------------------------------------------------------------------
 
     def path(self, pp: p.PathPattern, frame: _Frame) -> Any:
-        if pp.variable is not None:
+        caps = self.caps
+        if pp.variable is not None and self.flavour not in _PATH_VARIABLES:
             raise self.unsupported("path variable", pp)
-        if pp.mode is not None:
-            raise self.unsupported(f"path mode {pp.mode.value}", pp)
-        prefix = None
+        words = []
         if pp.search is not None and pp.search.kind != p.SearchKind.ALL:
-            if pp.search.kind.value not in self.form.search_prefixes:
+            if not caps.shortest_prefix or pp.search.kind.value not in caps.search_prefixes:
                 raise self.unsupported(f"path search {pp.search.kind.value}", pp)
-            prefix = pp.search.kind.value
+            words.append(_search_words(pp.search))
+        if pp.mode is not None:
+            if pp.mode.value not in caps.path_modes:
+                raise self.unsupported(f"path mode {pp.mode.value}", pp)
+            words.append(pp.mode.value)
+        if caps.quantifier_rows == "endpoint":
+            self._check_endpoint_rows(pp)
+        prefix = " ".join(words) or None
         if not isinstance(pp.path, p.PathChain):
             raise self.unsupported("path union", pp)
-        elements = []
-        for x in pp.path.elements:
+        elements = self._elements(pp.path.elements, frame)
+        variable = self.ident(pp.variable) if pp.variable is not None else None
+        return _nodes()["GraphPath"](expressions=elements, prefix=prefix, variable=variable)
+
+    def _elements(self, elements: tuple, frame: _Frame) -> list:
+        out = []
+        for x in elements:
             if isinstance(x, p.NodePattern):
-                elements.append(self._node(x, frame))
+                out.append(self._node(x, frame))
             elif isinstance(x, p.RelPattern):
-                elements.append(self._edge(x, frame))
+                out.append(self._edge(x, frame))
+            elif (
+                isinstance(x, p.ParenPath)
+                and isinstance(x.path, p.PathChain)
+                and x.variable is None
+                and self.caps.quantified_paths
+                and self.flavour == ""
+            ):
+                # ((a)-[e]->(b) WHERE …){m,n}: the standard's quantified path (G035)
+                quantifier = x.quantifier
+                unbounded = quantifier is not None and quantifier.upper is None
+                if unbounded and not self.caps.unbounded_quantifiers:
+                    raise self.unsupported("unbounded quantifier", x)
+                out.append(
+                    _nodes()["GraphParen"](
+                        expressions=self._elements(x.path.elements, frame),
+                        where=self.expr(x.where, frame) if x.where is not None else None,
+                        mode=x.mode.value if x.mode is not None else None,
+                        quantifier=(quantifier.lower, quantifier.upper) if quantifier else None,
+                    )
+                )
             else:
                 raise self.unsupported("parenthesised path", x)
-        return _nodes()["GraphPath"](expressions=elements, prefix=prefix)
+        return out
+
+    def _check_endpoint_rows(self, pp: p.PathPattern) -> None:
+        """DuckPGQ: a quantified edge gives one row per reachable endpoint, which is the
+        meaning of ANY SHORTEST over a path of that edge alone; one row per path is refused."""
+        quantified = [
+            x for x in pp.walk() if isinstance(x, p.RelPattern) and x.quantifier is not None
+        ]
+        if not quantified:
+            return
+        alone = isinstance(pp.path, p.PathChain) and len(pp.path.elements) == 3
+        if any(x.direction not in (p.Direction.OUT, p.Direction.EITHER) for x in quantified):
+            raise self.unsupported(
+                f"quantified edge {quantified[0].direction.value}",
+                quantified[0],
+                message="DuckPGQ finds paths along -[ ]-> and -[ ]- only: 'Cannot do shortest "
+                "path for edge type MATCH_EDGE_LEFT' (test/sql/path_finding/undirected_paths"
+                ".test)",
+                rewrite="turn the pattern around: (b)-[e]->{m,n}(a)",
+            )
+        if pp.search is None or pp.search.kind is not p.SearchKind.ANY_SHORTEST or not alone:
+            raise self.unsupported(
+                "quantified edge with one row per path",
+                quantified[0],
+                message=f"{self.dialect.name} returns one row per reachable endpoint of a "
+                "quantified edge (ANY SHORTEST over a path of that edge alone), not one row "
+                "per path",
+            )
 
     def _conditions(
         self, var: str | None, props: e.Expr | None, where: e.Expr | None, frame: _Frame, node: Node
@@ -504,14 +760,22 @@ class SqlPgqGenerator(SqlGenerator):
         )
 
     def _edge(self, r: p.RelPattern, frame: _Frame) -> Any:
-        if r.direction not in _ARROWS:
+        if r.direction not in _ARROWS or (
+            r.direction is p.Direction.BOTH and self.flavour == "duckdb"
+        ):
             raise self.unsupported(f"edge direction {r.direction.value}", r)
         if r.cost is not None:
             raise self.unsupported("edge cost", r)
         quantifier = None
         if r.quantifier is not None:
-            if not self.form.quantifiers:
+            if not self.form.quantifiers or not self.caps.quantified_paths:
                 raise self.unsupported("quantified edge", r)
+            if r.quantifier.upper is None and not self.caps.unbounded_quantifiers:
+                raise self.unsupported(
+                    "unbounded quantifier",
+                    r,
+                    message=f"{self.dialect.name} takes bounded quantifiers only ({{n,m}})",
+                )
             quantifier = (r.quantifier.lower, r.quantifier.upper)
         return _nodes()["GraphEdge"](
             this=self.ident(r.variable) if r.variable else None,
@@ -522,7 +786,15 @@ class SqlPgqGenerator(SqlGenerator):
         )
 
     def _label(self, labels: p.LabelExpr, node: Node) -> Any:
+        from sqlglot import exp
+
         cls = _nodes()["GraphLabel"]
+        if self.caps.label_expressions == "or" and not isinstance(labels, (p.Label, p.LabelOr)):
+            raise self.unsupported(
+                "label expression other than a disjunction",
+                node,
+                message=f"{self.dialect.name} label expressions are names joined by | only",
+            )
         if isinstance(labels, p.Label):
             return cls(this=self.ident(labels.name))
         if isinstance(labels, p.LabelOr):
@@ -537,6 +809,8 @@ class SqlPgqGenerator(SqlGenerator):
             )
         if isinstance(labels, p.LabelNot):
             return cls(op="!", expressions=[self._label(labels.operand, node)])
+        if isinstance(labels, p.LabelAny) and self.caps.label_expressions == "full":
+            return cls(this=exp.Var(this="%"))
         raise self.unsupported("% label wildcard", node)
 
     # -- COLUMNS and the SELECT around the graph table ---------------------------------------
@@ -598,7 +872,7 @@ class SqlPgqGenerator(SqlGenerator):
                 items.append(q.ReturnItem(column(item.expr, item.alias), item.alias))
         aliases = {i.alias for i in proj.items}
         order = []
-        for s in proj.order_by:
+        for s in _explicit_null_order(proj):
             if isinstance(s.expr, e.Variable) and s.expr.name in aliases:
                 order.append(s)
             elif any(s.expr == i.expr for i in proj.items):
@@ -692,6 +966,150 @@ class SqlPgqGenerator(SqlGenerator):
         cls = exp.EQ if node.op == e.CompOp.EQ else exp.NEQ
         return cls(this=left, expression=right)
 
+    @emits(e.FunctionCall)
+    def function(self, node: e.FunctionCall) -> Any:
+        """A function of the host SQL that the IR does not know (Oracle's VERTEX_ID, DuckPGQ's
+        vertices(p) …) is kept as it was written; the IR's own functions as SQL writes them."""
+        from sqlglot import exp
+
+        from ..ir import functions
+
+        if functions.lookup(node.name) is None:
+            return exp.Anonymous(this=node.name, expressions=[self._argument(a) for a in node.args])
+        if not node.args and node.name in _NILADIC:
+            return exp.Var(this=_NILADIC[node.name])
+        return super().function(node)
+
+    def _argument(self, value: e.Expr) -> Any:
+        """An argument of a host SQL function: an element or path variable by its name (as in
+        VERTEX_ID(a), path_length(p)), anything else as a value."""
+        from sqlglot import exp
+
+        if isinstance(value, e.Variable):
+            b = self._frame.lookup(value.name)
+            if isinstance(b, (_ElementB, _PathB)):
+                return exp.column(self.ident(value.name))
+        return self.sub(value)
+
+    @emits(e.Like)
+    def like(self, node: e.Like) -> Any:
+        """SQL's LIKE, with the escape character the IR asks for; the flavour's default one
+        (PostgreSQL's backslash, none elsewhere) is not written."""
+        from sqlglot import exp
+
+        default = "\\" if self.flavour == "postgres" else None
+        escape = None if node.escape == default else exp.Literal.string(node.escape or "")
+        return _nodes()["GraphLike"](
+            this=_paren(self.sub(node.left)),
+            expression=_paren(self.sub(node.pattern)),
+            negated=node.negated,
+            escape=escape,
+        )
+
+    @emits(e.IsNull)
+    def is_null(self, node: e.IsNull) -> Any:
+        return _nodes()["GraphIsNull"](this=_paren(self.sub(node.operand)), negated=node.negated)
+
+    @emits(e.Aggregate)
+    def aggregate(self, node: e.Aggregate) -> Any:
+        """MIN and MAX of a property whose type the schema does not give: a property of
+        SQL/PGQ is a column of one type (Oracle sqlrf value-expressions-graph_table.html:
+        properties of one name must have union-compatible types), so no value of another type
+        is compared with it; PostgreSQL's strings sort by the database's collation, so there
+        the type must be known."""
+        from sqlglot import exp
+
+        if (
+            node.name in ("min", "max")
+            and len(node.args) == 1
+            and self.flavour != "postgres"
+            and self.kind(node.args[0], self._frame) is None
+            and isinstance(node.args[0], e.Variable | e.Property)
+        ):
+            value = self.sub(node.args[0])
+            return (exp.Min if node.name == "min" else exp.Max)(this=value)
+        return super().aggregate(node)
+
+    @emits(e.TemporalLiteral)
+    def temporal(self, node: e.TemporalLiteral) -> Any:
+        from sqlglot import exp
+
+        kind = _TYPED_LITERALS.get(node.kind)
+        if kind is None:
+            return super().temporal(node)
+        return _nodes()["GraphTyped"](this=exp.Literal.string(node.text), kind=kind)
+
+    def _element_predicate(self, construct: str, node: Node) -> None:
+        if construct not in self.caps.element_predicates:
+            raise self.unsupported(construct, node)
+
+    def _elements_named(self, values: tuple, node: Node) -> list:
+        from sqlglot import exp
+
+        out = []
+        for x in values:
+            if not isinstance(x, e.Variable) or not isinstance(
+                self._frame.lookup(x.name), _ElementB
+            ):
+                raise self.unsupported("element predicate of a value", node)
+            out.append(exp.column(self.ident(x.name)))
+        return out
+
+    @emits(Same)
+    def same(self, node: Same) -> Any:
+        from sqlglot import exp
+
+        self._element_predicate("SAME", node)
+        return exp.Anonymous(this="SAME", expressions=self._elements_named(node.elements, node))
+
+    @emits(AllDifferent)
+    def all_different(self, node: AllDifferent) -> Any:
+        from sqlglot import exp
+
+        self._element_predicate("ALL_DIFFERENT", node)
+        args = self._elements_named(node.elements, node)
+        return exp.Anonymous(this="ALL_DIFFERENT", expressions=args)
+
+    @emits(PropertyExists)
+    def property_exists(self, node: PropertyExists) -> Any:
+        from sqlglot import exp
+
+        self._element_predicate("PROPERTY_EXISTS", node)
+        (subject,) = self._elements_named((node.subject,), node)
+        args = [subject, exp.column(self.ident(node.key))]
+        return exp.Anonymous(this="PROPERTY_EXISTS", expressions=args)
+
+    @emits(IsDirected)
+    def is_directed(self, node: IsDirected) -> Any:
+        self._element_predicate("IS DIRECTED", node)
+        (subject,) = self._elements_named((node.operand,), node)
+        text = "IS NOT DIRECTED" if node.negated else "IS DIRECTED"
+        return _nodes()["GraphPredicate"](this=subject, text=text)
+
+    @emits(e.HasLabels)
+    def has_labels(self, node: e.HasLabels) -> Any:
+        if not self.caps.is_labeled:
+            raise self.unsupported("IS LABELED", node)
+        (subject,) = self._elements_named((node.subject,), node)
+        label = self._label(node.labels, node)
+        return _nodes()["GraphPredicate"](this=subject, text="IS LABELED", label=label)
+
+    @emits(IsEndpoint)
+    def is_endpoint(self, node: IsEndpoint) -> Any:
+        """``a IS [NOT] SOURCE OF e`` (ISO/IEC 9075-16 feature G112; Oracle supports it)."""
+        self._element_predicate("IS SOURCE OF", node)
+        for side in (node.node, node.edge):
+            if not isinstance(side, e.Variable) or not isinstance(
+                self._frame.lookup(side.name), _ElementB
+            ):
+                raise self.unsupported("IS SOURCE OF / IS DESTINATION OF of a value", node)
+        return _nodes()["GraphEndpoint"](
+            this=self.ident(node.node.name),  # type: ignore[attr-defined]
+            edge=self.ident(node.edge.name),  # type: ignore[attr-defined]
+            endpoint=node.endpoint.value,
+            negated=node.negated,
+        )
+
     @emits(e.Exists)
     def exists(self, node: e.Exists) -> Any:
         raise self._graph_subquery(node, "EXISTS subquery")
@@ -716,6 +1134,13 @@ class SqlPgqGenerator(SqlGenerator):
 
         if isinstance(b, _ElementB):
             return exp.Column(this=self.ident(key), table=self.ident(b.name))
+        if isinstance(b, _GroupB):
+            raise self.unsupported(
+                "property of a group variable",
+                node,
+                message=f"{b.name} binds the list of edges of a quantified edge; reading its "
+                "properties (an aggregate along the path, LISTAGG(e.p)) has no IR form",
+            )
         return super()._property(b, key, node)
 
     def binding_type(self, b: Any) -> VType:
@@ -732,6 +1157,67 @@ class SqlPgqGenerator(SqlGenerator):
         element = schema.edge(b.label) if b.edge else schema.node(b.label)
         prop = element.prop(key) if element is not None else None
         return ANY if prop is None else property_type(prop.type.kind)
+
+
+#: SQL's typed literals for the IR's temporal kinds of the same meaning (ISO/IEC 9075-2 5.3
+#: <datetime literal>: DATE, TIME and TIMESTAMP without time zone)
+_TYPED_LITERALS = {
+    e.TemporalKind.DATE: "DATE",
+    e.TemporalKind.LOCAL_TIME: "TIME",
+    e.TemporalKind.LOCAL_DATETIME: "TIMESTAMP",
+}
+
+#: The current date and time, as SQL's niladic functions name them (ISO/IEC 9075-2 6.32
+#: <datetime value function>): what GQL's CURRENT_DATE … read as
+_NILADIC = {
+    "date": "CURRENT_DATE",
+    "localtime": "LOCALTIME",
+    "localdatetime": "LOCALTIMESTAMP",
+    "datetime": "CURRENT_TIMESTAMP",
+    "time": "CURRENT_TIME",
+}
+
+#: Flavours that write a path variable (``p = …``) and read its length: DuckPGQ
+#: (``path_length(p)``, duckdb.org/community_extensions/extensions/duckpgq) and the standard.
+_PATH_VARIABLES = frozenset({"", "duckdb"})
+
+
+def _edges_may_coincide(matches: list[q.Match]) -> bool:
+    return edges_may_coincide([pp for m in matches for pp in m.patterns])
+
+
+def _search_words(search: p.Search) -> str:
+    """A search prefix as written: ANY SHORTEST, ALL SHORTEST, ANY 2, SHORTEST 3 GROUPS …"""
+    words = search.kind.value
+    if "k" in words.split():
+        return words.replace("k", str(search.k))
+    if search.kind is p.SearchKind.ANY and search.k not in (None, 1):
+        return f"ANY {search.k}"
+    return words
+
+
+def _explicit_null_order(proj: q.Projection) -> list[q.SortItem]:
+    """The sort keys with each ``x IS NULL`` key that places the nulls of the next key ``x``
+    folded into it as NULLS FIRST / LAST: the SQL reader states a flavour's null placement
+    that way, and reads ``x NULLS FIRST`` back to the same two keys."""
+    items = {i.alias: i.expr for i in proj.items}
+    keys = list(proj.order_by)
+    out: list[q.SortItem] = []
+    k = 0
+    while k < len(keys):
+        s = keys[k]
+        nxt = keys[k + 1] if k + 1 < len(keys) else None
+        if isinstance(s.expr, e.IsNull) and not s.expr.negated and nxt is not None:
+            value = nxt.expr
+            if isinstance(value, e.Variable) and value.name in items:
+                value = items[value.name]
+            if value == s.expr.operand and s.descending == s.nulls_first:
+                out.append(q.SortItem(nxt.expr, nxt.descending, s.descending))
+                k += 2
+                continue
+        out.append(s)
+        k += 1
+    return out
 
 
 def _read_after(steps: list[q.Step]) -> tuple[set[tuple[str, str]], set[str]]:

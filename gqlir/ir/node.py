@@ -49,14 +49,28 @@ class Node:
                 yield from _nodes_in(value)
 
     def walk(self) -> Iterator[Node]:
-        """This node and all its descendants, pre-order."""
+        """This node and all its descendants, pre-order. (The hottest loop of the passes and
+        analyses: children are gathered inline rather than through :meth:`children`.)"""
         stack: list[Node] = [self]
+        pop = stack.pop
+        cache = _CHILD_FIELD_CACHE
         while stack:
-            node = stack.pop()
+            node = pop()
             yield node
-            kids = list(node.children())
-            kids.reverse()
-            stack.extend(kids)
+            cls = type(node)
+            names = cache.get(cls)
+            if names is None:
+                names = _child_field_names(cls)
+            kids: list[Node] = []
+            for name in names:
+                value = getattr(node, name)
+                if isinstance(value, Node):
+                    kids.append(value)
+                elif isinstance(value, tuple) and value:
+                    _flatten_into(value, kids)
+            if kids:
+                kids.reverse()
+                stack.extend(kids)
 
     def find_all(self, kind: type[N]) -> Iterator[N]:
         for node in self.walk():
@@ -113,6 +127,12 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+def child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of ``cls`` that may hold nodes (or tuples of them), for hand-written walks."""
+    names = _CHILD_FIELD_CACHE.get(cls)
+    return names if names is not None else _child_field_names(cls)
+
+
 def _child_field_names(cls: type) -> tuple[str, ...]:
     """The fields that may hold nodes: walks skip the scalar ones (names, flags, numbers)."""
     names = _CHILD_FIELD_CACHE.get(cls)
@@ -127,6 +147,14 @@ def _child_field_names(cls: type) -> tuple[str, ...]:
         )
         _CHILD_FIELD_CACHE[cls] = names
     return names
+
+
+def _flatten_into(value: tuple, out: list[Node]) -> None:
+    for item in value:
+        if isinstance(item, Node):
+            out.append(item)
+        elif isinstance(item, tuple):
+            _flatten_into(item, out)
 
 
 def _nodes_in(value: tuple) -> Iterator[Node]:

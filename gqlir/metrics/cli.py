@@ -28,9 +28,12 @@ examples:
 
 Writes OUT/results.jsonl (one record per item, appended as items finish; rerunning the same
 command resumes), OUT/summary.json, OUT/summary.md and OUT/report.html. Presets: default
-(gqlir's scores), text2gql-bench[@driver], cypherbench[@7c9c68dd] (each benchmark's own
-numbers). Policies: default, set, bag, ordered-if-gold, ordered-if-either, test-suite,
-text2gql, text2gql-spanner, text2gql-tugraph, cypherbench (docs/metrics.md defines each).
+(gqlir's scores), text2gql-bench[@driver], text2gql-bench@driver-spanner,
+text2gql-bench@contrib-spanner, text2gql-bench@contrib-tugraph, text2gql-bench@e5fc112a,
+cypherbench[@7c9c68dd] (each benchmark's own numbers). Policies: default, set, bag,
+ordered-if-gold, ordered-if-either, test-suite, text2gql, text2gql@spanner,
+text2gql-spanner, text2gql-tugraph, text2gql@e5fc112a, cypherbench (docs/metrics.md defines
+each).
 """
 
 
@@ -90,6 +93,12 @@ def add_commands(sub: Any) -> None:
         help="grammar convention (default: the preset's)",
     )
     p.add_argument("--format", dest="gold_format", default="auto", choices=FORMATS)
+    p.add_argument(
+        "--gold-field",
+        metavar="KEY",
+        help="the key of a Text2GQL-Bench record holding the gold query (as the contrib "
+        "scripts' --gold-field / --gold-key; default: the first key the Driver tries)",
+    )
     p.add_argument("--pred-format", default="auto", choices=FORMATS)
     p.add_argument(
         "--level",
@@ -156,6 +165,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         gold_format=args.gold_format,
         pred_format=args.pred_format,
         levels=tuple(args.level or ("initial",)),
+        gold_field=args.gold_field,
         psjs=not args.no_psjs,
         psjs_edges=args.psjs_edges,
         limit=args.limit,

@@ -13,7 +13,8 @@ rule is a field of :class:`ExecutionPolicy`:
   ``wrong`` (and kept in the denominator), or, as in CypherBench, a ``crash`` of the
   benchmark's run (scored 0 and reported);
 * ``peer``: compare as a benchmark's own script does (:mod:`.peers`) instead of by typed
-  values: ``text2gql-driver`` or ``cypherbench``.
+  values: ``text2gql-driver``, ``text2gql-contrib-spanner``, ``text2gql-contrib-tugraph`` or
+  ``cypherbench``.
 
 :data:`POLICIES` names the presets, including each benchmark's own.
 """
@@ -26,7 +27,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from .errors import MetricsError
-from .peers import PeerCrash, cypherbench_equal, text2gql_equal
+from .peers import (
+    PeerCrash,
+    contrib_spanner_equal,
+    contrib_tugraph_equal,
+    cypherbench_equal,
+    text2gql_equal,
+)
 from .values import ValueRules, row_key
 
 __all__ = [
@@ -55,7 +62,16 @@ class ExecutionPolicy:
     values: ValueRules = field(default_factory=ValueRules)
     gold_failure: Literal["exclude", "wrong", "crash"] = "exclude"
     order_from: Literal["ir", "text"] = "ir"
-    peer: Literal["text2gql-driver", "cypherbench"] | None = None
+    peer: (
+        Literal[
+            "text2gql-driver",
+            "text2gql-driver-spanner",
+            "text2gql-contrib-spanner",
+            "text2gql-contrib-tugraph",
+            "cypherbench",
+        ]
+        | None
+    ) = None
 
 
 POLICIES: dict[str, ExecutionPolicy] = {
@@ -74,18 +90,29 @@ POLICIES: dict[str, ExecutionPolicy] = {
         order_from="text",
         peer="text2gql-driver",
     ),
-    # the paper's ea_gql.py (Spanner): the same rules, gold failures excluded
+    # the same Driver code when it runs ISO GQL on Spanner: Spanner's values, not .data()'s
+    "text2gql@spanner": ExecutionPolicy(
+        rows="ordered-if-pred",
+        gold_failure="wrong",
+        order_from="text",
+        peer="text2gql-driver-spanner",
+    ),
+    # the contrib ea_gql.py (Spanner, the paper's runs): "order by" in the prediction's text,
+    # Spanner's values as it normalises them, gold failures excluded
     "text2gql-spanner": ExecutionPolicy(
         rows="ordered-if-pred",
-        values=ValueRules(float_digits=None, float_decimals=9, temporal="text"),
         gold_failure="exclude",
         order_from="text",
+        peer="text2gql-contrib-spanner",
     ),
-    # ea_cypher.py (TuGraph): sets of rows, gold failures excluded
+    # the contrib ea_cypher.py (TuGraph through Bolt): sets of rows, gold failures excluded
     "text2gql-tugraph": ExecutionPolicy(
-        rows="set",
-        values=ValueRules(float_digits=None, float_decimals=9, temporal="text"),
-        gold_failure="exclude",
+        rows="set", gold_failure="exclude", peer="text2gql-contrib-tugraph"
+    ),
+    # the Driver before its multiset rule (TuGraph-family impl/evaluation/metrics.py at
+    # e5fc112a): ea_cypher.py's sets of rows, gold failures counted wrong
+    "text2gql@e5fc112a": ExecutionPolicy(
+        rows="set", gold_failure="wrong", peer="text2gql-contrib-tugraph"
     ),
     # CypherBench execution_accuracy.py: test-suite permutations, "order by" in the gold text,
     # its to_hashable values; a failing gold query stops its run
@@ -205,6 +232,12 @@ def execution_match(gold: Answer, pred: Answer, policy: str | ExecutionPolicy = 
         return cypherbench_equal(g.rows, p.rows, g.ordered)
     if policy.peer == "text2gql-driver":
         return text2gql_equal(g.rows, p.rows, _compare_as_lists(policy, g, p))
+    if policy.peer == "text2gql-driver-spanner":
+        return text2gql_equal(g.rows, p.rows, _compare_as_lists(policy, g, p), spanner=True)
+    if policy.peer == "text2gql-contrib-spanner":
+        return contrib_spanner_equal(g.rows, p.rows, _compare_as_lists(policy, g, p))
+    if policy.peer == "text2gql-contrib-tugraph":
+        return contrib_tugraph_equal(g.rows, p.rows)
     gold_rows = [row_key(r, policy.values) for r in g.rows]
     pred_rows = [row_key(r, policy.values) for r in p.rows]
     if not gold_rows and not pred_rows:

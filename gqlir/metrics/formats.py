@@ -169,19 +169,23 @@ def _text2gql_id(record: dict[str, Any], index: int) -> str:
     return str(_first(record, ("id", "instance_id")) or index)
 
 
-def _text2gql_gold(record: dict[str, Any]) -> str:
+def _text2gql_gold(record: dict[str, Any], field: str | None = None) -> str:
+    if field is not None:
+        return str(record.get(field) or "")
     keys = _CONTRIB_GOLD_KEYS if "generated_query" in record else _DRIVER_GOLD_KEYS
     return str(_first(record, keys) or "")
 
 
-def _text2gql_items(records: list[dict[str, Any]], levels: Iterable[str]) -> Iterator[GoldItem]:
+def _text2gql_items(
+    records: list[dict[str, Any]], levels: Iterable[str], gold_field: str | None = None
+) -> Iterator[GoldItem]:
     levels = list(levels)
     for index, r in enumerate(records):
         for level in levels:
             base = _text2gql_id(r, index)
             yield GoldItem(
                 id=base if len(levels) == 1 else f"{base}:{level}",
-                query=_text2gql_gold(r),
+                query=_text2gql_gold(r, gold_field),
                 question=_text2gql_question(r, level),
                 domain=r.get("database"),
                 level=level,
@@ -248,9 +252,17 @@ def _gqlir_items(records: list[dict[str, Any]], path: str) -> Iterator[GoldItem]
 
 
 def read_gold(
-    path: str, fmt: str = "auto", *, levels: Iterable[str] = ("initial",)
+    path: str,
+    fmt: str = "auto",
+    *,
+    levels: Iterable[str] = ("initial",),
+    gold_field: str | None = None,
 ) -> tuple[list[GoldItem], str]:
-    """The gold items of a file and the format they were read as."""
+    """The gold items of a file and the format they were read as. ``gold_field`` names the
+    key of a Text2GQL-Bench record that holds the gold query (each contrib script reads its
+    own: ``ea_cypher.py --gold-field``, default ``initial_gql``; ``evaluate_gql.py`` one key
+    for the whole file, inferred from its first record that has one); without it, the first
+    key the Driver (or, for a contrib pair, ``ea_gql.py``) tries."""
     records = read_records(path)
     if fmt == "auto":
         fmt = detect_format(records)
@@ -258,7 +270,7 @@ def read_gold(
         unknown = [x for x in levels if x not in TEXT2GQL_LEVELS]
         if unknown:
             raise _bad(path, f"unknown question level {unknown[0]!r}: {', '.join(TEXT2GQL_LEVELS)}")
-        items = list(_text2gql_items(records, levels))
+        items = list(_text2gql_items(records, levels, gold_field))
     elif fmt == "cypherbench":
         items = list(_cypherbench_items(records))
     elif fmt == "ngdbench":

@@ -20,7 +20,7 @@ Two conventions:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from ..errors import GqlirError, SemanticError
@@ -62,21 +62,33 @@ def _valid(text: str, dialect: str) -> bool:
 
 
 def grammar_score(
-    pred: str | None, dialect: str, *, gold: str | None = None, convention: Convention = "strict"
+    pred: str | None,
+    dialect: str,
+    *,
+    gold: str | None = None,
+    convention: Convention = "strict",
+    clean: Callable[[str | None], str] = clean_query_text,
 ) -> int:
     """One item's score: 1 or 0, or −1 under ``text2gql`` / ``benchmark`` when ``gold`` does
-    not parse."""
+    not parse; ``clean`` gives the texts those two conventions parse (by default the Driver's
+    GRAPH/USE-stripped text)."""
     if convention in ("text2gql", "benchmark"):
         check = parses if convention == "text2gql" else _benchmark_parses
-        if gold is not None and not check(clean_query_text(gold), dialect):
+        if gold is not None and not check(clean(gold), dialect):
             return -1
-        return int(check(clean_query_text(pred), dialect))
+        return int(check(clean(pred), dialect))
     return int(bool(pred) and _valid(pred, dialect))
 
 
-def grammar_validity(scores: Sequence[int], *, raw: bool = False) -> float:
+def grammar_validity(
+    scores: Sequence[int], *, raw: bool = False, skip_unparsed_gold: bool = False
+) -> float:
     """Σ max(g_i, 0) / N over every item (0 for none); with ``raw``, Σ g_i / N, −1 included,
-    as Text2GraphQuery-Driver's ``ExternalMetric`` averages the per-item log."""
+    as Text2GraphQuery-Driver's ``ExternalMetric`` averages the per-item log; with
+    ``skip_unparsed_gold``, the mean of the items whose gold parses (−1 items left out), as
+    the Driver's ``ExternalMetric._parse_log_score`` did at TuGraph-family e5fc112a."""
+    if skip_unparsed_gold:
+        scores = [s for s in scores if s >= 0]
     if not scores:
         return 0.0
     return sum(s if raw else max(s, 0) for s in scores) / len(scores)

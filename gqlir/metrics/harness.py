@@ -66,6 +66,7 @@ class EvalConfig:
     gold_format: str = "auto"
     pred_format: str = "auto"
     levels: tuple[str, ...] = ("initial",)
+    gold_field: str | None = None  # the key of a Text2GQL-Bench record holding the gold
     psjs: bool = True
     psjs_edges: bool = False
     limit: int | None = None
@@ -97,6 +98,8 @@ class EvalConfig:
             gold=os.path.abspath(self.gold),
             pred=os.path.abspath(self.pred),
         )
+        if self.gold_field is not None:  # kept out otherwise: earlier runs still resume
+            out["gold_field"] = self.gold_field
         return out
 
 
@@ -344,7 +347,9 @@ def run_evaluation(
         raise MetricsError("jobs must be at least 1", code="METRICS_INPUT")
     preset = config.settings()
     get_policy(preset.policy)
-    gold, fmt = read_gold(config.gold, config.gold_format, levels=config.levels)
+    gold, fmt = read_gold(
+        config.gold, config.gold_format, levels=config.levels, gold_field=config.gold_field
+    )
     preds = read_predictions(config.pred, gold, config.pred_format)
     pairs = [
         prepare_pair(

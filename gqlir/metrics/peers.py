@@ -8,6 +8,13 @@ script's rules to those objects with Python's own ``==`` and ``hash``:
 
 * ``text2gql-driver``: Text2GraphQuery-Driver ``impl/evaluation/metrics.py``
   (``ExecutionAccuracy._normalize`` and ``_compare_results``);
+* ``text2gql-driver-spanner``: the same Driver code on Spanner's rows (the Spanner client's
+  values, a graph element only as its JSON), not ``.data()``'s;
+* ``text2gql-contrib-spanner``: the Driver's ``contrib/standalone_text2graph_scripts/
+  reference/ea_gql.py`` (Spanner's own Python values: a graph element only as its JSON);
+* ``text2gql-contrib-tugraph``: ``reference/ea_cypher.py`` (TuGraph through Bolt and
+  ``.data()``), also the comparison of the Driver before its multiset rule
+  (TuGraph-family ``impl/evaluation/metrics.py`` at e5fc112a);
 * ``cypherbench``: CypherBench ``cypherbench/metrics/execution_accuracy.py``
   (``to_hashable``, ``result_eq``), including where it fails: a value it cannot make hashable
   scores a prediction 0 and stops the benchmark's run when it is the gold's
@@ -25,9 +32,23 @@ from typing import Any
 from ..engines.base import EdgeValue, NodeValue, PathValue
 from ..eval import temporal as tm
 
-__all__ = ["PEERS", "PeerCrash", "cypherbench_equal", "driver_data", "text2gql_equal"]
+__all__ = [
+    "PEERS",
+    "PeerCrash",
+    "contrib_spanner_equal",
+    "contrib_tugraph_equal",
+    "cypherbench_equal",
+    "driver_data",
+    "text2gql_equal",
+]
 
-PEERS = ("text2gql-driver", "cypherbench")
+PEERS = (
+    "text2gql-driver",
+    "text2gql-driver-spanner",
+    "text2gql-contrib-spanner",
+    "text2gql-contrib-tugraph",
+    "cypherbench",
+)
 
 
 class PeerCrash(Exception):
@@ -115,13 +136,120 @@ def text2gql_normalize(value: Any) -> Any:
 
 
 def text2gql_equal(
-    gold: Sequence[Sequence[Any]], pred: Sequence[Sequence[Any]], as_lists: bool
+    gold: Sequence[Sequence[Any]],
+    pred: Sequence[Sequence[Any]],
+    as_lists: bool,
+    spanner: bool = False,
 ) -> bool:
     """The Driver's verdict: normalised rows compared as lists when the prediction's text has
-    ``order by``, else as multisets (``Counter``)."""
+    ``order by``, else as multisets (``Counter``). The rows are ``.data()``'s (TuGraph through
+    Bolt) or, with ``spanner``, the Spanner client's values (:func:`spanner_json`)."""
+    if spanner:
+        g = [tuple(text2gql_normalize(spanner_json(v)) for v in row) for row in gold]
+        p = [tuple(text2gql_normalize(spanner_json(v)) for v in row) for row in pred]
+        return g == p if as_lists else Counter(g) == Counter(p)
     g = [tuple(text2gql_normalize(v) for v in row) for row in _data_rows(gold)]
     p = [tuple(text2gql_normalize(v) for v in row) for row in _data_rows(pred)]
     return g == p if as_lists else Counter(g) == Counter(p)
+
+
+# -- the contrib scripts -----------------------------------------------------------------------------
+
+
+def _path_shaped(value: Any) -> bool:
+    """A list node, edge, node, … (at least one edge): ``SAFE_TO_JSON(p)`` as gqlir's Spanner
+    engine decodes it (a JSON array; an ``ARRAY<JSON>`` of elements is never this shape
+    unless it mixes nodes and edges in that order)."""
+    return (
+        isinstance(value, list)
+        and len(value) >= 3
+        and len(value) % 2 == 1
+        and all(isinstance(v, NodeValue if i % 2 == 0 else EdgeValue) for i, v in enumerate(value))
+    )
+
+
+def spanner_json(value: Any) -> Any:
+    """A value as the Spanner client hands it to ``ea_gql.py``: a graph element only as its
+    ``TO_JSON`` object (``identifier``, ``kind``, ``labels``, ``properties``; an edge also
+    ``source_node_identifier`` and ``destination_node_identifier``), which the client decodes
+    into a ``JsonObject`` (a ``dict``); a path is a JSON array, which the client keeps outside
+    the dict (the dict is empty); an array of values is a list."""
+    if isinstance(value, NodeValue):
+        return {
+            "identifier": value.id,
+            "kind": "node",
+            "labels": list(value.labels),
+            "properties": {k: spanner_json(v) for k, v in value.properties.items()},
+        }
+    if isinstance(value, EdgeValue):
+        return {
+            "identifier": value.id,
+            "kind": "edge",
+            "labels": [value.type],
+            "properties": {k: spanner_json(v) for k, v in value.properties.items()},
+            "source_node_identifier": value.source,
+            "destination_node_identifier": value.target,
+        }
+    if isinstance(value, PathValue) or _path_shaped(value):
+        return {}  # JsonObject([...]): _is_array, no dict items
+    if isinstance(value, Mapping):
+        return {str(k): spanner_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [spanner_json(v) for v in value]
+    return value
+
+
+def contrib_spanner_normalize(value: Any) -> Any:
+    """``ea_gql.py``'s ``normalize``: a Decimal as a float (not rounded), a dict as sorted
+    ``(key, value)`` tuples, NaN as ``"NaN"``, other floats rounded to 9 places, lists as
+    tuples, ``int``/``str``/``bool``/``None`` as they are, anything else (dates, timestamps,
+    bytes) as ``str``."""
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, contrib_spanner_normalize(v)) for k, v in value.items()))
+    if isinstance(value, float):
+        return "NaN" if math.isnan(value) else round(value, 9)
+    if isinstance(value, (list, tuple)):
+        return tuple(contrib_spanner_normalize(v) for v in value)
+    if value is None or isinstance(value, (int, str, bool)):
+        return value
+    return str(value)
+
+
+def contrib_spanner_equal(
+    gold: Sequence[Sequence[Any]], pred: Sequence[Sequence[Any]], as_lists: bool
+) -> bool:
+    """``ea_gql.py``'s verdict: normalised rows as lists when the prediction's text has
+    ``order by``, else as multisets."""
+    g = [tuple(contrib_spanner_normalize(spanner_json(v)) for v in row) for row in gold]
+    p = [tuple(contrib_spanner_normalize(spanner_json(v)) for v in row) for row in pred]
+    return g == p if as_lists else Counter(g) == Counter(p)
+
+
+def contrib_tugraph_normalize(value: Any) -> Any:
+    """``ea_cypher.py``'s ``normalize`` of a ``.data()`` value: floats rounded to 9 places (a
+    NaN stays a NaN, a separate object), ``int``/``str``/``bool``/``None`` as they are, a
+    temporal value as its ISO text, lists as tuples, maps as sorted ``(key, value)`` tuples,
+    anything else (bytes, a Decimal) as ``str``."""
+    if isinstance(value, float):
+        return round(value, 9)
+    if value is None or isinstance(value, (int, str, bool)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(contrib_tugraph_normalize(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, contrib_tugraph_normalize(v)) for k, v in value.items()))
+    return str(value)
+
+
+def contrib_tugraph_equal(gold: Sequence[Sequence[Any]], pred: Sequence[Sequence[Any]]) -> bool:
+    """``ea_cypher.py``'s verdict: the **sets** of normalised rows are equal (order and
+    duplicates ignored, column order kept; two NaNs never equal: each is its own object and
+    Python hashes a NaN by identity)."""
+    g = {tuple(contrib_tugraph_normalize(v) for v in row) for row in _data_rows(gold)}
+    p = {tuple(contrib_tugraph_normalize(v) for v in row) for row in _data_rows(pred)}
+    return g == p
 
 
 # -- CypherBench ------------------------------------------------------------------------------------

@@ -71,9 +71,17 @@ def _orders(text: str | None, result: Result | None, policy: ExecutionPolicy) ->
 
 
 def _text_metrics(item: GoldItem, pred_text: str | None, dialect: str, settings) -> dict:
+    preset = settings.preset
+    clean = preset.text_clean or clean_query_text
     out: dict[str, Any] = {
-        "grammar": grammar_score(pred_text, dialect, gold=item.query, convention=settings.grammar),
-        "jaro_winkler": jaro_winkler(clean_query_text(pred_text), clean_query_text(item.query)),
+        "grammar": grammar_score(
+            pred_text,
+            preset.grammar_dialect or dialect,
+            gold=item.query,
+            convention=settings.grammar,
+            clean=clean,
+        ),
+        "jaro_winkler": jaro_winkler(clean(pred_text), clean(item.query)),
     }
     try:
         out["ir_similarity"] = ir_similarity(pred_text or "", item.query, dialect)

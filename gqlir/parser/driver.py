@@ -46,6 +46,8 @@ class Parser:
         self.builder = builder
         self.tokens = 0  # tokens in the text parsed last
         self.states = tables.states
+        # (state below, top state, lookahead) -> the top state after its unit reductions.
+        self.unit_chains: dict[tuple[int, int, str], int] = {}
         # Separators and the next token in one match: `(?:skip)*(?:token)?`.
         self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
         self.keywords = tables.keywords
@@ -139,6 +141,23 @@ class Parser:
             if act >= 0:
                 return True
 
+    def _unit_chain(self, below: int, lhs: str, kind: str) -> int:
+        """The state after a unit reduction to ``lhs`` over state ``below`` and every unit
+        reduction it leads to on lookahead ``kind`` (they all replace the top state only, so
+        the outcome depends on ``below``, the state reduced from and ``kind``: memoised).
+        Stops at the end state on ``$END``, where the loop returns."""
+        states = self.states
+        reducers = self.reducers
+        end_state = self.tables.end_state
+        while True:
+            top = states[below][lhs]
+            if kind == "$END" and top == end_state:
+                return top
+            act = states[top].get(kind)
+            if act is None or act >= 0 or reducers[~act][0] != _UNIT:
+                return top
+            lhs = reducers[~act][1]
+
     # -- the loop ----------------------------------------------------------------------------
 
     def parse(self, text: str) -> Any:
@@ -154,6 +173,7 @@ class Parser:
         base_kind = self.base_kind
         end_state = self.tables.end_state
         builder = self.builder
+        unit_chains = self.unit_chains
         # One stack of (state, value, start offset) triples, flattened.
         stack: list[Any] = [self.tables.start_state, None, 0]
         top = self.tables.start_state
@@ -239,8 +259,11 @@ class Parser:
                         )
                     break
                 mode, lhs, n, fn, keep = reducers[~act]
-                if mode == 0:  # _UNIT
-                    top = states[stack[-6]][lhs]
+                if mode == 0:  # _UNIT: the whole chain of unit reductions at once
+                    key = (stack[-6], top, kind)
+                    top = unit_chains.get(key, -1)
+                    if top < 0:
+                        top = unit_chains[key] = self._unit_chain(stack[-6], lhs, kind)
                     stack[-3] = top
                     if at_end and top == end_state:
                         self.tokens = shifted

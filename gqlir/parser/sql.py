@@ -115,7 +115,12 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
 
     require_sqlglot()
     if dialect.grammar == "sqlpgq":
+        from .property_graph import read_property_graph_statement
         from .sqlpgq import split_graph_tables
+
+        statement = read_property_graph_statement(text, dialect.sql_dialect or "")
+        if statement is not None:
+            return statement  # type: ignore[return-value]
 
         sql, tables = split_graph_tables(text, dialect)
         mapping = mapping_for(schema, dialect=dialect.sql_dialect) if schema is not None else None
@@ -629,12 +634,22 @@ class SqlReader:
         columns are folded back into their expressions once the query is read."""
         alias = item.args.get("alias")
         alias_name = alias.name if alias is not None and alias.name else "graph_table"
+        columns = gt.columns
         if alias is not None and alias.columns:
-            raise self.unsupported("GRAPH_TABLE with column aliases", item)
-        query = ir.LinearQuery((ir.UseGraph(gt.graph), gt.match, ir.Projection(gt.columns)))
-        names = [c.alias for c in gt.columns]
+            # AS t (a, b): the columns renamed in order (PostgreSQL docs/19 queries-graph.html)
+            renamed = [c.name for c in alias.columns]
+            if len(renamed) > len(columns):
+                raise self.semantic(
+                    f"GRAPH_TABLE has {len(columns)} columns and {len(renamed)} are named", item
+                )
+            columns = tuple(
+                replace(c, alias=renamed[k]) if k < len(renamed) else c
+                for k, c in enumerate(columns)
+            )
+        query = ir.LinearQuery((ir.UseGraph(gt.graph), gt.match, ir.Projection(columns)))
+        names = [c.alias for c in columns]
         binding = self._derived_binding(query, names, alias_name, scope, first, item)
-        for (_, var), column in zip(binding.columns, gt.columns):
+        for (_, var), column in zip(binding.columns, columns):
             self.graph_columns[var] = column.expr
         return binding
 

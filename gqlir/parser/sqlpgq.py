@@ -15,18 +15,28 @@ to a column becomes the column's expression): ``SELECT name, count(*) AS n FROM 
 (g MATCH (p IS Person) COLUMNS (p.name AS name)) GROUP BY name`` is the IR of ``MATCH
 (p:Person) RETURN p.name AS name, count(*) AS n``, which is what
 :mod:`gqlir.emitter.sqlpgq` writes that way: SQL/PGQ output reads back to the same IR.
+
+What a form means by its text is read with that form's facts (``dialects/sqlpgq.toml``,
+``[flavours.*]``): a graph pattern without a match mode matches homomorphically (one edge may
+bind two edge patterns), so the MATCH has REPEATABLE ELEMENTS unless no two edge patterns
+could bind one edge; DuckPGQ's quantified edge gives one row per reachable endpoint (ANY
+SHORTEST over that edge), its names are case insensitive and its unnamed COLUMNS take their
+text as name; PostgreSQL's LIKE escapes with a backslash and its COLUMNS hold no aggregate.
+``CREATE``/``DROP PROPERTY GRAPH`` are read by :mod:`.property_graph`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from .. import ir
+from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
-from ..errors import GqlirError, ParseError
-from .gql import GqlBuilder
+from ..errors import GqlirError, ParseError, UnsupportedError
+from .gql import SPANNER_BINARY, GqlBuilder, _delimited, _Tuple, _val
 
 __all__ = ["GraphTable", "split_graph_tables"]
 
@@ -44,15 +54,87 @@ class GraphTable:
     offset: int
 
 
+#: SQL's operators inside GRAPH_TABLE: GQL's comparisons and arithmetic, SQL's IN, LIKE, BETWEEN
+#: and !=, no XOR (ISO/IEC 9075-2 8.4, 8.5, 8.3)
+SQLPGQ_BINARY = {k: v for k, v in SPANNER_BINARY.items() if k != "XOR"}
+
+
 class SqlPgqBuilder(GqlBuilder):
     """Reductions of ``grammars/sqlpgq.lark``: GQL's, plus the GRAPH_TABLE body."""
+
+    #: Value expressions inside GRAPH_TABLE are SQL's (Oracle sqlrf value-expressions-graph_table
+    #: .html: they "inherit all the functionality supported in value expressions outside of
+    #: GRAPH_TABLE"), so any function of the host SQL may be called, not only GQL's built-ins.
+    BUILTINS = None
+
+    BINARY = SQLPGQ_BINARY
+
+    def __init__(self, dialect: Dialect) -> None:
+        super().__init__(dialect)
+        # LIKE has no escape character unless ESCAPE names one (ISO/IEC 9075-2 8.5), except in
+        # PostgreSQL, whose default escape is the backslash (docs functions-matching.html)
+        self.LIKE_ESCAPE = "\\" if dialect.sql_dialect == "postgres" else None
+
+    def tuple_expr(self, c: list, pos: int) -> Any:
+        return _Tuple(tuple(_val(x) for x in c), pos)
+
+    def _membership(self, container: Any, pos: int) -> ir.Expr:
+        """``x IN (a, b)``: membership in the listed values."""
+        if isinstance(container, _Tuple):
+            return ir.ListLiteral(container.value, pos=container.pos)
+        if isinstance(container, ir.Expr):
+            return ir.ListLiteral((container,), pos=pos)  # x IN (a)
+        raise ParseError("IN needs a parenthesised list of values", offset=pos, code="PARSE_IN")
+
+    def quant_range(self, c: list, pos: int) -> ir.Quantifier:
+        q = super().quant_range(c, pos)
+        if q.upper is not None and q.upper < q.lower:
+            # DuckPGQ: "Lower bound greater than upper bound"; Oracle: the upper bound "should
+            # also be greater than or equal to the lower bound"
+            raise ParseError(
+                f"the quantifier's upper bound {q.upper} is below its lower bound {q.lower}",
+                offset=pos,
+                code="PARSE_QUANTIFIER",
+            )
+        return q
 
     # SQL's tokens (see grammars/sqlpgq.lark): quotes are escaped by doubling, and a backslash
     # is an ordinary character.
 
     def variable(self, c: list, pos: int) -> str:
-        kind, text, _ = c[0]
-        return text[1:-1].replace('""', '"') if kind == "ESCAPED_NAME" else text
+        kind, text, start = c[0]
+        if kind != "ESCAPED_NAME":
+            return text
+        # delimited: a reserved word is a name here ("select" names a graph)
+        return _delimited(text[1:-1].replace('""', '"'), start)
+
+    def _function(self, name: str, args: tuple, start: int) -> ir.Expr:
+        # SQL's function names are case insensitive: a function the IR does not know keeps its
+        # name in lower case, as the IR's own names are
+        low = name.lower()
+        kind, _, values = args
+        if low in ("substring", "substr") and kind == "args" and len(values) in (2, 3):
+            return self._substring(values, start)
+        return super()._function(low, args, start)
+
+    def substring_from(self, c: list, pos: int) -> ir.Expr:
+        """SQL's SUBSTRING(s FROM a [FOR n]) (ISO/IEC 9075-2 6.32), as PostgreSQL writes it."""
+        return self._substring(tuple(_val(x) for x in c), pos)
+
+    def _substring(self, values: tuple, start: int) -> ir.Expr:
+        """SQL's SUBSTRING(s, from [, for]) counts from 1 (ISO/IEC 9075-2 6.32); the IR's
+        from 0. A literal start of 1 or more is the same; another starts differently (SQL
+        shortens the length by what lies before position 1), so it is refused."""
+        at = values[1]
+        if not isinstance(at, ir.Integer) or at.value < 1:
+            raise UnsupportedError(
+                "SUBSTRING from a position that is not a literal of 1 or more",
+                self.dialect.name,
+                "SQL's SUBSTRING counts from 1 and takes positions before the string",
+                offset=start,
+            )
+        rest = (values[0], ir.Integer(at.value - 1, pos=at.pos), *values[2:])
+        return ir.FunctionCall("substring", rest, pos=start)
 
     def _string(self, token: tuple) -> str:
         return token[1][1:-1].replace("''", "'")
@@ -73,25 +155,236 @@ class SqlPgqBuilder(GqlBuilder):
         self._check_pending()
         return c[0]
 
+    @property
+    def _flavour(self) -> str:
+        return self.dialect.sql_dialect or ""
+
     def graph_table(self, c: list, pos: int) -> tuple:
-        graph, pattern, columns = c
+        graph, pattern, *rest = c
+        columns = next((x for x in rest if isinstance(x, tuple)), None)
+        if columns is None:
+            raise UnsupportedError(
+                "GRAPH_TABLE without COLUMNS",
+                self.dialect.name,
+                "GRAPH_TABLE without COLUMNS returns every property of every element "
+                "(DuckPGQ), which only the property graph's definition can list",
+                rewrite="name the columns: COLUMNS (x.property AS name, …)",
+                offset=pos,
+            )
         mode, patterns, where = pattern.value
+        if self._flavour == "duckdb":
+            both = [
+                x
+                for pp in patterns
+                for x in pp.walk()
+                if isinstance(x, ir.RelPattern) and x.direction is ir.Direction.BOTH
+            ]
+            if both:
+                raise UnsupportedError(
+                    "edge direction <->",
+                    self.dialect.name,
+                    "DuckPGQ's <-[ ]-> does not match an edge of either direction: its own "
+                    "test finds one pair where -[ ]- finds five (test/sql/pattern_matching/"
+                    "basic_match.test)",
+                    rewrite="-[ ]- for an edge of either direction",
+                    offset=both[0].pos,
+                )
+        if self.dialect.capabilities.quantifier_rows == "endpoint":
+            patterns = tuple(self._per_endpoint(pp) for pp in patterns)
+        patterns = tuple(_flatten(pp) for pp in patterns)
+        if self._flavour == "duckdb":
+            # DuckDB's names are case insensitive, quoted or not (duckdb.org/docs/sql/dialect/
+            # keywords_and_identifiers): (B:Person) binds the b of b.name, spelt B
+            spell = _first_spellings(patterns)
+            patterns = tuple(pp.transform(spell) for pp in patterns)  # type: ignore[misc]
+            where = where.transform(spell) if where is not None else None
+            columns = tuple(c.transform(spell) for c in columns)  # type: ignore[misc]
+        if not edges_may_coincide(patterns):
+            # edge uniqueness changes nothing: the IR's canonical mode, whatever was written
+            mode = ir.MatchMode.DIFFERENT_EDGES
         return (graph, ir.Match(patterns, where, False, mode, pos=pos), columns)
 
+    def _per_endpoint(self, pp: ir.PathPattern) -> ir.PathPattern:
+        """DuckPGQ's quantified edge without a search prefix gives one row per reachable
+        endpoint (capability ``quantifier_rows``): the meaning of ANY SHORTEST over the same
+        bounds, for a path of one quantified edge between two nodes."""
+        quantified = [
+            x for x in pp.walk() if isinstance(x, ir.RelPattern) and x.quantifier is not None
+        ]
+        if not quantified or pp.search is not None:
+            return pp
+        chain = pp.path
+        if not (
+            isinstance(chain, ir.PathChain)
+            and len(chain.elements) == 3
+            and isinstance(chain.elements[1], ir.RelPattern)
+        ):
+            raise UnsupportedError(
+                "quantified edge inside a longer path",
+                self.dialect.name,
+                "DuckPGQ gives one row per reachable endpoint of a quantified edge; inside a "
+                "longer path that has no same-meaning graph pattern",
+                rewrite="a path of the quantified edge alone, joined to the rest by a shared "
+                "node variable: MATCH (a)-[e]->{1,3}(b), (b)-[f]->(c)",
+                offset=quantified[0].pos,
+            )
+        return replace(pp, search=ir.Search(ir.SearchKind.ANY_SHORTEST, pos=pp.pos))
+
+    def rows_clause(self, c: list, pos: int) -> _Rows:
+        return c[0]
+
+    def rows_per_match(self, c: list, pos: int) -> _Rows:
+        return _Rows(pos)  # ONE ROW PER MATCH: the default
+
+    def rows_per_vertex(self, c: list, pos: int) -> _Rows:
+        raise self._rows(pos, "ONE ROW PER VERTEX")
+
+    def rows_per_step(self, c: list, pos: int) -> _Rows:
+        raise self._rows(pos, "ONE ROW PER STEP")
+
+    def _rows(self, pos: int, construct: str) -> UnsupportedError:
+        return UnsupportedError(
+            construct,
+            self.dialect.name,
+            f"{construct} (Oracle) makes one row per element of a path; the IR has one row "
+            "per match",
+            offset=pos,
+        )
+
+    def trailing_comma(self, c: list, pos: int) -> _Rows:
+        if self._flavour != "duckdb":
+            raise ParseError(
+                "a COLUMNS list does not end with a comma (DuckPGQ, sqlpgq:duckdb, allows it)",
+                offset=pos,
+                code="PARSE_UNEXPECTED",
+            )
+        return _Rows(pos)
+
+    def column_item(self, c: list, pos: int) -> Any:
+        return c[0]
+
+    def all_properties(self, c: list, pos: int) -> Any:
+        raise UnsupportedError(
+            "x.*",
+            self.dialect.name,
+            "an all-properties reference (x.*) returns the properties of the element's labels, "
+            "which only the property graph's definition can list",
+            rewrite="name the properties: COLUMNS (x.a, x.b, …)",
+            offset=pos,
+        )
+
     def columns_clause(self, c: list, pos: int) -> tuple[ir.ReturnItem, ...]:
-        items = []
-        for expr, alias, _text, ipos in c:
+        items: list[ir.ReturnItem] = []
+        for item in c:
+            if isinstance(item, _Rows):
+                continue
+            expr, alias, text, ipos = item
             if alias is None:
                 if isinstance(expr, ir.Property):
                     alias = expr.key  # "the alias defaults to the property name" (Oracle)
+                elif self._flavour == "duckdb":
+                    # DuckDB names an unnamed column by its expression's text
+                    alias = " ".join(text.split())
                 else:
                     raise ParseError(
                         "a COLUMNS item that is not a property reference needs AS name",
                         offset=ipos,
                         code="PARSE_COLUMNS",
                     )
+            if self._flavour == "postgres" and aggregates(expr):
+                # "aggregate, window, and set-returning functions are not supported in COLUMNS"
+                # (PostgreSQL src/test/regress/sql/graph_table.sql)
+                raise ParseError(
+                    "PostgreSQL takes no aggregate in COLUMNS; aggregate in the SELECT around it",
+                    offset=ipos,
+                    code="PARSE_COLUMNS",
+                )
+            taken = {i.alias.lower() for i in items if i.alias}
+            if alias.lower() in taken:
+                if self._flavour != "duckdb":
+                    raise ParseError(
+                        f"two COLUMNS are named {alias}",
+                        offset=ipos,
+                        code="PARSE_COLUMNS",
+                    )
+                # DuckDB makes the names of a subquery's columns unique with a suffix
+                k = 1
+                while f"{alias}_{k}".lower() in taken:
+                    k += 1
+                alias = f"{alias}_{k}"
             items.append(ir.ReturnItem(expr, alias, pos=ipos))
         return tuple(items)
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """A clause of GRAPH_TABLE that changes nothing (ONE ROW PER MATCH, a trailing comma)."""
+
+    pos: int
+
+
+def _flatten(pp: ir.PathPattern) -> ir.PathPattern:
+    """A parenthesised path with nothing of its own (no quantifier, WHERE, variable or mode)
+    only groups: its elements take its place (PostgreSQL's tests write MATCH ((c)->(o)))."""
+    if not isinstance(pp.path, ir.PathChain):
+        return pp
+    elements: list = []
+    for x in pp.path.elements:
+        if (
+            isinstance(x, ir.ParenPath)
+            and x.quantifier is None
+            and x.where is None
+            and x.variable is None
+            and x.mode is None
+            and isinstance(x.path, ir.PathChain)
+        ):
+            elements.extend(x.path.elements)
+        else:
+            elements.append(x)
+    if len(elements) == len(pp.path.elements):
+        return pp
+    return replace(pp, path=replace(pp.path, elements=tuple(elements)))
+
+
+def _first_spellings(patterns: tuple) -> Any:
+    """A transform that writes every element or path variable as the pattern first spells it,
+    ignoring case (DuckDB's names are case insensitive): (B:Person) … b.name reads B."""
+    first: dict[str, str] = {}
+    for pp in patterns:
+        for x in pp.walk():
+            name = getattr(x, "variable", None)
+            if isinstance(x, (ir.NodePattern, ir.RelPattern, ir.PathPattern)) and name:
+                first.setdefault(name.lower(), name)
+
+    def spell(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.Variable) and node.name.lower() in first:
+            return replace(node, name=first[node.name.lower()])
+        if isinstance(node, (ir.NodePattern, ir.RelPattern, ir.PathPattern)) and node.variable:
+            return replace(node, variable=first.get(node.variable.lower(), node.variable))
+        return node
+
+    return spell
+
+
+def edges_may_coincide(patterns: Sequence[ir.PathPattern]) -> bool:
+    """Whether one edge could bind two edge patterns of a graph pattern, so that its match
+    mode changes its rows: two edge patterns that are not of two different single labels, or
+    an edge that repeats (a quantifier that is not {1}, unless the path is a shortest one of
+    that edge alone, whose walks repeat no edge)."""
+    edges = [x for pp in patterns for x in pp.walk() if isinstance(x, ir.RelPattern)]
+    if any(isinstance(x, ir.ParenPath) for pp in patterns for x in pp.walk()):
+        return True
+    if len(patterns) == 1 and len(edges) == 1:
+        (only,) = patterns
+        if only.search is not None and only.search.kind in (
+            ir.SearchKind.ANY_SHORTEST,
+            ir.SearchKind.ALL_SHORTEST,
+        ):
+            return False
+    if any(x.quantifier is not None and x.quantifier.upper != 1 for x in edges):
+        return True
+    labels = [x.types.name if isinstance(x.types, ir.Label) else None for x in edges]
+    return len(edges) > 1 and (None in labels or len(set(labels)) < len(labels))
 
 
 @cache
@@ -207,5 +500,15 @@ def fold_columns(query: ir.Query, names: dict[str, ir.Expr]) -> ir.Query:
             )
             steps.append(step)
             continue
-        steps.append(step.transform(swap))  # type: ignore[arg-type]
+        step = step.transform(swap)  # type: ignore[assignment]
+        previous = steps[-1] if steps else None
+        if isinstance(step, ir.Filter) and isinstance(previous, ir.Match) and not previous.optional:
+            # WHERE around a GRAPH_TABLE filters its matches: the MATCH's own WHERE, which is
+            # where the SQL/PGQ writer puts it
+            where = step.condition
+            if previous.where is not None:
+                where = ir.And(previous.where, where, pos=step.pos)
+            steps[-1] = replace(previous, where=where)
+            continue
+        steps.append(step)
     return replace(query, steps=tuple(steps))

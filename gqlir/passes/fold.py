@@ -100,7 +100,8 @@ MAX_ITEMS = 10_000
 class _Folder:
     def __init__(self, dialect: str) -> None:
         self.dialect = dialect
-        self.runtime = _runtime(dialect)
+        #: Made on the first constant (most refused queries have none to fold).
+        self.runtime: Any = None
         # Constants with no literal (0.0 / 0.0): their parents may still have one (NaN = 1 is
         # false). Kept by identity (equal nodes elsewhere need not be constants' parts), and
         # held so that no identity is reused while the folder lives.
@@ -127,6 +128,8 @@ class _Folder:
         return literal.with_pos(node.pos)
 
     def evaluate(self, expr: ir.Expr) -> Any:
+        if self.runtime is None:
+            self.runtime = _runtime(self.dialect)
         evaluator = self.runtime.expressions
         evaluator.left = WORK_BUDGET
         try:

@@ -74,6 +74,20 @@ _ADDITIVE = (e.ArithOp.ADD, e.ArithOp.ADD_NUMBERS, e.ArithOp.SUB)
 #: Prefixes of the functions the IR knows only as one GQL dialect's own (gqlir.ir.functions).
 _OWN_FUNCTIONS = {"googlesql.": "GoogleSQL", "tugraph.": "TuGraph"}
 
+#: The IR nodes only GQL-family readers build, which this pass rewrites or refuses elsewhere.
+GQL_ONLY_KINDS = frozenset({e.ValueSubquery, e.ArrayElement, e.SafeCast, e.Struct})
+
+
+def needs_gql_meanings(kinds: frozenset[type], functions: frozenset[str], adds: bool) -> bool:
+    """Whether a query holding these node kinds and functions has anything for this pass:
+    a numeric ``+``, a float ``/``, a GQL-only node or a dialect's own function."""
+    return (
+        adds
+        or e.Arithmetic in kinds
+        or not kinds.isdisjoint(GQL_ONLY_KINDS)
+        or any(f.startswith(tuple(_OWN_FUNCTIONS)) for f in functions)
+    )
+
 
 def lower_gql_meanings(root: Node, target: Dialect) -> Node:
     """``root`` with every numeric ``+`` written as the target's ``+`` on operands that are

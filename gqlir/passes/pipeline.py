@@ -15,10 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any
 
 from ..dialect import Dialect
-from ..ir.node import Node
-from . import edge_uniqueness, path_modes, property_maps
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.node import Node, child_fields
+from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -26,9 +31,77 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
-from .gql_family import lower_gql_meanings
+from .gql_family import lower_gql_meanings, needs_gql_meanings
+from .setops import lower_set_operations
 
 __all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a query holds, gathered in one walk, so that a pass with nothing to rewrite is
+    skipped without walking the query itself. ``kinds`` leaves out the leaves (literals,
+    variables, parameters), which no pass is chosen by."""
+
+    kinds: frozenset[type]
+    functions: frozenset[str]
+    adds_numbers: bool
+
+
+def summarize(node: Node) -> Summary:
+    """One walk over ``node`` (written out: it runs on every translation)."""
+    kinds: set[type] = set()
+    functions: set[str] = set()
+    adds_numbers = False
+    stack: list[Any] = [node]
+    pop, extend, add = stack.pop, stack.extend, kinds.add
+    getters = _CHILDREN
+    function_call, arithmetic, add_numbers = e.FunctionCall, e.Arithmetic, e.ArithOp.ADD_NUMBERS
+    leaves = _LEAVES
+    while stack:
+        inner = pop()
+        cls = type(inner)
+        if cls in leaves:
+            continue
+        if cls is tuple:
+            extend(inner)
+            continue
+        getter = getters.get(cls)
+        if getter is None:
+            if not isinstance(inner, Node):
+                continue  # None, or a scalar inside a tuple (a map entry's key)
+            getter = getters[cls] = _children_getter(cls)
+        add(cls)
+        if cls is function_call:
+            functions.add(inner.name)
+        elif cls is arithmetic and inner.op is add_numbers:
+            adds_numbers = True
+        extend(getter(inner))
+    return Summary(frozenset(kinds), frozenset(functions), adds_numbers)
+
+
+#: What the summary does not look into: scalars (a map entry's key, an absent child) and the
+#: IR's leaves.
+_LEAVES = frozenset(
+    {str, int, float, bool, type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String}
+    | {e.Variable, e.Parameter}
+)
+#: node class -> a function giving its child fields' values as a tuple
+_CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _children_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    names = child_fields(cls)
+    if not names:
+        return lambda node: ()
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda node: (one(node),)
+    return attrgetter(*names)
+
+
+def _always(summary: Summary) -> bool:
+    return True
 
 
 @dataclass(frozen=True)
@@ -44,6 +117,8 @@ class Lowering:
     #: The rule, in a line (the pass module's docstring states it fully, with its source).
     rule: str
     by_source: bool = False
+    #: Whether the query holds anything the pass rewrites (False: skip it).
+    needed: Callable[[Summary], bool] = _always
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -92,6 +167,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         _float_quotients,
         "a / b read as float division is toFloat(a) / b for a truncating target",
         by_source=True,
+        needed=lambda x: e.Arithmetic in x.kinds,
     ),
     Lowering(
         "gql-meanings",
@@ -99,6 +175,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: True,
         lower_gql_meanings,
         "GQL's numeric + is the target's + on numbers; GoogleSQL-only functions are refused",
+        needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
     ),
     Lowering(
         "cypher-meanings",
@@ -129,6 +206,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         "left/right/substring as SUBSTR, toFloat of a number as CAST, round(x) half up",
     ),
     Lowering(
+        "set-operations",
+        frozenset({"cypher"}),
+        lambda t, s: not t.capabilities.except_intersect,
+        lower_set_operations,
+        "INTERSECT / EXCEPT written as UNION ALL of tagged branches, grouped and counted",
+        needed=lambda x: q.SetOperation in x.kinds,
+    ),
+    Lowering(
         "googlesql",
         frozenset({"gql"}),
         _googlesql_rules,
@@ -141,6 +226,23 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: path_modes.applies(t),
         path_modes.drop_redundant_path_modes,
         "WALK and TRAIL dropped where the target's MATCH keeps edges distinct by itself",
+        needed=lambda x: q.Match in x.kinds,
+    ),
+    Lowering(
+        "gql-functions",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        gql_functions.lower_gql_functions,
+        "e(), pi(), coalesce(x), nodes(null) as values; one-argument trims with Cypher's set",
+        needed=lambda x: not x.functions.isdisjoint(gql_functions.NAMES),
+    ),
+    Lowering(
+        "path-lists",
+        frozenset({"gql"}),
+        lambda t, s: path_lists.applies(t),
+        path_lists.lower_path_lists,
+        "nodes(p) / relationships(p) of a named chain written as the list of its variables",
+        needed=lambda x: not x.functions.isdisjoint(("nodes", "relationships")),
     ),
     Lowering(
         "edge-uniqueness",
@@ -148,6 +250,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: edge_uniqueness.applies(t),
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
+        needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
         "property-maps",
@@ -155,6 +258,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: property_maps.applies(t),
         property_maps.lower_property_maps,
         "property map keys beyond the target's limit moved to the MATCH's WHERE",
+        needed=lambda x: e.MapLiteral in x.kinds,
     ),
 )
 
@@ -162,7 +266,18 @@ LOWERINGS: tuple[Lowering, ...] = (
 def lowerings(target: Dialect, source: Dialect | None = None) -> tuple[Lowering, ...]:
     """The passes that run for ``target`` (a query read from ``source``, when known: else the
     passes that depend on the source are left out)."""
-    return tuple(x for x in LOWERINGS if target.family in x.families and x.when(target, source))
+    key = (target, source)  # dialects compare by identity; each is loaded once
+    found = _CHOSEN.get(key)
+    if found is None:
+        if len(_CHOSEN) > 256:  # dialects built by hand, not loaded once
+            _CHOSEN.clear()
+        found = _CHOSEN[key] = tuple(
+            x for x in LOWERINGS if target.family in x.families and x.when(target, source)
+        )
+    return found
+
+
+_CHOSEN: dict[tuple[Dialect, Dialect | None], tuple[Lowering, ...]] = {}
 
 
 def lower(
@@ -176,11 +291,19 @@ def lower(
     """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
     depend on the ``source`` dialect. The names of the passes that changed it are appended to
     ``changed`` when given."""
+    summary: Summary | None = None
     for lowering in lowerings(target, source):
         if lowering.by_source != by_source:
             continue
+        if lowering.needed is not _always:
+            if summary is None:
+                summary = summarize(node)
+            if not lowering.needed(summary):
+                continue
         out = lowering.run(node, target)
-        if out is not node and changed is not None:
-            changed.append(lowering.name)
+        if out is not node:
+            summary = None  # the query changed: gather again when a later pass asks
+            if changed is not None:
+                changed.append(lowering.name)
         node = out
     return node

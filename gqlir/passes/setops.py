@@ -16,8 +16,29 @@ matched by name, as the IR's set operations (and Cypher's and GQL's) match them.
 from __future__ import annotations
 
 from .. import ir
+from ..dialect import Dialect
 
-__all__ = ["set_operation_by_counting"]
+__all__ = ["lower_set_operations", "set_operation_by_counting"]
+
+
+def lower_set_operations(root: ir.Node, target: Dialect) -> ir.Node:
+    """``root`` with every INTERSECT and EXCEPT written by counting, for a target whose only
+    set operation is UNION (capability ``except_intersect``); one whose branches cannot be
+    counted is left for the printer to refuse."""
+    if target.capabilities.except_intersect or not any(
+        isinstance(n, ir.SetOperation) and n.op in (ir.SetOp.INTERSECT, ir.SetOp.EXCEPT)
+        for n in root.walk()
+    ):
+        return root
+
+    def visit(node: ir.Node) -> ir.Node:
+        if isinstance(node, ir.SetOperation):
+            counted = set_operation_by_counting(node)
+            if counted is not None:
+                return counted
+        return node
+
+    return root.transform(visit)
 
 
 def set_operation_by_counting(op: ir.SetOperation) -> ir.LinearQuery | None:

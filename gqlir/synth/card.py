@@ -22,6 +22,80 @@ def coverage(items: list[dict[str, Any]], dialects: list[str]) -> dict[str, int]
     return {d: sum(1 for item in items if d in item["queries"]) for d in dialects}
 
 
+STATUSES = ("confirmed", "disagrees", "engine error", "refused", "no engine")
+
+
+def verification(
+    items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]
+) -> dict[str, dict[str, Any]]:
+    """Per dialect: the engine that runs its texts, the items by status of their check (the
+    item's text and, for judge items, its anti-query's), and the candidates dropped because an
+    engine disagreed."""
+    out: dict[str, dict[str, Any]] = {}
+    for d in dialects:
+        row: dict[str, Any] = {"engine": stats.get("verification", {}).get(d, "-")}
+        row.update(dict.fromkeys(STATUSES, 0))
+        row["confirmed by"] = {}
+        row["dropped for disagreement"] = sum(
+            n for key, n in stats.get("disagreed", {}).items() if key.split("|")[0] == d
+        )
+        out[d] = row
+    for item in items:
+        for key in ("verified", "anti_verified"):
+            for d, record in item.get(key, {}).items():
+                if d not in out:
+                    continue
+                out[d][record["status"]] += 1
+                if record["status"] == "confirmed":
+                    by = out[d]["confirmed by"]
+                    by[record["engine"]] = by.get(record["engine"], 0) + 1
+    return out
+
+
+def unconfirmed(items: list[dict[str, Any]]) -> Counter:
+    """Why texts were not confirmed: (dialect, status, engine, reason) -> texts."""
+    reasons: Counter = Counter()
+    for item in items:
+        for key in ("verified", "anti_verified"):
+            for d, r in item.get(key, {}).items():
+                if r["status"] == "engine error":
+                    why = f"{r['code']}: {r['message'][:90]}"
+                elif r["status"] in ("no engine", "disagrees"):
+                    why = r.get("reason") or r.get("difference", "")[:90]
+                else:
+                    continue
+                reasons[(d, r["status"], r.get("engine", "-"), why)] += 1
+    return reasons
+
+
+def disagreement_examples(items: list[dict[str, Any]], stats: dict[str, Any]) -> list[str]:
+    """The disagreements in full: kept items (marked) first, then dropped candidates."""
+    rows: list[tuple[str, ...]] = []
+    for item in items:
+        for key, texts in (("verified", "queries"), ("anti_verified", "anti_queries")):
+            for d, r in item.get(key, {}).items():
+                if r["status"] == "disagrees":
+                    rows.append(
+                        (f"kept: {item['id']}", d, r["engine"], r["difference"], item[texts][d])
+                    )
+    for ex in stats.get("disagreements", []):
+        rows.append(
+            (
+                f"dropped: {ex['schema']} {ex['template']}",
+                ex["dialect"],
+                ex["engine"],
+                ex["difference"],
+                ex["text"],
+            )
+        )
+    out = []
+    for what, d, engine, diff, text in rows[:20]:
+        out.append(f"* {what}, `{d}` on {engine}: {diff}  \n  `` {text} ``")
+    if len(rows) > 20:
+        out.append(f"* … and {len(rows) - 20} more (stats.json: `disagreements`)")
+    return out
+
+
 def text_bars(counter: dict[str, int], order: list[str] | None = None) -> str:
     names = order or sorted(counter, key=lambda k: (-counter[k], k))
     total = max(counter.values(), default=0) or 1
@@ -102,7 +176,8 @@ def card(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]
         "",
         f"{n} verified (question, query) pairs over {len(stats['schemas'])} schema(s): "
         f"{', '.join(sorted(stats['schemas']))}. Every query was executed on the "
-        f"`{stats['engine']}` engine; `result` holds its answer. Built by `gqlir synth` "
+        f"`{stats['engine']}` engine; `result` holds its answer, and every dialect's text "
+        "was run on its own engine (below). Built by `gqlir synth` "
         f"with seed {stats['seed']} from the template libraries "
         f"{', '.join(stats['libraries'])}.",
         "",
@@ -112,7 +187,8 @@ def card(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]
         + ("" if "items.parquet" in stats.get("not_written", {}) else " (and `items.parquet`)")
         + ": one item per line: `id`, `question`, "
         "`questions` by level, `queries` by dialect, `unsupported` (dialect → the construct "
-        "it cannot express), `schema`, `difficulty`, `pattern`, `match_category`, "
+        "it cannot express), `verified` (dialect → the engine that confirmed the answer, or why "
+        "none did), `schema`, `difficulty`, `pattern`, `match_category`, "
         "`return_category`, `operators`, `hops`, `result`, `bindings`;",
         "* `splits/{train,dev,test}.jsonl`: " + stats["split_method"] + ";",
         "* `exports/`: the same items as Text2GQL-Bench records, CypherBench samples and "
@@ -156,6 +232,63 @@ def card(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]
             ("dialect", "construct", "items"),
         ),
         "",
+        "## Verification on each dialect's engine",
+        "",
+        "Every text was run as it is on the engine that runs its dialect here, and its answer "
+        "compared with `result` as the eval harness compares result tables (rows as a bag "
+        "unless the query orders them). `verified` in each item says, per dialect, which engine "
+        "confirmed the answer, or why none did. Items an engine disagreed with were "
+        + (
+            "kept, marked `disagrees`."
+            if stats.get("keep_disagreements")
+            else "dropped (counted here; `--keep-disagreements` keeps them, marked)."
+        )
+        + "",
+        "",
+        _table(
+            [
+                (
+                    d,
+                    v["engine"],
+                    ", ".join(f"{e} {k}" for e, k in sorted(v["confirmed by"].items())) or "0",
+                    v["disagrees"],
+                    v["dropped for disagreement"],
+                    v["engine error"],
+                    v["refused"],
+                    v["no engine"],
+                )
+                for d, v in verification(items, stats, dialects).items()
+            ],
+            (
+                "dialect",
+                "engine",
+                "confirmed",
+                "disagrees (kept)",
+                "dropped for disagreement",
+                "engine error",
+                "refused",
+                "no engine",
+            ),
+        ),
+        "",
+        "Texts not confirmed, most frequent reasons:",
+        "",
+        _table(
+            [
+                (d, st, e, why.replace("|", "\\|"), k)
+                for (d, st, e, why), k in _most_common(unconfirmed(items), 15)
+            ],
+            ("dialect", "status", "engine", "reason", "texts"),
+        ),
+        "",
+        *(
+            ["Disagreements:", "", *disagreement_examples(items, stats), ""]
+            if stats.get("disagreed")
+            or any(
+                r["status"] == "disagrees" for i in items for r in i.get("verified", {}).values()
+            )
+            else []
+        ),
         "## Per schema",
         "",
         _table(

@@ -27,6 +27,12 @@ examples:
       --templates cypherbench,ngdbench,extras --n 500 --out data/three
   gqlir synth --graph g/ --schema s.json --mix difficulty=easy:1,medium:1,hard:1,extra-hard:1 \\
       --out data/mixed
+  gqlir synth --graph schemas/movies --n 100 --verify-engine neo4j=bolt://127.0.0.1:7687 \\
+      --out data/movies
+
+Every text is run on its dialect's engine (kuzu on Kuzu, iso-gql, neo4j and opencypher9 on
+grafeo, sql:sqlite on SQLite, sql on DuckDB, spanner through ZetaSQL and the reference
+evaluator); each item records which engine confirmed its answer per dialect.
 
 Writes OUT/items.jsonl (and items.parquet), OUT/README.md (the dataset card), OUT/splits/,
 OUT/exports/ (Text2GQL-Bench, CypherBench, NGDBench layouts), OUT/plots/. An interrupted run
@@ -73,6 +79,19 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--allow-empty", action="store_true", help="keep queries with no rows")
     p.add_argument("--dedup-results", action="store_true", help="one item per template+result")
     p.add_argument("--mix", action="append", metavar="KEY=NAME:W,…", help="target mix")
+    p.add_argument(
+        "--verify-engine",
+        action="append",
+        metavar="D=E",
+        help="the engine that runs dialect D's texts: an engine name, a URL (neo4j=bolt://…), "
+        "neo4j=local (scripts/neo4j-local) or none; repeat for several (defaults: docs/synth.md)",
+    )
+    p.add_argument("--no-verify", action="store_true", help="run no text on its dialect's engine")
+    p.add_argument(
+        "--keep-disagreements",
+        action="store_true",
+        help="keep items an engine disagrees with, marked (dropped and counted by default)",
+    )
     p.add_argument("--fresh", action="store_true", help="discard an unfinished run in OUT")
     p.add_argument(
         "-q",
@@ -112,6 +131,22 @@ def _schemas_and_graphs(
     return schemas, [f.data for f in folders]
 
 
+def _confirmations(items: list[dict[str, Any]], stats: dict[str, Any], dialects: list[str]) -> str:
+    """One line: per dialect, the texts its engine confirmed (and disagreements)."""
+    from .card import verification
+
+    parts = []
+    for d, row in verification(items, stats, dialects).items():
+        if row["engine"] == "none":
+            parts.append(f"{d} -")
+            continue
+        texts = sum(row[s] for s in ("confirmed", "disagrees", "engine error", "no engine"))
+        part = f"{d} {row['confirmed']}/{texts} ({row['engine']})"
+        dropped = row["dropped for disagreement"] + row["disagrees"]
+        parts.append(part + (f", {dropped} disagreed" if dropped else ""))
+    return "confirmed on their engines: " + ", ".join(parts)
+
+
 def cmd_synth(args: argparse.Namespace) -> int:
     from .config import SynthConfig, parse_mix
     from .emitting import DEFAULT_DIALECTS
@@ -136,6 +171,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
             allow_empty=args.allow_empty,
             dedup_results=args.dedup_results,
             mix=mix,
+            verify_engines=list(args.verify_engine or ()),
+            verify=not args.no_verify,
+            keep_disagreements=args.keep_disagreements,
         )
         items, stats = synthesize(config, args.out, fresh=args.fresh, progress=_progress(line))
     except GqlirError as exc:
@@ -149,4 +187,5 @@ def cmd_synth(args: argparse.Namespace) -> int:
             print(f"gqlir synth: {name} is not written: {why}", file=sys.stderr)
         per = ", ".join(f"{k}: {v['items']}" for k, v in sorted(stats["schemas"].items()))
         print(f"{len(items)} verified items ({per}); dataset card: {args.out}/README.md")
+        print(_confirmations(items, stats, config.dialects))
     return 0

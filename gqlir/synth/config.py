@@ -29,12 +29,23 @@ class SynthConfig:
     allow_empty: bool = False
     dedup_results: bool = False
     mix: dict[str, dict[str, float]] = field(default_factory=dict)
+    # the engines that run each dialect's texts (``--verify-engine`` values, .verify), whether
+    # they run at all, and whether items an engine disagrees with are kept (marked)
+    verify_engines: list[str] = field(default_factory=list)
+    verify: bool = True
+    keep_disagreements: bool = False
     max_failures: int = 60  # consecutive failed attempts before a template is set aside
     max_attempts_per_item: int = 40
 
     def fingerprint(self) -> str:
-        """The settings that decide the dataset (a resumed run must have the same)."""
-        return json.dumps(asdict(self), sort_keys=True)
+        """The settings that decide the dataset (a resumed run must have the same). A server's
+        URL is not one of them: a resumed run may reach the same engine at another port."""
+        from .verify import parse_routes
+
+        data = asdict(self)
+        routes = parse_routes(self.verify_engines)
+        data["verify_engines"] = {d: r.describe() for d, r in sorted(routes.items())}
+        return json.dumps(data, sort_keys=True)
 
 
 def resolve_graph(schema: str, graph: str | None) -> tuple[SchemaGraph, str, str]:

@@ -89,4 +89,5 @@ def write_dataset(
     summary["difficulty"] = dict(sorted(card.counts(items, "difficulty").items()))
     summary["pattern"] = dict(sorted(card.counts(items, "pattern").items()))
     summary["dialects"] = card.coverage(items, dialects)
+    summary["verification"] = card.verification(items, stats, dialects)
     _write(os.path.join(out, "stats.json"), _json(summary))

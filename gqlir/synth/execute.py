@@ -30,7 +30,8 @@ class ReferenceExecutor:
     def __init__(self, engine: Any) -> None:
         self.engine = engine
 
-    def run(self, query: ir.Query, timeout: float, row_cap: int) -> Any:
+    def run(self, query: ir.Query, timeout: float, row_cap: int, dialect: str = "neo4j") -> Any:
+        """The query's table, evaluated with ``dialect``'s meanings (its capabilities)."""
         from ..dialect import get_dialect
         from ..engines.base import ResultTable, take
         from ..engines.reference import canonical
@@ -42,7 +43,7 @@ class ReferenceExecutor:
 
         def work() -> Any:
             check(query)
-            rt = Runtime(self.engine.graph, {}, get_dialect("neo4j").capabilities)
+            rt = Runtime(self.engine.graph, {}, get_dialect(dialect).capabilities)
             return run_statement(rt, query)
 
         try:
@@ -61,6 +62,17 @@ class ReferenceExecutor:
         )
         table.ordered = ir_ordered(query)
         return table
+
+    def run_text(self, text: str, dialect: str, timeout: float, row_cap: int) -> Any:
+        """``text`` as gqlir's grammar for ``dialect`` reads it, evaluated with that dialect's
+        meanings."""
+        from ..api import parse
+
+        try:
+            query = parse(text, dialect)
+        except GqlirError as exc:
+            raise EngineError(f"reference: {exc.message}", engine_code=exc.code) from None
+        return self.run(query, timeout, row_cap, dialect)
 
     def close(self) -> None:
         self.engine.close()
@@ -83,6 +95,15 @@ class EngineExecutor:
 
     def close(self) -> None:
         self.engine.close()
+
+
+def open_reference(schema: SchemaGraph, graph: str) -> ReferenceExecutor:
+    """The reference evaluator with the graph loaded."""
+    from ..engines.reference import ReferenceEngine
+
+    engine = ReferenceEngine()
+    engine.load(schema, graph)
+    return ReferenceExecutor(engine)
 
 
 def open_executor(name: str, schema: SchemaGraph, graph: str) -> Executor:

@@ -1,5 +1,6 @@
 """The synthesis loop for one schema: pick a template, bind it on the graph, instantiate,
-emit in every dialect, execute, filter, label, ask; until enough items are verified.
+emit in every dialect, execute, filter, run every text on its dialect's engine, label, ask;
+until enough items are verified.
 
 Every attempt draws from its own generator, seeded by (seed, schema, attempt number), so a
 run is the same whatever happened before (and a resumed run continues the same sequence).
@@ -26,6 +27,10 @@ from .labels import canonical_form, labels
 from .library import Template
 from .questions import questions
 from .rewriters import Rewriter, RewriteRequest
+from .verify import Verifier
+
+#: dropped disagreements kept in full per schema (all are counted)
+DISAGREEMENT_EXAMPLES = 50
 
 
 @dataclass
@@ -39,6 +44,10 @@ class SchemaState:
     accepted: int = 0
     done: bool = False
     drops: dict[str, int] = field(default_factory=dict)
+    # candidates dropped because an engine disagreed with the gold: "dialect|engine" -> count,
+    # and the first of them in full (the card shows them)
+    disagreed: dict[str, int] = field(default_factory=dict)
+    disagreements: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -62,8 +71,10 @@ class SchemaRun:
         templates: list[Template],
         config: SynthConfig,
         rewriters: list[Rewriter],
+        verifier: Verifier | None = None,
     ) -> None:
         self.name, self.schema, self.index = name, schema, index
+        self.verifier = verifier
         self.executor, self.config, self.rewriters = executor, config, rewriters
         binders = [Binder(t, schema, index) for t in sorted(templates, key=lambda t: t.id)]
         self.not_applicable = sorted(b.template.id for b in binders if not b.assignments)
@@ -143,6 +154,9 @@ class SchemaRun:
         if self.config.dedup_results and item["_result_key"] in self.results:
             self.drop(state, "same result", t.id, self.config.max_failures)
             return None
+        if not self.confirm(item, state):
+            self.drop(state, "engine disagreement", t.id, self.config.max_failures)
+            return None
         self.seen.add(key)
         self.results.add(item["_result_key"])
         self.count_bucket(item)
@@ -208,7 +222,41 @@ class SchemaRun:
             item["anti_unsupported"] = anti_refused
             item["anti_result"] = canonical_result(anti_table)
         item["_result_key"] = f"{c.template.id}|{json.dumps(result['rows'], sort_keys=True)}"
+        item["_check"] = (c.query, table, c.anti, anti_table)
         return item, ""
+
+    def confirm(self, item: dict[str, Any], state: SchemaState) -> bool:
+        """Run the item's texts on their engines and record what each answered; False when an
+        engine disagrees and such items are dropped (they are counted, and the first kept in
+        full, for the card)."""
+        query, table, anti, anti_table = item.pop("_check")
+        if self.verifier is None:
+            return True
+        checks = [("verified", "queries", "unsupported", query, table)]
+        if anti is not None and anti_table is not None:
+            checks.append(("anti_verified", "anti_queries", "anti_unsupported", anti, anti_table))
+        disagreeing = []
+        for key, texts, refused, q, gold in checks:
+            item[key] = self.verifier.check(item[texts], item[refused], gold, q)
+            for dialect, record in item[key].items():
+                if record["status"] == "disagrees":
+                    disagreeing.append((dialect, record, item[texts][dialect]))
+        if not disagreeing or self.config.keep_disagreements:
+            return True
+        for dialect, record, text in disagreeing:
+            key = f"{dialect}|{record['engine']}"
+            state.disagreed[key] = state.disagreed.get(key, 0) + 1
+            if len(state.disagreements) < DISAGREEMENT_EXAMPLES:
+                state.disagreements.append(
+                    {
+                        "template": item["template"],
+                        "dialect": dialect,
+                        "engine": record["engine"],
+                        "difference": record["difference"],
+                        "text": text,
+                    }
+                )
+        return False
 
     def ask(self, item: dict[str, Any], query: ir.Query) -> None:
         asked = questions(query, self.schema, self.config.seed)

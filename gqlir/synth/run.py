@@ -9,11 +9,12 @@ from .checkpoint import Checkpoint
 from .config import SynthConfig, resolve_graph
 from .dataset import write_dataset
 from .errors import SynthError
-from .execute import open_executor
+from .execute import ReferenceExecutor, open_executor, open_reference
 from .graphindex import GraphIndex
 from .library import load_libraries
 from .pipeline import SchemaRun, SchemaState
 from .rewriters import Rewriter, configured_rewriters
+from .verify import Verifier, parse_routes, plan
 
 Progress = Callable[[str, SchemaState, int], None]
 
@@ -34,6 +35,7 @@ def synthesize(
     if config.n < 1:
         raise SynthError("--n must be at least 1")
     templates = load_libraries(config.libraries)
+    routes = plan(list(config.dialects), parse_routes(config.verify_engines), config.verify)
     rewriters = configured_rewriters() if rewriters is None else rewriters
     checkpoint = Checkpoint(out, config.fingerprint(), fresh) if out else None
     graphs = list(config.graphs) + [None] * (len(config.schemas) - len(config.graphs))
@@ -45,6 +47,10 @@ def synthesize(
         "schemas": {},
         "drops": {},
         "realism": {},
+        "verification": {d: r.describe() for d, r in routes.items()},
+        "keep_disagreements": config.keep_disagreements,
+        "disagreed": {},
+        "disagreements": [],
     }
     schemas = {}
     for schema_arg, graph_arg in zip(config.schemas, graphs):
@@ -56,8 +62,24 @@ def synthesize(
         done = checkpoint.items(name) if checkpoint else []
         index = GraphIndex.load(schema, graph)
         executor = open_executor(config.engine, schema, graph)
+        opened: list[ReferenceExecutor] = []
+
+        def reference(
+            executor: Any = executor,
+            schema: Any = schema,
+            graph: str = graph,
+            opened: list = opened,
+        ) -> Any:
+            """The reference evaluator on this graph: the run's own when it is the gold's."""
+            if isinstance(executor, ReferenceExecutor):
+                return executor
+            if not opened:
+                opened.append(open_reference(schema, graph))
+            return opened[0]
+
+        verifier = Verifier(routes, schema, graph, config.timeout, config.max_rows, reference)
         try:
-            run = SchemaRun(name, schema, index, executor, templates, config, rewriters)
+            run = SchemaRun(name, schema, index, executor, templates, config, rewriters, verifier)
             run.restore(done)
 
             def accept(item: dict[str, Any], name: str = name, done: list = done) -> None:
@@ -71,7 +93,12 @@ def synthesize(
 
             run.run(state, accept, checkpoint.save if checkpoint else (lambda: None), report)
         finally:
-            executor.close()
+            try:
+                verifier.close()
+            finally:
+                for extra in opened:
+                    extra.close()
+                executor.close()
         items.extend(_public(i) for i in done)
         stats["schemas"][name] = {
             "items": len(done),
@@ -80,6 +107,9 @@ def synthesize(
         }
         for kind, count in state.drops.items():
             stats["drops"][kind] = stats["drops"].get(kind, 0) + count
+        for key, count in state.disagreed.items():
+            stats["disagreed"][key] = stats["disagreed"].get(key, 0) + count
+        stats["disagreements"] += [{"schema": name, **d} for d in state.disagreements]
         for kind, count in run.realism_drops.items():
             stats["realism"][kind] = stats["realism"].get(kind, 0) + count
     if out:

@@ -143,6 +143,12 @@ def _element(c: Cursor) -> ElementTable:
         ref = c.qualified("a table")
         refcols = _cols(c) if c.at("(") else ()
         e.destination = (cols, ref, refcols)
+    elif c.accept_kw("SOURCE"):
+        # SOURCE t DESTINATION t: the endpoints found by the tables' foreign keys (PostgreSQL,
+        # doc/src/sgml/ref/create_property_graph.sgml)
+        e.source = ((), c.qualified("a table"), ())
+        c.expect_kw("DESTINATION")
+        e.destination = ((), c.qualified("a table"), ())
     while True:
         if c.accept_kw("DEFAULT", "LABEL"):
             e.labels.append(LabelDef(None))
@@ -263,6 +269,13 @@ def to_schema(rel: RelationalSchema, pg: PropertyGraph) -> SchemaGraph:
         t = _table(rel, e.table)
         src_cols, src_ref, _ = e.source
         dst_cols, dst_ref, _ = e.destination
+        if not src_cols or not dst_cols:
+            raise SchemaError(
+                f"property graph: edge table {e.name} links its endpoints by the tables' foreign "
+                "keys (SOURCE t DESTINATION t), which are not read here; name the columns with "
+                "SOURCE KEY (…) REFERENCES t",
+                code="SCHEMA_SYNTAX",
+            )
         ld = e.labels[0]
         if len(e.labels) > 1:
             raise SchemaError(

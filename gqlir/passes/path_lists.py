@@ -12,6 +12,10 @@ variable-length path is left alone: the nodes inside it have no variable. Elemen
 variable get a fresh one, unless the next projection is ``*`` (it would return them). After an
 OPTIONAL MATCH the path may be null, and so is the list: ``CASE WHEN p IS NULL THEN NULL ELSE
 […] END``.
+
+Runs for a target that lists ``nodes`` or ``relationships`` in ``unsupported_functions`` (ISO GQL
+has neither function: GQL.g4 has no such built-in; Spanner has ``NODES``/``EDGES`` and keeps
+its own).
 """
 
 from __future__ import annotations
@@ -19,14 +23,52 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
+from ..ir.analysis import names_in
 from ..ir.node import Node
 
-__all__ = ["spell_path_lists"]
+__all__ = ["applies", "lower_path_lists", "spell_path_lists"]
 
 _LISTS = ("nodes", "relationships")
+_LISTS_SET = frozenset(_LISTS)
+
+
+def applies(target: Dialect) -> bool:
+    """Whether the target lacks ``nodes()`` or ``relationships()``."""
+    return not _LISTS_SET.isdisjoint(target.capabilities.unsupported_functions)
+
+
+def lower_path_lists(root: Node, target: Dialect) -> Node:
+    """``root`` with ``nodes(p)`` / ``relationships(p)`` of named chains written as lists in
+    every linear query, for a target without those functions."""
+    if not applies(target) or not any(
+        isinstance(n, e.FunctionCall) and n.name in _LISTS for n in root.walk()
+    ):
+        return root
+    taken = names_in(root)
+    count = 0
+
+    def fresh() -> str:
+        nonlocal count
+        while True:
+            count += 1
+            name = f"_g{count}"
+            if name not in taken:
+                taken.add(name)
+                return name
+
+    def visit(node: Node) -> Node:
+        if not isinstance(node, q.LinearQuery):
+            return node
+        steps = spell_path_lists(node.steps, fresh)
+        if all(a is b for a, b in zip(steps, node.steps)):
+            return node
+        return replace(node, steps=steps)
+
+    return root.transform(visit)
 
 
 def spell_path_lists(steps: tuple[q.Step, ...], fresh: Callable[[], str]) -> tuple[q.Step, ...]:
