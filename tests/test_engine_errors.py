@@ -20,17 +20,21 @@ BAD = [
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(("query", "code", "offset"), BAD)
 def test_a_syntax_error_has_one_code_and_position_everywhere(
-    loaded: Any, engine: str, query: str, code: str, offset: int
+    open_engine: Any, engine: str, query: str, code: str, offset: int
 ) -> None:
+    """No graph is needed: the error comes before the engine is asked anything (and the Bolt
+    servers' one database stays as the other tests expect it)."""
     with pytest.raises(ParseError) as info:
-        loaded(engine, "movies").run(query, dialect="neo4j", read_only=True, timeout=20)
+        open_engine(engine).run(query, dialect="neo4j", read_only=True, timeout=20)
     assert (info.value.code, info.value.offset) == (code, offset)
 
 
-def test_outside_read_only_runs_the_engine_judges_a_text_gqlir_cannot_read(loaded: Any) -> None:
+def test_outside_read_only_runs_the_engine_judges_a_text_gqlir_cannot_read(
+    open_engine: Any,
+) -> None:
     """gqlir's grammar is not the engine's: a write run sends the text on, and the engine's own
     error comes back."""
     from gqlir.errors import EngineError
 
     with pytest.raises(EngineError):
-        loaded("grafeo", "movies").run("MATCH (m:Movie RETURN m.title", dialect="neo4j")
+        open_engine("grafeo").run("MATCH (m:Movie RETURN m.title", dialect="neo4j")

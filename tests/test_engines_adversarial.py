@@ -34,6 +34,9 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 CODES = {"READ_ONLY", "TIMEOUT", "MEMORY_EXCEEDED", "ENGINE_CRASHED", "ENGINE"}
+#: gqlir's own refusal of a text it cannot read, which a read-only run gives before any engine
+#: sees the text (a Kuzu text with REMOVE, a clause Kuzu does not have)
+READ_REFUSALS = {"UNSUPPORTED", "PARSE_UNEXPECTED", "PARSE_INVALID"}
 CYPHER_ENGINES = ("reference", "kuzu", "grafeo", "arcadedb", "falkordb")
 SQL_ENGINES = ("sqlite", "duckdb", "postgres")
 
@@ -211,5 +214,5 @@ def test_an_adversarial_eval_run_records_every_item_and_finishes(
     records = [json.loads(x) for x in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
     assert sorted(r["id"] for r in records) == sorted(f"q{i}" for i in range(len(queries)))
     for r in records:
-        assert r["status"]["pred"] == "ok" or r["status"]["pred"] in CODES, r
+        assert r["status"]["pred"] == "ok" or r["status"]["pred"] in CODES | READ_REFUSALS, r
     assert sorted(p.name for p in outside.iterdir()) == ["in.csv"]

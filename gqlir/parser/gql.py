@@ -39,6 +39,7 @@ from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
 from ..ir import functions
+from ..ir.analysis import free_variables
 from .aggregates import null_below
 from .cypher import (
     _BINARY,
@@ -2313,11 +2314,16 @@ class TuGraphGqlBuilder(GqlBuilder):
         expression: ``RETURN n.name ORDER BY `n.name``` sorts as ``ORDER BY n.name``."""
         if not isinstance(result, ir.Projection):
             return order
+        # only a column named by its expression's text (no plain name can be one), and whose
+        # expression reads no name a column of this RETURN shadows in ORDER BY
+        names = {item.alias for item in result.items}
         columns = {
             item.alias: item.expr
             for item in result.items
             if not isinstance(item.expr, ir.Variable)
-            and item.alias == self._implicit_alias(item.expr, item.alias or "")
+            and item.alias is not None
+            and not item.alias.isidentifier()
+            and not free_variables(item.expr) & names
         }
         out = []
         for key in order:
