@@ -51,7 +51,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             "Patterns",
             """quantified_paths quantified_edge_syntax unbounded_quantifiers shortest_prefix
             shortest_function shortest_in_quantifier label_expressions colon_labels
-            max_node_labels inline_where match_modes default_match_mode match_mode_implicit path_modes
+            max_node_labels max_property_map_keys inline_where match_modes default_match_mode
+            match_mode_implicit path_modes
             quantifier_path_modes undirected_edges path_union anonymous_edge_shorthand
             search_prefixes search_with_mode edge_cost undirected_self_loop_once
             shortest_same_endpoints trail_function unreferenced_edges_counted

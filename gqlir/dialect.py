@@ -86,6 +86,7 @@ class Capabilities:
     shortest_function: bool = True  # shortestPath(), allShortestPaths()
     label_expressions: str = "full"  # full (& | ! %), colon (:A:B, [:R1|R2]), or (|), single
     max_node_labels: int = 0  # 0: unlimited
+    max_property_map_keys: int = 0  # keys of an element's property map in MATCH; 0: unlimited
     inline_where: bool = True  # (n WHERE …)
     match_modes: bool = True  # REPEATABLE ELEMENTS / DIFFERENT RELATIONSHIPS
     path_modes: tuple[str, ...] = ()  # WALK, TRAIL, SIMPLE, ACYCLIC as a path prefix

@@ -131,7 +131,7 @@ def test_every_dialect_cites_its_documentation(d: Dialect) -> None:
 def test_capability_values_are_in_range(d: Dialect) -> None:
     c = d.capabilities
     assert c.quantified_edge_syntax in ("star", "braces")
-    assert c.label_expressions in ("full", "colon", "single")
+    assert c.label_expressions in ("full", "colon", "or", "single")
     assert c.colon_labels in ("and", "or")
     assert c.default_match_mode in ("DIFFERENT_EDGES", "REPEATABLE_ELEMENTS")
     assert c.create_keyword in ("CREATE", "INSERT")
@@ -140,7 +140,7 @@ def test_capability_values_are_in_range(d: Dialect) -> None:
     assert c.slice_syntax in ("..", ":")
     assert c.integer_division in ("truncate", "float")
     assert c.list_index_base in (0, 1)
-    assert c.max_node_labels >= 0
+    assert c.max_node_labels >= 0 and c.max_property_map_keys >= 0
     modes = {"WALK", "TRAIL", "SIMPLE", "ACYCLIC"}
     assert set(c.path_modes) <= modes
     assert set(c.quantifier_path_modes) <= modes

@@ -1994,6 +1994,11 @@ class GqlGenerator(GraphTextGenerator):
             return self.schema_name(labels.name)
         if isinstance(labels, p.LabelAny):
             return "%"
+        if isinstance(labels, (p.LabelNot, p.LabelAnd)) and self.caps.label_expressions == "or":
+            word = "negation (!)" if isinstance(labels, p.LabelNot) else "conjunction (&)"
+            raise self.unsupported(
+                f"label {word}", labels, rewrite="test the label in the MATCH's WHERE"
+            )
         if isinstance(labels, p.LabelNot):
             text, level = "!" + self.label_expr(labels.operand, 3), 3
         elif isinstance(labels, p.LabelAnd):

@@ -223,6 +223,7 @@ def with_parameters(text: str, parameters: Mapping[str, Any]) -> str:
 
 # -- values --------------------------------------------------------------------------------------
 
+
 def _value(v: Any) -> Any:
     """A value of the ``falkordb`` client as a canonical value."""
     from dateutil.relativedelta import relativedelta

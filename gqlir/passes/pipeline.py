@@ -23,7 +23,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import edge_uniqueness, gql_functions, path_lists
+from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -221,6 +221,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         "literal-null operands folded; element filters that read others moved to WHERE",
     ),
     Lowering(
+        "redundant-path-modes",
+        frozenset({"gql"}),
+        lambda t, s: path_modes.applies(t),
+        path_modes.drop_redundant_path_modes,
+        "WALK and TRAIL dropped where the target's MATCH keeps edges distinct by itself",
+        needed=lambda x: q.Match in x.kinds,
+    ),
+    Lowering(
         "gql-functions",
         frozenset({"gql"}),
         lambda t, s: True,
@@ -243,6 +251,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
         needed=lambda x: p.RelPattern in x.kinds,
+    ),
+    Lowering(
+        "property-maps",
+        frozenset({"gql"}),
+        lambda t, s: property_maps.applies(t),
+        property_maps.lower_property_maps,
+        "property map keys beyond the target's limit moved to the MATCH's WHERE",
+        needed=lambda x: e.MapLiteral in x.kinds,
     ),
 )
 
