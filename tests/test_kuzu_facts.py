@@ -249,3 +249,21 @@ def test_long_patterns_translate_in_linear_size() -> None:
     text = gqlir.transpile(query + " RETURN count(*) AS c", "neo4j", "kuzu")
     assert text.count("is_trail(") == 1 and text.count("id(") == 0
     assert len(text) < 20 * hops
+
+
+def test_with_distinct_of_constants_keeps_every_row(plain: Callable[[str], Any]) -> None:
+    """The fact behind the refusal: Kuzu deduplicates RETURN DISTINCT 1 but not WITH DISTINCT 1
+    (one row per node here), so a DISTINCT of constants is not written for Kuzu."""
+    assert CAPS.with_distinct_constants_kept
+    assert len(plain("MATCH (n:N) WITH DISTINCT 1 AS c RETURN c")) == 3
+    assert len(plain("MATCH (n:N) RETURN DISTINCT 1 AS c")) == 1
+    for query in (
+        "MATCH (n) RETURN DISTINCT 1 AS c ORDER BY c",
+        "MATCH (n) WITH DISTINCT 1 AS c RETURN c",
+    ):
+        with pytest.raises(UnsupportedError) as info:
+            gqlir.transpile(query, "neo4j", "kuzu")
+        assert info.value.id == "distinct-of-constants-only"
+    assert "DISTINCT" in gqlir.transpile(
+        "MATCH (n) RETURN DISTINCT n.s AS s ORDER BY s", "neo4j", "kuzu"
+    )

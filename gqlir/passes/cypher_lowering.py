@@ -41,6 +41,7 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.contains_empty_true
         and c.index_out_of_range_null
         and not c.order_by_reads_shadowed
+        and not c.with_distinct_constants_kept
         and c.unreferenced_edges_counted
         and c.undirected_quantified
         and c.pattern_comprehension_keeps_nulls
@@ -109,6 +110,20 @@ class _Lowering:
     def refuse(self, construct: str, node: Node, message: str) -> UnsupportedError:
         return UnsupportedError(construct, self.dialect.name, message, offset=node.pos)
 
+    def check_distinct_constants(self, node: q.Projection) -> None:
+        """A DISTINCT projection of constants only: the target keeps every incoming row where
+        it writes it as WITH DISTINCT (a RETURN DISTINCT with ORDER BY is written so too)."""
+        if not node.distinct or node.star or not node.items:
+            return
+        if any(isinstance(x, (e.Variable, e.Parameter)) for i in node.items for x in i.expr.walk()):
+            return
+        raise self.refuse(
+            "DISTINCT of constants only",
+            node,
+            f"{self.dialect.name} keeps every row of a WITH DISTINCT whose columns are all "
+            "constants",
+        )
+
     def fresh(self, stem: str) -> str:
         name = next(f"{stem}{i}" for i in range(1, 1_000_000) if f"{stem}{i}" not in self.taken)
         self.taken.add(name)
@@ -128,6 +143,8 @@ class _Lowering:
             return _contains_empty(node)
         if isinstance(node, e.Index) and not caps.index_out_of_range_null:
             return _literal_subscript(node)
+        if isinstance(node, q.Projection) and caps.with_distinct_constants_kept:
+            self.check_distinct_constants(node)
         if isinstance(node, q.LinearQuery) and caps.order_by_reads_shadowed:
             return self.unshadow_order_by(node)
         if isinstance(node, p.RelPattern) and not caps.undirected_quantified:
