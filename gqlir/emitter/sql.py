@@ -639,6 +639,7 @@ class SqlGenerator(Generator):
                     n,
                     message="a node without a label (or an edge that fixes it) could be a row of "
                     "any node table",
+                    rewrite="give the node its label, (x:Label): each label is one table",
                 )
             nmap: NodeTable | None = self.mapping.node(label)
             if nmap is None:
@@ -667,7 +668,11 @@ class SqlGenerator(Generator):
         from sqlglot import exp
 
         if r.types is None:
-            raise self.unsupported("relationship pattern without a type", r)
+            raise self.unsupported(
+                "relationship pattern without a type",
+                r,
+                rewrite="give the relationship its type, -[:TYPE]->: each type is one table",
+            )
         if r.cost is not None:
             raise self.unsupported("edge cost", r)
         label = _single_label(r.types, r)
