@@ -123,6 +123,8 @@ class ParseError(GqlirError):
         return out
 
 
+# -- refusal ids (here, not in gqlir.refusals, so that errors import nothing of gqlir) ----
+
 #: Wordings of one construct in different emitters, and the words its id is made of.
 SYNONYMS = {
     "regex match": "regular expression match",
@@ -275,7 +277,3 @@ class EvaluationError(GqlirError):
         if self.detail:
             out["detail"] = self.detail
         return out
-
-
-# -- refusal ids (here, not in gqlir.refusals, so that errors import nothing of gqlir) ----
-
