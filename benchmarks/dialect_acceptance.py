@@ -63,7 +63,7 @@ def dialect_of(directory: str) -> str | None:
     try:
         return get_dialect(directory).name
     except (GqlirError, KeyError, ValueError):
-        pass
+        pass  # not a dialect's name: perhaps a dialect's name and a form (sqlpgq-duckpgq)
     prefixes = [n for n in names if directory.startswith(n + "-")]
     return max(prefixes, key=len) if prefixes else None
 

@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     gqlir.parse(text, "neo4j")
             except GqlirError:
-                pass
+                pass  # a refused or unreadable query is part of the workload being profiled
 
     work()
     profile = cProfile.Profile()

@@ -36,7 +36,7 @@ GRAPH`` are written in the standard's spelling, which every form reads.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -76,6 +76,12 @@ class Form:
     returns: bool = False  # GRAPH_TABLE (g … RETURN …) (GoogleSQL)
     #: the case an unquoted name is folded to ("upper", "lower"), or "" where case never matters
     folds: str = "upper"
+    #: ((a)-[e]->(b) WHERE …){m,n}: the standard's quantified path (feature G035)
+    quantified_paths: bool = False
+    #: <-[e]-> means either direction (DuckPGQ's own test finds one pair where -[e]- finds five)
+    both_directions: bool = True
+    #: the escape character LIKE has when none is written (PostgreSQL: backslash)
+    like_escape: str | None = None
     source: str = ""
 
 
@@ -83,17 +89,20 @@ STANDARD = Form(
     "IS",
     True,
     ("ANY SHORTEST",),
+    quantified_paths=True,
     source="ISO/IEC 9075-16:2023; Oracle 23ai sqlrf graph_table-operator.html; unquoted names "
     "are upper case (ISO/IEC 9075-2 5.2 SR 21; Oracle sqlrf 'Database Object Naming Rules')",
 )
 FORMS: dict[str, Form] = {
     "": STANDARD,
-    "oracle": STANDARD,
+    # Oracle's graph pattern grammar has no parenthesised quantified path (graph-pattern.html)
+    "oracle": replace(STANDARD, quantified_paths=False),
     "duckdb": Form(
         ":",
         True,
         ("ANY SHORTEST",),
         folds="",
+        both_directions=False,
         source="DuckPGQ, duckdb.org/community_extensions/extensions/duckpgq; names are case "
         "insensitive, quoted or not (duckdb.org/docs/sql/dialect/keywords_and_identifiers)",
     ),
@@ -102,6 +111,7 @@ FORMS: dict[str, Form] = {
         False,
         (),
         folds="lower",
+        like_escape="\\",
         source="PostgreSQL docs/19/queries-graph.html (no quantifiers or path searches); "
         "unquoted names are lower case (docs sql-syntax-lexical.html, 4.1.1)",
     ),
@@ -689,7 +699,7 @@ class SqlPgqGenerator(SqlGenerator):
                 and isinstance(x.path, p.PathChain)
                 and x.variable is None
                 and self.caps.quantified_paths
-                and self.flavour == ""
+                and self.form.quantified_paths
             ):
                 # ((a)-[e]->(b) WHERE …){m,n}: the standard's quantified path (G035)
                 quantifier = x.quantifier
@@ -761,7 +771,7 @@ class SqlPgqGenerator(SqlGenerator):
 
     def _edge(self, r: p.RelPattern, frame: _Frame) -> Any:
         if r.direction not in _ARROWS or (
-            r.direction is p.Direction.BOTH and self.flavour == "duckdb"
+            r.direction is p.Direction.BOTH and not self.form.both_directions
         ):
             raise self.unsupported(f"edge direction {r.direction.value}", r)
         if r.cost is not None:
@@ -997,7 +1007,7 @@ class SqlPgqGenerator(SqlGenerator):
         (PostgreSQL's backslash, none elsewhere) is not written."""
         from sqlglot import exp
 
-        default = "\\" if self.flavour == "postgres" else None
+        default = self.form.like_escape
         escape = None if node.escape == default else exp.Literal.string(node.escape or "")
         return _nodes()["GraphLike"](
             this=_paren(self.sub(node.left)),

@@ -152,7 +152,7 @@ class LocalServer:
                         probe.ping()
                     return
                 except redis.RedisError:
-                    pass
+                    pass  # the socket exists before the server answers on it: try again
             time.sleep(0.02)
         raise EngineError("FalkorDB's server did not start", code="ENGINE_START")
 
