@@ -20,7 +20,7 @@ import pytest
 from gqlir import emit, parse
 from gqlir.engines.postgres import _positional
 from gqlir.engines.reference import reference_graph
-from gqlir.errors import ParseError, UnsupportedError
+from gqlir.errors import UnsupportedError
 from gqlir.eval import evaluate
 from gqlir.migrate import load_tables
 from gqlir.sqlcorpus import normalise
@@ -180,19 +180,9 @@ def test_sqlpgq_translations_read_back_to_the_same_answer(
         assert normalise(back.rows, ordered) == _expected(entry, graphs), text
         return
     flavour = "postgres" if target == "sqlpgq:postgres" else "duckdb"
-    try:
-        sql = _expand_graph_tables(text, target, flavour, mapping)
-    except ParseError:
-        if entry["id"] in _BODY_NOT_READ:
-            pytest.xfail(_BODY_NOT_READ[entry["id"]])
-        raise
+    sql = _expand_graph_tables(text, target, flavour, mapping)
     rows = [tuple(r) for r in engines[flavour](sql, entry.get("params") or {}, entry["schema"])]
     assert normalise(rows, ordered) == _expected(entry, graphs), sql
-
-
-#: Pipelines whose GRAPH_TABLE body gqlir's SQL/PGQ reader cannot read yet, so the check
-#: above cannot expand it (the output is the SQL emitter's own condition).
-_BODY_NOT_READ: dict[str, str] = {}
 
 
 def _expand_graph_tables(text: str, target: str, flavour: str, mapping: SqlMapping) -> str:
