@@ -18,8 +18,9 @@ import functools
 import json
 import math
 import sys
+import types
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, TypeVar
 
 from ..errors import ParseError
@@ -33,6 +34,12 @@ IR_JSON_VERSION = 1
 @dataclass(frozen=True, slots=True)
 class Node:
     pos: int | None = field(default=None, compare=False, repr=False, kw_only=True)
+
+    def __init_subclass__(cls) -> None:
+        # (No super() call: object's does nothing, and the class ``slots=True`` rebuilds
+        # is not the one a zero-argument super() would name.)
+        if "__dataclass_fields__" in cls.__dict__ and "__slots__" in cls.__dict__:
+            _install_init(cls)  # the slotted class ``@dataclass(slots=True)`` makes
 
     # -- structure ---------------------------------------------------------------------------
     def field_values(self) -> Iterator[tuple[str, Any]]:
@@ -111,6 +118,53 @@ class Node:
         lines: list[str] = []
         _dump(self, 0, None, lines)
         return "\n".join(lines)
+
+
+# -- construction -------------------------------------------------------------------------------
+
+_FACTORY = object()  # stands for a field's default factory in a constructor's signature
+
+
+def _install_init(cls: type) -> None:
+    """Give a frozen slotted node class a constructor that stores its fields through the
+    slots' descriptors. The one ``dataclass(frozen=True)`` writes calls ``object.__setattr__``
+    per field, which makes building a node about twice as slow; parsers and passes build
+    hundreds of thousands. Same signature, defaults and ``__post_init__`` call; a class with
+    a field outside the constructor keeps the generated one."""
+    all_fields = fields(cls)
+    if any(not f.init or f.name == "self" or f.name.startswith("_") for f in all_fields):
+        return
+    env: dict[str, Any] = {"_FACTORY": _FACTORY}
+    params: list[str] = []
+    kw_params: list[str] = []
+    body: list[str] = []
+    for i, f in enumerate(all_fields):
+        slot = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
+        if not isinstance(slot, types.MemberDescriptorType):
+            return
+        env[f"_set{i}"] = slot.__set__
+        param = f.name
+        if f.default is not MISSING:
+            env[f"_default{i}"] = f.default
+            param += f"=_default{i}"
+        elif f.default_factory is not MISSING:
+            env[f"_factory{i}"] = f.default_factory
+            param += "=_FACTORY"
+            body.append(f"    if {f.name} is _FACTORY: {f.name} = _factory{i}()")
+        (kw_params if f.kw_only else params).append(param)
+        body.append(f"    _set{i}(self, {f.name})")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    signature = ", ".join(["self", *params, *(["*", *kw_params] if kw_params else [])])
+    names = ", ".join(env)
+    source = f"def _make({names}):\n  def __init__({signature}):\n"
+    source += "\n".join("  " + line for line in body) + "\n  return __init__\n"
+    scope: dict[str, Any] = {}
+    exec(source, scope)  # the source is built above from the class's own field names
+    init = scope["_make"](**env)
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init
 
 
 _FIELD_CACHE: dict[type, tuple[str, ...]] = {}
