@@ -86,17 +86,27 @@ class Node:
 
     def transform(self, fn: Callable[[Node], Node]) -> Node:
         """Rebuild bottom-up: children first, then ``fn`` on the rebuilt node."""
-        changes: dict[str, Any] = {}
-        for name in _child_field_names(type(self)):
+        cls = type(self)
+        names = _CHILD_FIELD_CACHE.get(cls)
+        if names is None:
+            names = _child_field_names(cls)
+        changes: dict[str, Any] | None = None
+        for name in names:
             value = getattr(self, name)
-            new = _transform_value(value, fn)
+            if isinstance(value, Node):
+                new = value.transform(fn)
+            elif isinstance(value, tuple):
+                new = _transform_value(value, fn)
+            else:
+                continue
             if new is not value:
+                if changes is None:
+                    changes = {}
                 changes[name] = new
-        node = replace(self, **changes) if changes else self
-        return fn(node)
+        return fn(self if changes is None else _rebuilt(self, changes))
 
     def with_pos(self: N, pos: int | None) -> N:
-        return replace(self, pos=pos)
+        return _rebuilt(self, {"pos": pos})
 
     # -- JSON --------------------------------------------------------------------------------
     def to_json(self, *, indent: int | None = None) -> str:
@@ -167,6 +177,32 @@ def _install_init(cls: type) -> None:
     cls.__init__ = init
 
 
+def _rebuilt[T: Node](node: T, changes: dict[str, Any]) -> T:
+    """``dataclasses.replace(node, **changes)`` without its per-call field analysis: the
+    constructor's arguments are the node's fields (all of them are constructor fields where
+    :func:`_install_init` gave the class its constructor)."""
+    cls = type(node)
+    names = _INIT_FIELDS.get(cls)
+    if names is None:
+        names = _INIT_FIELDS[cls] = _init_field_names(cls)
+    if not names:
+        return replace(node, **changes)
+    args = {name: getattr(node, name) for name in names}
+    args.update(changes)
+    return cls(**args)
+
+
+#: class -> the names of its constructor's fields, pos included; () where some field is not one
+_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _init_field_names(cls: type) -> tuple[str, ...]:
+    all_fields = fields(cls)
+    if any(not f.init for f in all_fields):
+        return ()
+    return tuple(f.name for f in all_fields)
+
+
 _FIELD_CACHE: dict[type, tuple[str, ...]] = {}
 _CHILD_FIELD_CACHE: dict[type, tuple[str, ...]] = {}
 #: Annotations of fields that never hold a node (a node's text, flags, counts).
@@ -225,7 +261,12 @@ def _transform_value(value: Any, fn: Callable[[Node], Node]) -> Any:
     if isinstance(value, tuple):
         out: list[Any] | None = None  # a copy only once something changed
         for i, item in enumerate(value):
-            new = _transform_value(item, fn)
+            if isinstance(item, Node):
+                new = item.transform(fn)
+            elif isinstance(item, tuple):
+                new = _transform_value(item, fn)
+            else:
+                new = item
             if out is not None:
                 out.append(new)
             elif new is not item:

@@ -215,6 +215,8 @@ class CypherBuilder:
         self.nulls_high = caps.nulls_sort_high
         self.colon_means_or = caps.colon_labels == "or"
         self.index_base = caps.list_index_base
+        self.keyword_only = dialect.keyword_only
+        self.octal_zero = caps.leading_zero_octal
         self.text = ""
         self.last_end = 0
         self.pending: list[int] = []  # offsets of pattern expressions not yet accepted
@@ -246,14 +248,16 @@ class CypherBuilder:
         token = c[0]
         if token[0] == "ESCAPED_NAME":
             return unquote_identifier(token[1])
-        return self._name(token)
+        if self.keyword_only:
+            return self._name(token)
+        return token[1]
 
     def keyword(self, c: list, pos: int) -> str:
         return self._name(c[0])
 
     def _name(self, token: tuple) -> str:
         """An unescaped name, unless the dialect's grammar has that word as a keyword only."""
-        if token[1].upper() in self.dialect.keyword_only:
+        if token[1].upper() in self.keyword_only:
             raise _err(
                 f"{token[1]} is a keyword of {self.dialect.name}, not a name: escape it "
                 f"(`{token[1]}`) to use it as one",
@@ -1514,7 +1518,10 @@ class CypherBuilder:
 
     def lit_int(self, c: list, pos: int) -> ir.Integer:
         _, text, tpos = c[0]
-        if self.dialect.capabilities.leading_zero_octal and text[:1] == "0" and text.isdigit():
+        if text.isdigit() and len(text) < 19 and (text[0] != "0" or text == "0"):
+            # Decimal digits without a leading zero, below 10**18: no check can fail.
+            return ir.Integer(int(text), pos=tpos)
+        if self.octal_zero and text[:1] == "0" and text.isdigit():
             return self._integer(decode_leading_zero_octal(text, tpos), tpos)
         return self._integer(decode_integer(text, tpos), tpos)
 

@@ -71,6 +71,13 @@ class Parser:
         all_terminals |= {n for names in tables.regex_terminals.values() for n in names}
         self.base_kind = {n: _strip(n) for n in all_terminals}
         self.base_kind["$END"] = "$END"
+        # A spelling's terminal when it has only one (else None: the state picks).
+        self.op_kind = {
+            op: names[0] if len(names) == 1 else None for op, names in tables.operators.items()
+        }
+        self.group_kind = {
+            g: names[0] if len(names) == 1 else None for g, names in tables.regex_terminals.items()
+        }
         self.splits = {
             op: [(p, tables.operators[p]) for p in ops if len(p) < len(op) and op.startswith(p)]
             for op in ops
@@ -168,6 +175,24 @@ class Parser:
                 return top
             lhs = act[1]
 
+    def _split(
+        self, stack: list, value: str, kind: str, tpos: int, pos: int, act: Any
+    ) -> tuple[str, str, int]:
+        """The token a compound operator is read as: itself, or the longest shorter operator
+        the parser takes where it cannot take the whole (``1--1`` is ``1 - -1``)."""
+        acts = stack[-3]
+        shorter = [
+            (short, k)
+            for short, short_kinds in self.splits[value]
+            for k in (_pick(short_kinds, acts),)
+            if acts(k) is not None
+        ]
+        if shorter and (act is None or not self._accepts(stack, kind)):
+            for short, short_kind in shorter:
+                if self._accepts(stack, short_kind):
+                    return short, short_kind, tpos + len(short)
+        return value, kind, pos
+
     # -- the loop ----------------------------------------------------------------------------
 
     def parse(self, text: str) -> Any:
@@ -177,7 +202,9 @@ class Parser:
         operators = self.operators
         regex_terminals = self.regex_terminals
         name_terminals = self.name_terminals
-        splits = self.splits
+        op_kind = self.op_kind
+        group_kind = self.group_kind
+        name_kind = group_kind.get("NAME")
         base_kind = self.base_kind
         builder = self.builder
         unit_get = self.unit_chains.get
@@ -204,39 +231,29 @@ class Parser:
                 tpos, pos = m.span(kind)
                 value = text[tpos:pos]
                 if kind == "OP":
-                    names = operators[value]
-                    kind = names[0] if len(names) == 1 else _pick(names, acts)
-                    act = acts(kind)
-                    if (act is None or type(act) is tuple) and len(value) > 1:
-                        # A compound operator the state may not take: read a shorter one if
-                        # that is what the parser can take (only then is a simulation needed).
-                        shorter = [
-                            (short, k)
-                            for short, short_kinds in splits[value]
-                            for k in (_pick(short_kinds, acts),)
-                            if acts(k) is not None
-                        ]
-                        if shorter and (act is None or not self._accepts(stack, kind)):
-                            for short, short_kind in shorter:
-                                if self._accepts(stack, short_kind):
-                                    value, kind = short, short_kind
-                                    pos = tpos + len(short)
-                                    break
+                    kind = op_kind[value] or _pick(operators[value], acts)
+                    if len(value) > 1:
+                        act = acts(kind)
+                        if act is None or type(act) is tuple:
+                            # A compound operator the state may not take: read a shorter one
+                            # if that is what the parser can take (only then is a simulation
+                            # needed).
+                            value, kind, pos = self._split(stack, value, kind, tpos, pos, act)
+                elif kind == "NAME":
+                    kind = name_kind or _pick(name_terminals, acts)
+                    kws = keywords.get(value.upper())
+                    if kws is not None:
+                        kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
+                        act = acts(kw)
+                        if acts(kind) is None or (
+                            act is not None
+                            and (type(act) is not tuple or self._accepts(stack, kw))
+                            and _next_allows(text, pos, value.upper())
+                        ):
+                            kind = kw
                 else:
-                    names = regex_terminals[kind]
-                    kind = names[0] if len(names) == 1 else _pick(names, acts)
-                    if names is name_terminals:
-                        kws = keywords.get(value.upper())
-                        if kws is not None:
-                            kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
-                            act = acts(kw)
-                            if acts(kind) is None or (
-                                act is not None
-                                and (type(act) is not tuple or self._accepts(stack, kw))
-                                and _next_allows(text, pos, value.upper())
-                            ):
-                                kind = kw
-                    elif value[0] in operators and not self._accepts(stack, kind):
+                    kind = group_kind[kind] or _pick(regex_terminals[kind], acts)
+                    if value[0] in operators and not self._accepts(stack, kind):
                         # A token that starts with an operator, where the state cannot take it
                         # but may take the operator: ``:Person`` is a label there, not a
                         # parameter (SQL/PGQ's ``:name``).
@@ -260,15 +277,15 @@ class Parser:
                             code="PARSE_TOO_DEEP",
                         )
                     break
-                mode, lhs, n, fn, keep, values, first = act
-                if mode == 0:  # _UNIT: the whole chain of unit reductions at once
+                if act[0] == 0:  # _UNIT: the whole chain of unit reductions at once
                     below = stack[-6]
                     key = (below, acts, kind)
                     acts = unit_get(key)
                     if acts is None:
-                        acts = self.unit_chains[key] = self._unit_chain(below, lhs, kind)
+                        acts = self.unit_chains[key] = self._unit_chain(below, act[1], kind)
                     stack[-3] = acts
                     continue
+                mode, lhs, n, fn, keep, values, first = act
                 if n:
                     args = stack[values]
                     start = stack[first]
