@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from ..errors import EngineError
 from ..eval import temporal as tm
+from .grafeo_facts import DIFFERENCES
 from .base import (
     BaseEngine,
     EdgeValue,
@@ -83,6 +84,7 @@ class GrafeoCore(BaseEngine):
     dialects: ClassVar[tuple[str, ...]] = ("iso-gql", "neo4j", "opencypher9", "sqlpgq")
     enforces_read_only: ClassVar[bool] = False
     stops_queries: ClassVar[bool] = False
+    fact_differences: ClassVar[Mapping[str, Mapping[str, Any]]] = DIFFERENCES
 
     def __init__(self, path: str | None = None) -> None:
         try:
@@ -175,6 +177,8 @@ class GrafeoCore(BaseEngine):
 
 class GrafeoEngine(IsolatedEngine):
     """grafeo in a worker process, so that a timeout can stop any query."""
+
+    fact_differences: ClassVar[Mapping[str, Mapping[str, Any]]] = DIFFERENCES
 
     def __init__(self, path: str | None = None, *, max_memory: int | None = None) -> None:
         super().__init__(__name__, "GrafeoCore", {"path": path}, max_memory=max_memory)
