@@ -20,7 +20,6 @@ from typing import Any, ClassVar
 
 from ..errors import EngineError
 from ..eval import temporal as tm
-from .grafeo_facts import DIFFERENCES
 from .base import (
     BaseEngine,
     EdgeValue,
@@ -32,6 +31,7 @@ from .base import (
     from_python,
     take,
 )
+from .grafeo_facts import DIFFERENCES
 from .isolated import IsolatedEngine
 
 __all__ = ["GrafeoCore", "GrafeoEngine"]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from ..dialect import Dialect
@@ -161,7 +162,7 @@ def equals(expected: object) -> Callable[[Answer], object]:
 
 
 def same(answer: object, expected: object) -> bool:
-    if isinstance(expected, float) and isinstance(answer, int | float):
+    if isinstance(expected, float) and isinstance(answer, int | float | Decimal):
         return abs(float(answer) - expected) <= 1e-9 * max(1.0, abs(expected))
     if isinstance(expected, list) and isinstance(answer, list):
         return len(answer) == len(expected) and all(map(same, answer, expected))
@@ -283,8 +284,9 @@ def _reserved_words(
             continue
         escaped_query = suite.escaped(word, dialect)
         escaped = None if escaped_query is None else answer(escaped_query)
-        if isinstance(escaped, Failed):
-            findings.append(Finding(fact, True, None, "no answer", escaped.message))
+        if isinstance(escaped, Failed) or fact in known:  # the escaped form must run
+            detail = escaped.message if isinstance(escaped, Failed) else "runs escaped"
+            findings.append(_verdict(fact, True, not isinstance(escaped, Failed), detail, known))
         else:
             findings.append(Finding(fact, True, isinstance(bare, Failed), "holds"))
     return findings

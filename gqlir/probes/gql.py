@@ -132,21 +132,27 @@ FUNCTIONS: dict[str, tuple[str, object]] = {
     "percentiledisc": ("FOR x IN [1, 2, 3] RETURN {f}(x, 0.5) AS v", object),
 }
 
+
 def _query(text: str) -> str:
     return text if text.startswith(("FOR ", "MATCH ")) else f"RETURN {text} AS v"
 
+
 def _form(fact: str, query: str, expected: object, source: str) -> Probe:
     return Probe(fact, query, equals(expected), declared=True, source=source)
+
 
 def _nulls(answer: Answer) -> object:
     if any(isinstance(a, Failed) for a in answer):
         return False
     return answer == (None, 2)
 
+
 def _probes(dialect: Dialect) -> tuple[Probe, ...]:
     caps = dialect.capabilities
     out = [
-        Probe("integer_division", "RETURN -7 / 2 AS v", null_or(None, {-3: "truncate", -3.5: "float"})),
+        Probe(
+            "integer_division", "RETURN -7 / 2 AS v", null_or(None, {-3: "truncate", -3.5: "float"})
+        ),
         Probe(
             "simple_case_null_matches",
             "RETURN CASE 1 WHEN NULL THEN 1 ELSE 2 END AS v",
@@ -234,7 +240,9 @@ def _probes(dialect: Dialect) -> tuple[Probe, ...]:
         # ~[e]~ matches undirected edges only (GQL.g4 fullEdgeUndirected); these are directed
         out += [
             _form("edge ~[e]~ (undirected)", f"MATCH (a)~[e:GQLIR_R]~(b){COUNT}", 0, grammar),
-            _form("edge <-[e]-> (left or right)", f"MATCH (a)<-[e:GQLIR_R]->(b){COUNT}", 6, grammar),
+            _form(
+                "edge <-[e]-> (left or right)", f"MATCH (a)<-[e:GQLIR_R]->(b){COUNT}", 6, grammar
+            ),
         ]
     if caps.path_union:
         for op in ("|", "|+|"):
@@ -263,7 +271,9 @@ def _probes(dialect: Dialect) -> tuple[Probe, ...]:
     if caps.cast:
         out.append(_form("CAST", "RETURN CAST(1 AS STRING) AS v", "1", grammar))
     if caps.temporal_literals == "typed":
-        out.append(_form("typed temporal literal", "RETURN DATE '2024-01-02' AS v", object, grammar))
+        out.append(
+            _form("typed temporal literal", "RETURN DATE '2024-01-02' AS v", object, grammar)
+        )
     for form, first in (("ORDINALITY", 1), ("OFFSET", 0)):
         if form in caps.for_index:
             query = f"FOR x IN [5, 6] WITH {form} i RETURN i AS v ORDER BY v LIMIT 1"
@@ -303,10 +313,9 @@ def _probes(dialect: Dialect) -> tuple[Probe, ...]:
             continue  # never written (tests/test_probes_gql.py: every other one has a sample)
         text, expected = sample
         query = _query(text.format(f=surface))
-        out.append(
-            _form(f"function {canonical} = {surface}", query, expected, "[functions]")
-        )
+        out.append(_form(f"function {canonical} = {surface}", query, expected, "[functions]"))
     return tuple(out)
+
 
 def _escaped(word: str, dialect: Dialect) -> str | None:
     if not dialect.capabilities.quoted_variables:
@@ -314,10 +323,12 @@ def _escaped(word: str, dialect: Dialect) -> str | None:
     quote = dialect.capabilities.identifier_quote
     return f"LET {quote}{word}{quote} = 1 RETURN {quote}{word}{quote} AS v"
 
+
 def _keywords() -> tuple[str, ...]:
     from .cypher import KEYWORDS
 
     return tuple(sorted(set(KEYWORDS) | set(NON_RESERVED)))
+
 
 SUITE = Suite(
     probes=_probes,
