@@ -34,7 +34,10 @@ TRANSLATIONS: dict[str, tuple[str, object]] = {
     "function lower": ("UNWIND ['A'] AS s RETURN toLower(s) AS v", "a"),
     "function char_length": ("UNWIND ['abc'] AS s RETURN char_length(s) AS v", 3),
     "function size of a string": ("UNWIND ['abc'] AS s RETURN size(s) AS v", 3),
-    "function collect": ("UNWIND [1, null] AS x RETURN collect(x) AS v", [1]),
+    "function collect": (
+        "UNWIND [2, null, 1] AS x WITH x ORDER BY x RETURN collect(x) AS v",
+        [1, 2],
+    ),
     "function stdev": ("UNWIND [1, 2, 3] AS x RETURN stDev(x) AS v", 1.0),
     "function stdevp": ("UNWIND [1, 2, 3] AS x RETURN stDevP(x) AS v", 0.816496580927726),
     "function percentilecont": (
