@@ -25,6 +25,8 @@ from gqlir.probes.sql import TRANSLATIONS
 ROUTES = [
     ("kuzu", "kuzu"),
     ("neo4j", "neo4j"),
+    ("neo4j", "arcadedb"),
+    ("falkordb", "falkordb"),
     ("neo4j", "grafeo"),
     ("opencypher9", "grafeo"),
     ("iso-gql", "grafeo"),
