@@ -19,7 +19,7 @@ from gqlir.probes import (
     suite_for,
 )
 from gqlir.probes.gql import FUNCTIONS
-from gqlir.probes.sql import TRANSLATIONS
+from gqlir.probes.sql import READINGS, TRANSLATIONS
 
 # (dialect, engine): every dialect whose engine runs here, on that engine
 ROUTES = [
@@ -83,9 +83,18 @@ def test_every_gql_function_rename_has_a_probe() -> None:
         assert f"function {canonical} = {dialect.functions[canonical]}" in facts
 
 
-def test_every_sql_function_rename_has_a_probe() -> None:
+def test_every_sql_function_name_has_a_probe() -> None:
+    """Each name of sql.toml's [functions] is read with Cypher's meaning (READINGS), and each
+    function the SQL emitter writes is translated and run (TRANSLATIONS)."""
     dialect = get_dialect("sql")
-    assert {f"function {name}" for name in dialect.functions} <= set(TRANSLATIONS)
+    assert set(dialect.functions) <= set(READINGS)
+    flavour = get_dialect("sql:duckdb")
+    facts = {p.capability for p in suite_for(flavour).probes(flavour)}
+    for canonical, name in dialect.functions.items():
+        assert f"read: function {canonical} = {name}" in facts
+    assert "read: function char_length = CHARACTER_LENGTH" in facts  # an alias
+    for written in ("upper", "lower", "char_length", "abs", "coalesce", "nullif", "toFloat"):
+        assert f"function {written}" in TRANSLATIONS
 
 
 def test_a_query_the_sql_emitter_refuses_is_no_fact() -> None:

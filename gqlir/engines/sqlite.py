@@ -33,7 +33,20 @@ def _unnamed(word: str) -> Difference:
 
 
 #: where SQLite departs from SQL, as the probes show (gqlir.probes)
-DIFFERENCES = {f"reserved word {w}": _unnamed(w.lower()) for w in ("TRUE", "FALSE")}
+DIFFERENCES = {f"reserved word {w}": _unnamed(w.lower()) for w in ("TRUE", "FALSE")} | {
+    f"read: function {canonical} = {name}": Difference(
+        False,
+        f"SQLite has no {name} aggregate (https://www.sqlite.org/lang_aggfunc.html), and sqlglot "
+        "writes the standard name unchanged: SQL text calling it does not run on SQLite",
+    )
+    for canonical, name in (
+        ("collect", "ARRAY_AGG"),
+        ("stdev", "STDDEV_SAMP"),
+        ("stdevp", "STDDEV_POP"),
+        ("percentilecont", "PERCENTILE_CONT"),
+        ("percentiledisc", "PERCENTILE_DISC"),
+    )
+}
 
 
 class SQLiteEngine(SqlEngine):

@@ -55,6 +55,14 @@ TRANSLATIONS: dict[str, tuple[str, object]] = {
     "function exp": ("UNWIND [0.0] AS x RETURN exp(x) AS v", 1.0),
     "function ceil": ("UNWIND [1.5] AS x RETURN ceil(x) AS v", 2.0),
     "function floor": ("UNWIND [1.5] AS x RETURN floor(x) AS v", 1.0),
+    "function nullif": ("UNWIND [1] AS x RETURN nullif(x, 2) AS v", 1),
+    "function toFloat": ("UNWIND [2] AS x RETURN toFloat(x) AS v", 2.0),
+    "function substring": ("UNWIND ['abcd'] AS s RETURN substring(s, 1, 2) AS v", "bc"),
+    "function size of a list": ("WITH [1, 2, 3] AS l RETURN size(l) AS v", 3),
+    "function min": ("UNWIND [2, 1, 3] AS x RETURN min(x) AS v", 1),
+    "function max": ("UNWIND [2, 1, 3] AS x RETURN max(x) AS v", 3),
+    "function min of strings": ("UNWIND ['b', 'B', 'a'] AS s RETURN min(s) AS v", "B"),
+    "function count DISTINCT": ("UNWIND [1, 1, 2] AS x RETURN count(DISTINCT x) AS v", 2),
     "function coalesce": (
         "UNWIND [null, 2] AS x RETURN coalesce(x, 1) AS v ORDER BY v LIMIT 1",
         1,
@@ -172,6 +180,43 @@ def _native(dialect: Dialect) -> list[Probe]:
     ]
 
 
+_FOUR = (
+    "(SELECT 1 AS x UNION ALL SELECT 2 AS x UNION ALL SELECT 3 AS x UNION ALL SELECT 4 AS x) AS t"
+)
+
+#: canonical function -> (a standard-SQL call of its SQL name, ``{f}`` marking the name, and
+#: Cypher's answer): what the SQL reader takes each name of ``[functions]`` to mean
+READINGS: dict[str, tuple[str, object]] = {
+    "upper": ("SELECT {f}('a')", "A"),
+    "lower": ("SELECT {f}('A')", "a"),
+    "char_length": ("SELECT {f}('abc')", 3),
+    "collect": (f"SELECT {{f}}(x ORDER BY x) FROM {_FOUR}", [1, 2, 3, 4]),
+    "stdev": (f"SELECT {{f}}(x) FROM {_FOUR}", 1.2909944487358056),
+    "stdevp": (f"SELECT {{f}}(x) FROM {_FOUR}", 1.118033988749895),
+    "percentilecont": (f"SELECT {{f}}(0.5) WITHIN GROUP (ORDER BY x) FROM {_FOUR}", 2.5),
+    "percentiledisc": (f"SELECT {{f}}(0.5) WITHIN GROUP (ORDER BY x) FROM {_FOUR}", 2),
+    "log": ("SELECT {f}(1.0)", 0.0),
+}
+
+
+def _readings(dialect: Dialect) -> list[Probe]:
+    """Each SQL name of a canonical function (``[functions]``, and the aliases), written in
+    standard SQL and rendered by sqlglot for the flavour, gives Cypher's answer there."""
+    import sqlglot
+
+    names = {surface: canonical for canonical, surface in dialect.functions.items()}
+    names.update({alias.upper(): c for alias, c in dialect.function_aliases.items()})
+    out = []
+    for surface, canonical in sorted(names.items()):
+        if canonical not in READINGS:
+            continue  # tests/test_probes.py: every name of [functions] has a reading
+        text, expected = READINGS[canonical]
+        query = sqlglot.transpile(text.format(f=surface), write=dialect.sql_dialect)[0]
+        fact = f"read: function {canonical} = {surface}"
+        out.append(Probe(fact, query, equals(expected), True, "dialects/sql.toml [functions]"))
+    return out
+
+
 @cache
 def _translation(query: str, target: str) -> str | None:
     """The SQL emitter's text for ``query``, or None when it refuses it for the flavour."""
@@ -194,7 +239,7 @@ def _translated(dialect: Dialect) -> list[Probe]:
 
 
 def _probes(dialect: Dialect) -> tuple[Probe, ...]:
-    return tuple(_native(dialect) + _translated(dialect))
+    return tuple(_native(dialect) + _readings(dialect) + _translated(dialect))
 
 
 def _keywords(dialect: Dialect) -> frozenset[str]:
