@@ -203,3 +203,11 @@ def test_the_cli_probes_postgres(capsys: pytest.CaptureFixture[str], postgres_se
     argv = ["dialects", "sql:postgres", "--probe", "--engine", "postgres"]
     assert main([*argv, "--url", postgres_server.url]) == 0
     assert "0 contradicted" in capsys.readouterr().err
+
+
+def test_an_engine_in_a_worker_process_keeps_its_recorded_differences() -> None:
+    from gqlir.engines import open_engine as open_
+
+    with open_("sqlite", isolated=True) as db:
+        known = engine_differences(db, get_dialect("sql:sqlite"))
+    assert known["reserved word TRUE"].observed is False

@@ -178,7 +178,5 @@ class GrafeoCore(BaseEngine):
 class GrafeoEngine(IsolatedEngine):
     """grafeo in a worker process, so that a timeout can stop any query."""
 
-    fact_differences: ClassVar[Mapping[str, Mapping[str, Any]]] = DIFFERENCES
-
     def __init__(self, path: str | None = None, *, max_memory: int | None = None) -> None:
         super().__init__(__name__, "GrafeoCore", {"path": path}, max_memory=max_memory)
