@@ -11,9 +11,9 @@ literals; ISO GQL's (:mod:`.gql`) also checks the pattern forms the dialect decl
 graph it inserts and deletes again; SQL's (:mod:`.sql`) checks the flavour facts gqlir takes
 from sqlglot and the spellings the SQL emitter writes.
 
-An engine is one implementation of a dialect, not its definition: where an engine departs from
-the dialect on purpose-known points (grafeo's ISO GQL, say), the engine records those points as
-its own data (``fact_differences`` of the engine class), and a probe that finds exactly that
+An engine is one implementation of a dialect, not its definition: where an engine is known to
+depart from the dialect (grafeo from ISO GQL, say), the engine records those points as its own
+data (``fact_differences`` of the engine class), and a probe that finds exactly that
 value says "engine differs" instead of "contradicted". A recorded difference the engine no
 longer shows is a contradiction (the record is out of date).
 
@@ -162,6 +162,8 @@ def equals(expected: object) -> Callable[[Answer], object]:
 
 
 def same(answer: object, expected: object) -> bool:
+    """``answer`` is ``expected``: the same type and value (a float to 9 digits, from an
+    integer or decimal too; a type: any non-null value of it)."""
     if isinstance(expected, float) and isinstance(answer, int | float | Decimal):
         return abs(float(answer) - expected) <= 1e-9 * max(1.0, abs(expected))
     if isinstance(expected, list) and isinstance(answer, list):
