@@ -54,6 +54,9 @@ class Parser:
         self.states = tables.states
         # (state below, top state, lookahead) -> the top state after its unit reductions.
         self.unit_chains: dict[tuple[Any, Any, str], Any] = {}
+        # _accepts' memo: (lookahead, states...) -> answer; (lookahead, top state) -> depth.
+        self._accepted: dict[tuple, bool] = {}
+        self._accept_depths: dict[tuple[str, Any], int] = {}
         # Separators and the next token in one match: `(?:skip)*(?:token)?`.
         self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
         self.keywords = tables.keywords
@@ -137,17 +140,41 @@ class Parser:
 
     def _accepts(self, stack: list, kind: str) -> bool:
         """Would the parser shift ``kind`` after the reductions it triggers? LALR tables list
-        lookaheads merged from several contexts, so a reduce action alone does not say so."""
-        act = stack[-3](kind)
+        lookaheads merged from several contexts, so a reduce action alone does not say so.
+
+        The answer depends only on the states the simulation reads, top down; it is memoised
+        under the top ``depth`` states, ``depth`` being the most any simulation from the same
+        top state and lookahead has read (a memo entry holds for every stack with those top
+        states, as the simulation reads no deeper than its key)."""
+        top_state = stack[-3]
+        act = top_state(kind)
         if act is None:
             return False
         if type(act) is not tuple:
             return True
+        depths = self._accept_depths
+        depth = depths.get((kind, top_state), 1)
+        memo = self._accepted
+        found = memo.get((kind, *stack[-3 * depth :: 3]))
+        if found is not None:
+            return found
+        result, read = self._simulate(stack, kind, act)
+        if read > depth:
+            depth = depths[(kind, top_state)] = read
+        if len(memo) > 100_000:  # a bound, never reached by the grammars' own tables
+            memo.clear()
+        memo[(kind, *stack[-3 * depth :: 3])] = result
+        return result
+
+    def _simulate(self, stack: list, kind: str, act: tuple) -> tuple[bool, int]:
+        """:meth:`_accepts` by running the reductions on a copy of the top of the stack; also
+        how many of the stack's states it read."""
         top = len(stack) // 3  # states on the stack
+        lowest = top
         extra: list[Any] = []
         while True:
             if act[0] == _ACCEPT:
-                return True
+                return True, len(stack) // 3 - lowest + 1
             lhs, size = act[1], -act[2] // 3
             while size:
                 if extra:
@@ -155,14 +182,18 @@ class Parser:
                 else:
                     top -= 1
                 size -= 1
-            prev = extra[-1] if extra else stack[3 * top - 3]
+            if extra:
+                prev = extra[-1]
+            else:
+                prev = stack[3 * top - 3]
+                lowest = min(lowest, top)
             state = prev(lhs)
             extra.append(state)
             act = state(kind)
             if act is None:
-                return False
+                return False, len(stack) // 3 - lowest + 1
             if type(act) is not tuple:
-                return True
+                return True, len(stack) // 3 - lowest + 1
 
     def _unit_chain(self, below: Any, lhs: str, kind: str) -> Any:
         """The state after a unit reduction to ``lhs`` over state ``below`` and every unit
