@@ -61,9 +61,7 @@ def test_constructor_stores_every_field_and_stays_frozen(cls: type) -> None:
 
 def test_defaults_and_factories_are_those_of_the_fields() -> None:
     node = ir.NodePattern()
-    assert (node.variable, node.labels, node.properties, node.where, node.pos) == (
-        (None,) * 5
-    )
+    assert (node.variable, node.labels, node.properties, node.where, node.pos) == ((None,) * 5)
     with pytest.raises(TypeError):
         ir.Integer()  # type: ignore[call-arg]
     with pytest.raises(TypeError):
@@ -88,3 +86,21 @@ def test_transform_keeps_unchanged_subtrees_and_rebuilds_changed_ones() -> None:
     bumped = query.transform(bump)
     assert sorted(n.value for n in bumped.walk() if isinstance(n, ir.Integer)) == [11, 11, 12]
     assert sorted(n.value for n in query.walk() if isinstance(n, ir.Integer)) == [1, 1, 2]
+
+
+@pytest.mark.parametrize("dialect", ["neo4j", "tugraph-cypher", "iso-gql", "spanner", "sqlpgq"])
+def test_text_rules_hold_what_their_callbacks_return(dialect: str) -> None:
+    """A builder's ``text_rules`` let the parser driver take a token's text as the value of a
+    rule without calling the rule's method: that method must return exactly the text for every
+    token kind not listed."""
+    from gqlir.dialect import get_dialect
+    from gqlir.parser import parser_for
+    from gqlir.parser.sqlpgq import _parser as sqlpgq_parser
+
+    d = get_dialect(dialect)
+    builder = (sqlpgq_parser(d) if d.family == "sql" else parser_for(d)).builder
+    for callback, called_for in getattr(builder, "text_rules", {}).items():
+        method = getattr(builder, callback)
+        for kind in ("NAME", "COUNT", "SHORTEST", "WALK"):
+            if kind not in called_for:
+                assert method([(kind, "someName", 4)], 4) == "someName"

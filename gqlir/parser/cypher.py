@@ -216,6 +216,9 @@ class CypherBuilder:
         self.colon_means_or = caps.colon_labels == "or"
         self.index_base = caps.list_index_base
         self.keyword_only = dialect.keyword_only
+        #: For the driver: rules whose value is the token's text except for these token kinds
+        #: (``variable``, where no word of the dialect is a keyword only).
+        self.text_rules = {} if self.keyword_only else {"variable": frozenset({"ESCAPED_NAME"})}
         self.octal_zero = caps.leading_zero_octal
         self.text = ""
         self.last_end = 0

@@ -86,6 +86,8 @@ class Parser:
             for op in ops
         }
         wants_end = getattr(builder, "WANTS_END", frozenset())
+        # callback -> the token kinds it is called for; any other token's value is its text
+        text_rules: dict[str, frozenset[str]] = getattr(builder, "text_rules", {})
         plans: list[tuple] = []
         for rule in tables.rules:
             fn = None
@@ -93,7 +95,10 @@ class Parser:
                 fn = getattr(builder, rule.callback, None)
                 if fn is None and not rule.expand1:
                     raise RuntimeError(f"builder has no method for grammar rule {rule.callback!r}")
-            plans.append(_plan(rule, fn, rule.callback in wants_end))
+            plan = _plan(rule, fn, rule.callback in wants_end)
+            if plan[0] == _CALL1 and rule.callback in text_rules:
+                plan = (_TEXT1, *plan[1:4], text_rules[rule.callback], *plan[5:])
+            plans.append(plan)
         self.reducers = plans
         # The run-time states: action dicts whose shifts and gotos name the next state's
         # bound ``get`` and whose reductions hold the plan.
@@ -317,6 +322,15 @@ class Parser:
                     stack[-3] = acts
                     continue
                 mode, lhs, n, fn, keep, values, first = act
+                if mode == 10:  # _CALL1: one symbol, so its triple is replaced in place
+                    stack[-2] = fn([stack[-2]], stack[-1])
+                    acts = stack[-3] = stack[-6](lhs)
+                    continue
+                if mode == 11:  # _TEXT1: a token's text, unless its kind is in ``keep``
+                    token = stack[-2]
+                    stack[-2] = fn([token], stack[-1]) if token[0] in keep else token[1]
+                    acts = stack[-3] = stack[-6](lhs)
+                    continue
                 if n:
                     args = stack[values]
                     start = stack[first]
@@ -379,7 +393,9 @@ def _strip(terminal: str) -> str:
     _CALL_END,
     _CALL_GENERIC,
     _ACCEPT,
-) = range(10)
+    _CALL1,
+    _TEXT1,
+) = range(12)
 
 #: The end state's action on ``$END``: the value below it is the parse.
 _ACCEPT_PLAN = (_ACCEPT, None, 0, None, (), None, None)
@@ -413,7 +429,7 @@ def _mode(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     if wants_end:
         return (_CALL_END, rule.lhs, size, fn, keep)
     if only_kept:
-        return (_CALL, rule.lhs, size, fn, keep)
+        return (_CALL1 if rule.size == 1 else _CALL, rule.lhs, size, fn, keep)
     if SPLICE not in keep:
         return (_CALL_PICK, rule.lhs, size, fn, tuple(i for i, k in enumerate(keep) if k == KEEP))
     return (_CALL_GENERIC, rule.lhs, size, fn, keep)
