@@ -342,6 +342,8 @@ class Parser:
                     result = fn(args, start)
                 elif mode == 4:  # _CALL_PICK
                     result = fn([args[i] for i in keep], start)
+                elif mode == 12:  # _CALL_PICK1: ``keep`` is the one kept symbol's index
+                    result = fn([args[keep]], start)
                 elif mode == 3:  # _APPEND
                     result = args[0]
                     for i in keep:
@@ -395,7 +397,8 @@ def _strip(terminal: str) -> str:
     _ACCEPT,
     _CALL1,
     _TEXT1,
-) = range(12)
+    _CALL_PICK1,
+) = range(13)
 
 #: The end state's action on ``$END``: the value below it is the parse.
 _ACCEPT_PLAN = (_ACCEPT, None, 0, None, (), None, None)
@@ -431,7 +434,10 @@ def _mode(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     if only_kept:
         return (_CALL1 if rule.size == 1 else _CALL, rule.lhs, size, fn, keep)
     if SPLICE not in keep:
-        return (_CALL_PICK, rule.lhs, size, fn, tuple(i for i, k in enumerate(keep) if k == KEEP))
+        picks = tuple(i for i, k in enumerate(keep) if k == KEEP)
+        if len(picks) == 1:
+            return (_CALL_PICK1, rule.lhs, size, fn, picks[0])
+        return (_CALL_PICK, rule.lhs, size, fn, picks)
     return (_CALL_GENERIC, rule.lhs, size, fn, keep)
 
 
