@@ -1675,7 +1675,11 @@ def test_random_expressions_round_trip(expr: ir.Expr) -> None:
 @pytest.mark.parametrize("dialect", ["neo4j", "opencypher9", "tugraph-cypher"])
 def test_tck_queries_round_trip(dialect: str) -> None:
     """Every openCypher TCK query the dialect reads comes back to the same IR, or is refused
-    with an UnsupportedError (never silently changed)."""
+    with an UnsupportedError (never silently changed). The IR it comes back to is the one the
+    target's lowering passes write (a construct the dialect reads but its engine lacks, such as
+    TuGraph's list predicates, is written another way; those passes are tested for meaning)."""
+    from gqlir.passes.pipeline import lower
+
     parser = pytest.importorskip("gqlir.parser")
     tck = pytest.importorskip("gqlir.conformance.tck")
     directory = tck.default_tck_dir()
@@ -1692,7 +1696,7 @@ def test_tck_queries_round_trip(dialect: str) -> None:
             out = emit(tree, target)
         except UnsupportedError:
             continue
-        assert parser.parse(out, target) == tree, (text, out)
+        assert parser.parse(out, target) == lower(tree, target), (text, out)
         emitted += 1
     assert emitted > 0
 

@@ -23,7 +23,14 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
+from . import (
+    edge_uniqueness,
+    gql_functions,
+    list_predicates,
+    path_lists,
+    path_modes,
+    property_maps,
+)
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -176,6 +183,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         lower_gql_meanings,
         "GQL's numeric + is the target's + on numbers; GoogleSQL-only functions are refused",
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
+    ),
+    Lowering(
+        "list-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: list_predicates.applies(t),
+        list_predicates.lower_list_predicates,
+        "all/any/none/single(x IN l WHERE p) as CASE over sizes of filtered comprehensions",
+        needed=lambda x: e.ListPredicate in x.kinds,
     ),
     Lowering(
         "cypher-meanings",
