@@ -55,3 +55,75 @@ def test_sign_is_a_case_in_gql_without_sign(target: str) -> None:
     with pytest.raises(UnsupportedError) as info:
         gqlir.transpile("RETURN sign(rand() - 0.5) AS s", "neo4j", target)
     assert info.value.id == "function:sign"
+
+
+# -- rewrites a user applies (gqlir/refusal_notes.py) -----------------------------------------
+
+#: (refusal id, target, a refused query, the query rewritten as the refusal suggests)
+USER_REWRITES = [
+    (
+        "relationship-variable-bound-before-the-match",
+        "falkordb",
+        "MATCH (a1)-[r:T]->() WITH r, a1 MATCH (a1)-[r:T]->(b2) RETURN b2.x AS x",
+        "MATCH (a1)-[r:T]->() WITH r, a1 MATCH (a1)-[r2:T]->(b2) WHERE r2 = r RETURN b2.x AS x",
+    ),
+    (
+        "exists-subquery",
+        "tugraph-cypher",
+        "MATCH (n:N) WHERE exists { (n)-[:T]->() } RETURN n.x AS x",
+        "MATCH (n:N) WHERE (n)-[:T]->() RETURN n.x AS x",
+    ),
+    (
+        "in-over-a-list-that-is-not-a-literal",
+        "sql:sqlite",
+        "MATCH (n:N) WHERE n.x IN $l RETURN n.x AS x",
+        "MATCH (n:N) WHERE n.x IN [$a, $b] RETURN n.x AS x",
+    ),
+]
+
+
+def _graph():  # type: ignore[no-untyped-def]
+    from gqlir.eval import Graph
+
+    g = Graph()
+    a = g.create_node(["N"], {"x": 1})
+    b = g.create_node(["N"], {"x": 2})
+    c = g.create_node(["N"], {"x": 3})
+    g.create_relationship("T", a, b, {})
+    g.create_relationship("T", b, c, {})
+    return g
+
+
+@pytest.mark.parametrize(
+    ("refusal", "target", "refused", "rewritten"),
+    USER_REWRITES,
+    ids=[f"{r[0]}:{r[1]}" for r in USER_REWRITES],
+)
+def test_a_refusal_suggests_a_rewrite_that_translates_with_the_same_rows(
+    refusal: str, target: str, refused: str, rewritten: str
+) -> None:
+    with pytest.raises(UnsupportedError) as info:
+        gqlir.transpile(refused, "neo4j", target)
+    assert info.value.id == refusal
+    assert info.value.rewrite and info.value.to_dict()["rewrite"] == info.value.rewrite
+    assert gqlir.transpile(rewritten, "neo4j", target)
+    given = {"l": [1, 3], "a": 1, "b": 3}
+    rows = sorted(run(refused, _graph(), given).rows, key=repr)
+    assert rows and sorted(run(rewritten, _graph(), given).rows, key=repr) == rows
+
+
+def test_a_raiser_s_own_rewrite_wins_over_the_catalogued_one() -> None:
+    with pytest.raises(UnsupportedError) as info:
+        gqlir.transpile("MATCH (n:A) RETURN n", "neo4j", "spanner", graph="g")
+    assert "spanner_elements" in (info.value.rewrite or "")
+
+
+def test_every_catalogued_refusal_has_a_rewrite_or_a_reason() -> None:
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "refusals.md"
+    rows = [line for line in page.read_text(encoding="utf-8").splitlines() if line[:3] == "| `"]
+    assert len(rows) > 50
+    for row in rows:
+        note = row.rstrip(" |").rsplit(" | ", 1)[-1]
+        assert ("rewrite: " in note or "none: " in note) and "MISSING" not in note, row
