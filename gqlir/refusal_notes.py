@@ -80,12 +80,8 @@ REWRITES: dict[str, Note] = {
     },
     "function:type": "one query per relationship type, each returning its type as a literal, "
     "joined with UNION ALL: MATCH ()-[r:T]->() RETURN 'T' AS type",
-    "function:toboolean": "where the argument is known to be a boolean, drop toBoolean(); for "
-    "a string, CASE toLower(s) WHEN 'true' THEN true WHEN 'false' THEN false END",
-    "function:tointeger": "where the argument is known to be an integer, drop toInteger() (a "
-    "float or string has no conversion with its meaning here)",
-    "function:tostring": "where the argument is known to be a string, drop toString() (other "
-    "types are written differently by each engine)",
+    "function:toboolean": "for a string, CASE toLower(s) WHEN 'true' THEN true WHEN 'false' "
+    "THEN false END (gqlir drops toBoolean() of a value known to be a boolean itself)",
     "function:btrim": {
         "spanner": "in the Spanner text, TRIM(s, chars) with the whitespace characters to "
         "remove (GoogleSQL's TRIM takes a set of characters)",
@@ -191,9 +187,10 @@ WHY_NONE: dict[str, Note] = {
     "function:toboolean": "CAST to a boolean raises on a string that is not a boolean where "
     "toBoolean() gives null",
     "function:tointeger": "CAST to an integer raises (or rounds) where toInteger() gives null "
-    "(or truncates)",
+    "(or truncates); gqlir drops toInteger() of a value known to be an integer itself",
     "function:tostring": "each engine writes floats, booleans and temporal values as strings "
-    "in its own form",
+    "in its own form; gqlir writes toString() of a known integer as CAST and drops it on a "
+    "known string itself",
     "function:btrim": "no function removes Cypher's whitespace set here",
     "in-over-a-list-that-is-not-a-literal": "gqlir's SQL writer tests membership only in a "
     "list it can write out",

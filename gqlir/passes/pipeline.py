@@ -24,6 +24,7 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
 from . import (
+    conversions,
     edge_uniqueness,
     gql_functions,
     list_predicates,
@@ -183,6 +184,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         lower_gql_meanings,
         "GQL's numeric + is the target's + on numbers; GoogleSQL-only functions are refused",
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
+    ),
+    Lowering(
+        "conversions",
+        _ALL,
+        lambda t, s: conversions.applies(t),
+        conversions.lower_conversions,
+        "toBoolean/toInteger/toFloat/toString of a value of their type as the value itself",
+        needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
     ),
     Lowering(
         "list-predicates",
