@@ -7,8 +7,9 @@ returns true", "toInteger(null) returns null" …), so for a target that lists t
 ``unsupported_functions`` (Kuzu converts with cast(), SQL and GQL with CAST, which raise where
 Cypher's functions give null: dialects/kuzu.toml, sql.toml, iso-gql.toml) a call whose argument
 is known to have that type, or to be null, is the argument itself. ``toString`` of an integer
-is ``CAST(x AS STRING)`` where the target has CAST (and its printer writes it: not the SQL
-one yet): an integer is written in decimal digits with
+is ``CAST(x AS STRING)`` for a GQL target (the pipeline runs :func:`lower_conversions_by_cast`
+there; Kuzu's CAST is not read back by gqlir's Cypher grammar and gqlir's SQL printer writes no
+CAST, so those targets keep only the identities): an integer is written in decimal digits with
 a leading ``-`` by Cypher (Java's ``Long.toString``), SQL (ISO 9075 6.13 "cast specification":
 the shortest exact numeric literal), GQL (castSpecification, GQL.g4 20.8, after SQL) and Kuzu
 alike. Other types stay refused: floats, booleans and temporal values are written differently,
@@ -32,7 +33,7 @@ from ..ir import query as q
 from ..ir.analysis import OPAQUE, names_in
 from ..ir.node import Node
 
-__all__ = ["NAMES", "applies", "lower_conversions"]
+__all__ = ["NAMES", "applies", "lower_conversions", "lower_conversions_by_cast"]
 
 #: conversion function -> the type it leaves unchanged
 _OWN_TYPE = {"toboolean": "boolean", "tointeger": "integer", "tofloat": "float"}
@@ -57,13 +58,21 @@ class _Scope(TypeAnalysis):
 
 
 def lower_conversions(root: Node, target: Dialect) -> Node:
-    """``root`` with the conversions above written without the function ``target`` lacks."""
+    """``root`` with each conversion ``target`` lacks of a value of its own type (or null)
+    written as the value."""
+    return _lower(root, target, cast=False)
+
+
+def lower_conversions_by_cast(root: Node, target: Dialect) -> Node:
+    """As :func:`lower_conversions`, and ``toString`` of a known integer as a CAST."""
+    return _lower(root, target, cast=target.capabilities.cast)
+
+
+def _lower(root: Node, target: Dialect, *, cast: bool) -> Node:
     lacking = NAMES & set(target.capabilities.unsupported_functions)
     if not lacking:
         return root
     unknown = frozenset(_rebound(root))
-    # gqlir's SQL printer has no CAST (sqlglot's dialects name the types differently)
-    cast = target.capabilities.cast and target.family != "sql"
 
     def linear(node: Node) -> Node:
         if not isinstance(node, q.LinearQuery):

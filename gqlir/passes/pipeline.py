@@ -187,10 +187,18 @@ LOWERINGS: tuple[Lowering, ...] = (
     ),
     Lowering(
         "conversions",
-        _ALL,
+        frozenset({"cypher", "sql"}),
         lambda t, s: conversions.applies(t),
         conversions.lower_conversions,
         "toBoolean/toInteger/toFloat/toString of a value of their type as the value itself",
+        needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
+    ),
+    Lowering(
+        "conversions",
+        frozenset({"gql"}),
+        lambda t, s: conversions.applies(t),
+        conversions.lower_conversions_by_cast,
+        "as above, and toString() of a known integer as CAST(x AS STRING)",
         needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
     ),
     Lowering(
