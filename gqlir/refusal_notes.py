@@ -61,10 +61,9 @@ REWRITES: dict[str, Note] = {
         "MATCH p = … WHERE all(i IN range(0, length(p) - 2) WHERE NOT relationships(p)[i] IN "
         "relationships(p)[i + 1..])",
     },
-    "exists-subquery": {
-        "tugraph-cypher": "write a single pattern as a pattern predicate: WHERE (n)-[:T]->()",
-        "*": "count the matches instead: size([(a)-[:T]->(b) | 1]) > 0",
-    },
+    "exists-subquery": "count the matches with a pattern comprehension: "
+    "size([(a)-[:T]->(b) WHERE b.x > 2 | 1]) > 0 (gqlir writes an EXISTS of one pattern "
+    "without WHERE as a pattern predicate itself)",
     "function:head": {
         "kuzu": "where the list is never empty, l[0] (Kuzu's list_extract raises on an empty "
         "list, also in a CASE branch that is not taken, where head([]) is null)",

@@ -70,8 +70,8 @@ USER_REWRITES = [
     (
         "exists-subquery",
         "tugraph-cypher",
-        "MATCH (n:N) WHERE exists { (n)-[:T]->() } RETURN n.x AS x",
-        "MATCH (n:N) WHERE (n)-[:T]->() RETURN n.x AS x",
+        "MATCH (n:N) WHERE exists { MATCH (n)-[:T]->(m) WHERE m.x > 2 } RETURN n.x AS x",
+        "MATCH (n:N) WHERE size([(n)-[:T]->(m) WHERE m.x > 2 | 1]) > 0 RETURN n.x AS x",
     ),
     (
         "in-over-a-list-that-is-not-a-literal",
@@ -198,3 +198,38 @@ def test_kuzu_keeps_to_string_of_an_integer_refused() -> None:
     assert "toString" not in gqlir.transpile(
         "UNWIND ['a'] AS s RETURN toString(s) AS t", "neo4j", "kuzu"
     )
+
+
+# -- EXISTS as a pattern predicate (gqlir/passes/pattern_predicates.py) ------------------------
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "MATCH (n:N) WHERE exists { (n)-[:T]->() } RETURN n.x AS x",
+        "MATCH (n:N) WHERE NOT exists { (n)<-[:T]-(m) } RETURN n.x AS x",
+        "MATCH (n:N) WITH n WHERE exists { (n)-[r:T]->({x: 3}) } RETURN n.x AS x",
+    ],
+)
+@pytest.mark.parametrize("target", ["tugraph-cypher", "falkordb"])
+def test_exists_of_one_pattern_is_a_pattern_predicate(query: str, target: str) -> None:
+    text = gqlir.transpile(query, "neo4j", target)
+    assert "exists" not in text.lower()
+    rows = sorted(run(query, _graph()).rows, key=repr)
+    assert rows and sorted(run(text, _graph(), dialect=target).rows, key=repr) == rows
+
+
+def test_exists_of_a_variable_length_pattern_is_a_pattern_predicate_in_tugraph() -> None:
+    query = "MATCH (n:N), (m:N) WHERE exists { (n)-[:T*1..2]->(m) } RETURN n.x AS a, m.x AS b"
+    text = gqlir.transpile(query, "neo4j", "tugraph-cypher")
+    assert "WHERE (n)-[:T*1..2]->(m)" in text
+    rows = sorted(run(query, _graph()).rows, key=repr)
+    assert rows and sorted(run(text, _graph(), dialect="tugraph-cypher").rows, key=repr) == rows
+
+
+def test_exists_that_declares_a_variable_twice_stays_refused() -> None:
+    with pytest.raises(UnsupportedError) as info:
+        gqlir.transpile(
+            "MATCH (n) WHERE exists { (n)-->(m)-->(m) } RETURN n", "neo4j", "tugraph-cypher"
+        )
+    assert info.value.id == "exists-subquery"

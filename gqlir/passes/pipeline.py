@@ -30,6 +30,7 @@ from . import (
     list_predicates,
     path_lists,
     path_modes,
+    pattern_predicates,
     property_maps,
 )
 from .cypher_lowering import lower as lower_cypher
@@ -208,6 +209,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         list_predicates.lower_list_predicates,
         "all/any/none/single(x IN l WHERE p) as CASE over sizes of filtered comprehensions",
         needed=lambda x: e.ListPredicate in x.kinds,
+    ),
+    Lowering(
+        "pattern-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: pattern_predicates.applies(t),
+        pattern_predicates.lower_pattern_predicates,
+        "EXISTS { (a)-->() } of bound variables as the pattern predicate (a)-->()",
+        needed=lambda x: e.Exists in x.kinds,
     ),
     Lowering(
         "cypher-meanings",
