@@ -139,10 +139,13 @@ CONVERSIONS = (
 
 @pytest.mark.parametrize("target", ["iso-gql", "tugraph-gql", "spanner"])
 def test_gql_conversions_of_known_types_keep_the_rows(target: str) -> None:
-    query = CONVERSIONS + ", toString(i) AS s"
+    query = CONVERSIONS + ", toString(i) AS s, toFloat(i) AS f"
     text = gqlir.transpile(query, "neo4j", target, graph="g")
     assert "CAST(i AS STRING)" in text and "TOINTEGER" not in text.upper()
-    assert run(text, dialect=target).rows == run(query).rows
+    assert "CAST(i AS FLOAT" in text
+    rows = run(text, dialect=target).rows
+    assert rows == run(query).rows
+    assert [type(r[-1]) for r in rows if r[-1] is not None] == [float] * 3  # 1.0, not 1
 
 
 @pytest.mark.parametrize("target", ["sql:sqlite", "sql:duckdb"])

@@ -12,7 +12,8 @@ there; Kuzu's CAST is not read back by gqlir's Cypher grammar and gqlir's SQL pr
 CAST, so those targets keep only the identities): an integer is written in decimal digits with
 a leading ``-`` by Cypher (Java's ``Long.toString``), SQL (ISO 9075 6.13 "cast specification":
 the shortest exact numeric literal), GQL (castSpecification, GQL.g4 20.8, after SQL) and Kuzu
-alike. Other types stay refused: floats, booleans and temporal values are written differently,
+alike; ``toFloat`` of an integer is ``CAST(x AS FLOAT)`` there (both the nearest double, as
+Java's ``long`` to ``double`` conversion). Other types stay refused: floats, booleans and temporal values are written differently,
 and a string's conversion to a number or boolean fails differently.
 
 The argument's type comes from :class:`gqlir.analysis.types.TypeAnalysis` over the variables a
@@ -152,6 +153,8 @@ def _call_rewriter(scope: _Scope, lacking: frozenset[str], cast: bool) -> Callab
             return arg
         if node.name == "tostring" and kind == "integer" and cast:
             return e.Cast(arg, e.TypeRef("STRING"), pos=node.pos)
+        if node.name == "tofloat" and kind == "integer" and cast:
+            return e.Cast(arg, e.TypeRef("FLOAT"), pos=node.pos)
         return node
 
     return rewrite

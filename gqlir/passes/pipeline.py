@@ -199,7 +199,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         frozenset({"gql"}),
         lambda t, s: conversions.applies(t),
         conversions.lower_conversions_by_cast,
-        "as above, and toString() of a known integer as CAST(x AS STRING)",
+        "as above, and toString()/toFloat() of a known integer as CAST(x AS STRING/FLOAT)",
         needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
     ),
     Lowering(
