@@ -77,8 +77,8 @@ REWRITES: dict[str, Note] = {
         "kuzu": "in the Kuzu text, [label(n)] for a node that is not null (a Kuzu node has one "
         "label; label(n) gives it as a string)",
     },
-    "function:type": "one query per relationship type, each returning its type as a literal, "
-    "joined with UNION ALL: MATCH ()-[r:T]->() RETURN 'T' AS type",
+    "function:type": "name the relationship's possible types in its pattern, -[r:T1|T2]->: "
+    "gqlir then writes type(r) as a test of each",
     "function:toboolean": "for a string, CASE toLower(s) WHEN 'true' THEN true WHEN 'false' "
     "THEN false END (gqlir drops toBoolean() of a value known to be a boolean itself)",
     "function:btrim": {

@@ -21,8 +21,8 @@ def names(target: str, source: str | None = None) -> list[str]:
 
 def test_passes_are_chosen_by_capabilities() -> None:
     # ISO GQL says DIFFERENT EDGES and reads null operands, but has no nodes() function and
-    # no toInteger()
-    assert names("iso-gql") == ["conversions", "gql-functions", "path-lists"]
+    # no toInteger() and no type()
+    assert names("iso-gql") == ["conversions", "gql-functions", "relationship-types", "path-lists"]
     assert names("spanner") == [
         "conversions",
         "googlesql-strings",
@@ -30,6 +30,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql-functions",
         "googlesql",
         "gql-functions",
+        "relationship-types",
         "edge-uniqueness",
     ]
     assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only

@@ -236,3 +236,50 @@ def test_exists_that_declares_a_variable_twice_stays_refused() -> None:
             "MATCH (n) WHERE exists { (n)-->(m)-->(m) } RETURN n", "neo4j", "tugraph-cypher"
         )
     assert info.value.id == "exists-subquery"
+
+
+# -- type(r) of a relationship whose types the MATCH names (passes/relationship_types.py) -----
+
+
+def _typed_graph():  # type: ignore[no-untyped-def]
+    from gqlir.eval import Graph
+
+    g = Graph()
+    a = g.create_node(["N"], {"x": 1})
+    b = g.create_node(["N"], {"x": 2})
+    c = g.create_node(["N"], {"x": 3})
+    g.create_relationship("T", a, b, {})
+    g.create_relationship("S", b, c, {})
+    g.create_relationship("U", c, a, {})
+    return g
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "MATCH (a:N) OPTIONAL MATCH (a)-[r:T]->() RETURN a.x AS x, type(r) AS t",
+        "MATCH (a)-[r:T|S]->(b) WITH r, b WHERE type(r) = 'S' RETURN type(r) AS t, b.x AS x",
+        "MATCH (a)-[r:T|S|U]->(b) RETURN type(r) AS t, count(*) AS n",
+    ],
+)
+@pytest.mark.parametrize("target", ["iso-gql", "tugraph-gql", "spanner"])
+def test_type_of_a_relationship_with_named_types_is_a_label_test(query: str, target: str) -> None:
+    text = gqlir.transpile(query, "neo4j", target, graph="g")
+    assert "type(" not in text.lower()
+    rows = sorted(run(query, _typed_graph()).rows, key=repr)
+    got = run(text, _typed_graph(), dialect=target).rows
+    assert rows and sorted(got, key=repr) == rows
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "MATCH ()-[r]->() RETURN type(r) AS t",  # any type
+        "MATCH (a)-[r:T]->(b) WITH 1 AS r RETURN type(r) AS t",  # r is no longer the edge
+        "MATCH (a)-[r:T]->(b) RETURN [r IN [a] | type(r)] AS t",  # rebound inside
+    ],
+)
+def test_type_of_a_relationship_of_unknown_types_stays_refused(query: str) -> None:
+    with pytest.raises(UnsupportedError) as info:
+        gqlir.transpile(query, "neo4j", "iso-gql")
+    assert info.value.id in ("function:type", "list-comprehension")

@@ -32,6 +32,7 @@ from . import (
     path_modes,
     pattern_predicates,
     property_maps,
+    relationship_types,
 )
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
@@ -276,6 +277,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         gql_functions.lower_gql_functions,
         "e(), pi(), coalesce(x), nodes(null) as values; one-argument trims with Cypher's set",
         needed=lambda x: not x.functions.isdisjoint(gql_functions.NAMES),
+    ),
+    Lowering(
+        "relationship-types",
+        frozenset({"gql"}),
+        lambda t, s: relationship_types.applies(t),
+        relationship_types.lower_relationship_types,
+        "type(r) of -[r:T1|T2]-> as CASE WHEN r IS LABELED T1 THEN 'T1' … END",
+        needed=lambda x: "type" in x.functions,
     ),
     Lowering(
         "path-lists",
