@@ -387,9 +387,9 @@ TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1992,  # + list predicates as comprehensions, EXISTS as pattern predicates
     "kuzu": 1272,
-    "iso-gql": 1803,
-    "tugraph-gql": 1839,
-    "spanner": 884,  # + dead constant map columns, CONTAINS as STRPOS, integer division as DIV
+    "iso-gql": 1804,
+    "tugraph-gql": 1840,
+    "spanner": 885,  # + dead constant map columns, CONTAINS as STRPOS, integer division as DIV
 }
 
 
