@@ -190,8 +190,8 @@ WHY_NONE: dict[str, Note] = {
     "function:tointeger": "CAST to an integer raises (or rounds) where toInteger() gives null "
     "(or truncates); gqlir drops toInteger() of a value known to be an integer itself",
     "function:tostring": "each engine writes floats, booleans and temporal values as strings "
-    "in its own form; gqlir writes toString() of a known integer as CAST and drops it on a "
-    "known string itself",
+    "in its own form; gqlir drops toString() of a known string itself, and writes it as CAST "
+    "for a known integer in GQL",
     "function:btrim": "no function removes Cypher's whitespace set here",
     "in-over-a-list-that-is-not-a-literal": "gqlir's SQL writer tests membership only in a "
     "list it can write out",

@@ -283,3 +283,23 @@ def test_type_of_a_relationship_of_unknown_types_stays_refused(query: str) -> No
     with pytest.raises(UnsupportedError) as info:
         gqlir.transpile(query, "neo4j", "iso-gql")
     assert info.value.id in ("function:type", "list-comprehension")
+
+
+def test_the_notes_name_ids_and_targets_that_exist() -> None:
+    """Every key of gqlir/refusal_notes.py is an id as refusal_id() writes it, and every target
+    key a dialect, a family prefix (``sql``) or ``*``: a typo would silently lose a note."""
+    import re
+
+    from gqlir.dialect import get_dialect
+    from gqlir.refusal_notes import REWRITES, WHY_NONE
+
+    for table in (REWRITES, WHY_NONE):
+        for key, note in table.items():
+            assert re.fullmatch(r"(function:[a-z.]+|[a-z0-9]+(-[a-z0-9]+)*)", key), key
+            targets = [] if isinstance(note, str) else list(note)
+            for target in targets:
+                if target not in ("*", "sql"):
+                    assert get_dialect(target).name == target
+            assert all(
+                text.strip() for text in ([note] if isinstance(note, str) else note.values())
+            )
