@@ -52,7 +52,7 @@ REWRITES: dict[str, Note] = {
     "none-list-predicate": _LIST_PREDICATE,
     "single-list-predicate": _LIST_PREDICATE,
     "anonymous-relationship-under-a-projection": (
-        "name the relationship (-[r]->) and list the columns instead of *"
+        "name the relationship (-[r]->) and list the columns * stood for, without it"
     ),
     "different-relationships": {
         "falkordb": "in the FalkorDB text, name the MATCH's one path and test its "
