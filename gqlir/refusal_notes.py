@@ -68,7 +68,7 @@ REWRITES: dict[str, Note] = {
     },
     "function:labels": {
         "kuzu": "in the Kuzu text, [label(n)] for a node that is not null (a Kuzu node has one "
-        "label; label(n) gives it as a string)",
+        "label, its table; label(n) gives it as a string, observed with kuzu 0.11.3)",
     },
     "function:type": "name the types the relationship can have in its pattern (all of the "
     "schema's types keep the meaning), -[r:T1|T2]->: gqlir then writes type(r) as a label test",
@@ -81,7 +81,9 @@ REWRITES: dict[str, Note] = {
     "in-over-a-list-that-is-not-a-literal": "write the list as a literal: x IN [1, 2, 3], or "
     "pass its items as parameters: x IN [$a, $b]",
     "list-comprehension": {
-        "kuzu": "in the Kuzu text, list_transform(list_filter(l, x -> p), x -> e)",
+        "kuzu": "in the Kuzu text, list_transform(list_filter(l, x -> p), x -> e) (observed "
+        "with kuzu 0.11.3: an item whose condition is null is dropped, a null list gives null, "
+        "the lambda reads outer variables, as the comprehension does)",
         "*": "UNWIND the list, filter with WHERE and collect() the projection (collect() drops "
         "nulls)",
     },
