@@ -79,7 +79,7 @@ def _lower(root: Node, target: Dialect, *, cast: bool) -> Node:
         if not isinstance(node, q.LinearQuery):
             return node
         bound: dict[str, VType] = {}
-        steps = []
+        steps: list[q.Step] = []
         for step in node.steps:
             scope = _Scope(bound, unknown)
             if isinstance(step, q.Projection):

@@ -13,6 +13,7 @@ decides as for a predicate it read (gqlir/emitter/cypher.py ``exists``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..dialect import Dialect
@@ -40,10 +41,10 @@ def lower_pattern_predicates(root: Node, target: Dialect) -> Node:
         if not isinstance(node, q.LinearQuery):
             return node
         bound: set[str] = set()
-        steps = []
+        steps: list[q.Step] = []
         for step in node.steps:
             here = bound | _pattern_names(step) if isinstance(step, q.Match) else bound
-            steps.append(step.transform(lambda n, here=here: _mark(n, here)))
+            steps.append(step.transform(_marker(here)))  # type: ignore[arg-type]
             bound = _after(step, bound)
         new = tuple(steps)
         if all(a is b for a, b in zip(new, node.steps, strict=True)):
@@ -51,6 +52,10 @@ def lower_pattern_predicates(root: Node, target: Dialect) -> Node:
         return replace(node, steps=new)
 
     return root.transform(linear)
+
+
+def _marker(bound: set[str]) -> Callable[[Node], Node]:
+    return lambda node: _mark(node, bound)
 
 
 def _mark(node: Node, bound: set[str]) -> Node:

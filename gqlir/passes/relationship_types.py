@@ -15,6 +15,7 @@ than a list of alternatives stay refused.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..dialect import Dialect
@@ -45,7 +46,7 @@ def lower_relationship_types(root: Node, target: Dialect) -> Node:
         if not isinstance(node, q.LinearQuery):
             return node
         known: dict[str, tuple[str, ...]] = {}
-        steps = []
+        steps: list[q.Step] = []
         for step in node.steps:
             if isinstance(step, q.Match):
                 known = {**_declared(step), **known}  # the first declaration is a superset
@@ -57,7 +58,7 @@ def lower_relationship_types(root: Node, target: Dialect) -> Node:
                     if i.alias is not None and i.expr != e.Variable(i.alias)
                 }
             here = {k: v for k, v in known.items() if k not in hidden}
-            steps.append(step.transform(lambda n, here=here: _rewrite(n, here)))
+            steps.append(step.transform(_rewriter(here)))  # type: ignore[arg-type]
             known = _after(step, known)
         new = tuple(steps)
         if all(a is b for a, b in zip(new, node.steps, strict=True)):
@@ -65,6 +66,10 @@ def lower_relationship_types(root: Node, target: Dialect) -> Node:
         return replace(node, steps=new)
 
     return root.transform(linear)
+
+
+def _rewriter(known: dict[str, tuple[str, ...]]) -> Callable[[Node], Node]:
+    return lambda node: _rewrite(node, known)
 
 
 def _rewrite(node: Node, known: dict[str, tuple[str, ...]]) -> Node:
