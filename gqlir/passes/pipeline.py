@@ -23,7 +23,17 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
+from . import (
+    conversions,
+    edge_uniqueness,
+    gql_functions,
+    list_predicates,
+    path_lists,
+    path_modes,
+    pattern_predicates,
+    property_maps,
+    relationship_types,
+)
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -178,6 +188,38 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
     ),
     Lowering(
+        "conversions",
+        frozenset({"cypher", "sql"}),
+        lambda t, s: conversions.applies(t),
+        conversions.lower_conversions,
+        "toBoolean/toInteger/toFloat/toString of a value of their type as the value itself",
+        needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
+    ),
+    Lowering(
+        "conversions",
+        frozenset({"gql"}),
+        lambda t, s: conversions.applies(t),
+        conversions.lower_conversions_by_cast,
+        "as above, and toString()/toFloat() of a known integer as CAST(x AS STRING/FLOAT)",
+        needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
+    ),
+    Lowering(
+        "list-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: list_predicates.applies(t),
+        list_predicates.lower_list_predicates,
+        "all/any/none/single(x IN l WHERE p) as CASE over sizes of filtered comprehensions",
+        needed=lambda x: e.ListPredicate in x.kinds,
+    ),
+    Lowering(
+        "pattern-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: pattern_predicates.applies(t),
+        pattern_predicates.lower_pattern_predicates,
+        "EXISTS { (a)-->() } of bound variables as the pattern predicate (a)-->()",
+        needed=lambda x: e.Exists in x.kinds,
+    ),
+    Lowering(
         "cypher-meanings",
         frozenset({"cypher"}),
         lambda t, s: needs_lowering(t),
@@ -235,6 +277,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         gql_functions.lower_gql_functions,
         "e(), pi(), coalesce(x), nodes(null) as values; one-argument trims with Cypher's set",
         needed=lambda x: not x.functions.isdisjoint(gql_functions.NAMES),
+    ),
+    Lowering(
+        "relationship-types",
+        frozenset({"gql"}),
+        lambda t, s: relationship_types.applies(t),
+        relationship_types.lower_relationship_types,
+        "type(r) of -[r:T1|T2]-> as CASE WHEN r IS LABELED T1 THEN 'T1' … END",
+        needed=lambda x: "type" in x.functions,
     ),
     Lowering(
         "path-lists",
