@@ -211,6 +211,9 @@ class Capabilities:
     # "endpoint" (one per reachable endpoint: DuckPGQ's bounded path expansion)
     quantifier_rows: str = "path"
     path_pattern_lists: bool = True  # MATCH (a)->(b), (b)->(c): several comma-separated paths
+    # the query's graph pattern comes before any other step (SQL/PGQ: GRAPH_TABLE's MATCH reads
+    # no row of the SQL around it), so an UNWIND before it is written as a join after it
+    graph_pattern_first: bool = False
     search_count_parameter: bool = False  # a search prefix's count may be a parameter (ANY @k)
     array_subquery: bool = False  # ARRAY { ... } and x IN { ... } (GoogleSQL graph subqueries)
     # GoogleSQL's own expressions: a[OFFSET(i)] / SAFE_OFFSET / ORDINAL, SAFE_CAST, STRUCT(...),

@@ -484,6 +484,10 @@ class SqlGenerator(Generator):
                     rewrite="a literal list",
                 )
             value = self.expr(source, frame)
+            if isinstance(source, e.Parameter):
+                # a null list gives no row; DuckDB's UNNEST refuses an untyped null ("UNNEST
+                # requires a single list or array as input"), so it unnests an empty list
+                value = exp.Coalesce(this=value, expressions=[exp.Array(expressions=[])])
             if frame.joins and _touches(value, frame_aliases(frame)):
                 raise self.unsupported("UNWIND of a list read after OPTIONAL MATCH", step)
             frame.sources.append(

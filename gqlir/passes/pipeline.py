@@ -23,7 +23,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
+from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps, unwind_join
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -251,6 +251,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
         needed=lambda x: p.RelPattern in x.kinds,
+    ),
+    Lowering(
+        "unwind-joins",
+        frozenset({"sql"}),
+        lambda t, s: unwind_join.applies(t),
+        unwind_join.lower_unwind_joins,
+        "an UNWIND before the graph pattern as a join after it on the comparisons it feeds",
+        needed=lambda x: q.Unwind in x.kinds,
     ),
     Lowering(
         "property-maps",
