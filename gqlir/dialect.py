@@ -250,6 +250,9 @@ class Dialect:
     aliases: tuple[str, ...] = ()
     sources: dict[str, str] = field(default_factory=dict)
     sql_dialect: str | None = None  # for family "sql": the sqlglot dialect
+    #: how a SQL/PGQ form writes and reads GRAPH_TABLE: the ``[form]`` table, with a flavour's
+    #: ``[flavours.<name>.form]`` over it (read as :class:`gqlir.sqlpgqforms.Form`)
+    form: dict[str, Any] = field(default_factory=dict)
 
     def function_name(self, canonical: str) -> str:
         """The surface spelling of a canonical function name in this dialect."""
@@ -334,7 +337,9 @@ def _build(name: str) -> Dialect:
         reserved_words=frozenset(w.upper() for w in spec.get("reserved_words", [])),
         keyword_only=frozenset(w.upper() for w in spec.get("keyword_only", [])),
         aliases=tuple(spec.get("aliases", [])),
-        sources=dict(spec.get("sources", {})),
+        sources=dict(spec.get("sources", {}))
+        | {f"form.{k}": v for k, v in spec.get("form_sources", {}).items()},
+        form=dict(spec.get("form", {})),
     )
 
 
@@ -412,6 +417,7 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
     sources = dict(dialect.sources)
     functions = dict(dialect.functions)
     aliases = dict(dialect.function_aliases)
+    form = dict(dialect.form)
     own = _raw_specs().get(dialect.name, {}).get("flavours", {}).get(flavour)
     if own is not None:
         # the flavour's own facts, recorded in the dialect file ([flavours.<name>])
@@ -427,6 +433,8 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
                 changed[key] = tuple(value)
         caps = replace(caps, **changed)
         sources.update(own.get("sources", {}))
+        form.update(own.get("form", {}))
+        sources.update({f"form.{k}": v for k, v in own.get("form_sources", {}).items()})
         for canonical, surface in own.get("functions", {}).items():
             functions[canonical.lower()] = surface
             aliases[surface.lower()] = canonical.lower()
@@ -448,6 +456,7 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
         sources=sources,
         functions=functions,
         function_aliases=aliases,
+        form=form,
     )
 
 

@@ -118,7 +118,7 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
         from .property_graph import read_property_graph_statement
         from .sqlpgq import split_graph_tables
 
-        statement = read_property_graph_statement(text, dialect.sql_dialect or "")
+        statement = read_property_graph_statement(text, dialect)
         if statement is not None:
             return statement  # type: ignore[return-value]
 

@@ -36,6 +36,7 @@ from .. import ir
 from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import GqlirError, ParseError, UnsupportedError
+from ..sqlpgqforms import form_of
 from .gql import SPANNER_BINARY, GqlBuilder, _delimited, _Tuple, _val
 
 __all__ = ["GraphTable", "split_graph_tables"]
@@ -71,9 +72,9 @@ class SqlPgqBuilder(GqlBuilder):
 
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)
-        # LIKE has no escape character unless ESCAPE names one (ISO/IEC 9075-2 8.5), except in
-        # PostgreSQL, whose default escape is the backslash (docs functions-matching.html)
-        self.LIKE_ESCAPE = "\\" if dialect.sql_dialect == "postgres" else None
+        self.form = form_of(dialect)
+        # LIKE's escape character when ESCAPE names none (form fact like_escape)
+        self.LIKE_ESCAPE = self.form.like_escape_char
 
     def tuple_expr(self, c: list, pos: int) -> Any:
         return _Tuple(tuple(_val(x) for x in c), pos)
@@ -155,10 +156,6 @@ class SqlPgqBuilder(GqlBuilder):
         self._check_pending()
         return c[0]
 
-    @property
-    def _flavour(self) -> str:
-        return self.dialect.sql_dialect or ""
-
     def graph_table(self, c: list, pos: int) -> tuple:
         graph, pattern, *rest = c
         columns = next((x for x in rest if isinstance(x, tuple)), None)
@@ -172,7 +169,7 @@ class SqlPgqBuilder(GqlBuilder):
                 offset=pos,
             )
         mode, patterns, where = pattern.value
-        if self._flavour == "duckdb":
+        if not self.form.both_directions:
             both = [
                 x
                 for pp in patterns
@@ -183,18 +180,17 @@ class SqlPgqBuilder(GqlBuilder):
                 raise UnsupportedError(
                     "edge direction <->",
                     self.dialect.name,
-                    "DuckPGQ's <-[ ]-> does not match an edge of either direction: its own "
-                    "test finds one pair where -[ ]- finds five (test/sql/pattern_matching/"
-                    "basic_match.test)",
+                    f"{self.dialect.name}'s <-[ ]-> does not match an edge of either direction "
+                    f"({self.dialect.sources.get('form.both_directions', '')})",
                     rewrite="-[ ]- for an edge of either direction",
                     offset=both[0].pos,
                 )
         if self.dialect.capabilities.quantifier_rows == "endpoint":
             patterns = tuple(self._per_endpoint(pp) for pp in patterns)
         patterns = tuple(_flatten(pp) for pp in patterns)
-        if self._flavour == "duckdb":
-            # DuckDB's names are case insensitive, quoted or not (duckdb.org/docs/sql/dialect/
-            # keywords_and_identifiers): (B:Person) binds the b of b.name, spelt B
+        if self.form.case_insensitive:
+            # names are case insensitive, quoted or not: (B:Person) binds the b of b.name,
+            # spelt B
             spell = _first_spellings(patterns)
             patterns = tuple(pp.transform(spell) for pp in patterns)  # type: ignore[misc]
             where = where.transform(spell) if where is not None else None
@@ -252,7 +248,7 @@ class SqlPgqBuilder(GqlBuilder):
         )
 
     def trailing_comma(self, c: list, pos: int) -> _Rows:
-        if self._flavour != "duckdb":
+        if not self.form.columns_trailing_comma:
             raise ParseError(
                 "a COLUMNS list does not end with a comma (DuckPGQ, sqlpgq:duckdb, allows it)",
                 offset=pos,
@@ -282,8 +278,8 @@ class SqlPgqBuilder(GqlBuilder):
             if alias is None:
                 if isinstance(expr, ir.Property):
                     alias = expr.key  # "the alias defaults to the property name" (Oracle)
-                elif self._flavour == "duckdb":
-                    # DuckDB names an unnamed column by its expression's text
+                elif self.form.columns_named_by_text:
+                    # an unnamed column is named by its expression's text (DuckDB)
                     alias = " ".join(text.split())
                 else:
                     raise ParseError(
@@ -291,23 +287,22 @@ class SqlPgqBuilder(GqlBuilder):
                         offset=ipos,
                         code="PARSE_COLUMNS",
                     )
-            if self._flavour == "postgres" and aggregates(expr):
-                # "aggregate, window, and set-returning functions are not supported in COLUMNS"
-                # (PostgreSQL src/test/regress/sql/graph_table.sql)
+            if not self.form.columns_aggregates and aggregates(expr):
                 raise ParseError(
-                    "PostgreSQL takes no aggregate in COLUMNS; aggregate in the SELECT around it",
+                    f"{self.dialect.name} takes no aggregate in COLUMNS; aggregate in the SELECT "
+                    "around it",
                     offset=ipos,
                     code="PARSE_COLUMNS",
                 )
             taken = {i.alias.lower() for i in items if i.alias}
             if alias.lower() in taken:
-                if self._flavour != "duckdb":
+                if not self.form.duplicate_columns_renamed:
                     raise ParseError(
                         f"two COLUMNS are named {alias}",
                         offset=ipos,
                         code="PARSE_COLUMNS",
                     )
-                # DuckDB makes the names of a subquery's columns unique with a suffix
+                # the names of a subquery's columns made unique with a suffix (DuckDB)
                 k = 1
                 while f"{alias}_{k}".lower() in taken:
                     k += 1
