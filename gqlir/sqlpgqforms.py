@@ -51,6 +51,9 @@ class Form:
     columns_aggregates: bool = True
     #: CREATE PROPERTY GRAPH g with no element tables
     empty_graphs: bool = False
+    #: ``/`` of two integers keeps the fraction (7 / 2 is 3.5), read as the IR's float quotient;
+    #: else it truncates, as the IR's ``/``
+    float_quotients: bool = True
     #: strings compare by the database's collation, not by code point (so min/max of a
     #: property of unknown type may not be Cypher's)
     collated_strings: bool = False

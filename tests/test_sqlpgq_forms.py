@@ -45,8 +45,8 @@ def _with_form(name: str, **facts: object) -> object:
 
 def test_a_form_fact_changes_the_reading_whatever_the_flavour() -> None:
     text = "SELECT x FROM GRAPH_TABLE (g MATCH (A IS Person) COLUMNS (a.name AS x))"
-    plain = parse(text, "sqlpgq")
-    insensitive = parse(text, _with_form("sqlpgq", case_insensitive=True))  # type: ignore[arg-type]
+    plain = parse(text, _with_form("sqlpgq", folds=""))  # type: ignore[arg-type]
+    insensitive = parse(text, _with_form("sqlpgq", folds="", case_insensitive=True))  # type: ignore[arg-type]
     assert plain != insensitive  # a stays another variable than A unless names ignore case
     match = insensitive.steps[1]  # type: ignore[attr-defined]
     assert isinstance(match, ir.Match)

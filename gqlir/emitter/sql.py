@@ -1497,6 +1497,10 @@ class SqlGenerator(Generator):
             return exp.Sub(this=left, expression=right)
         if node.op == e.ArithOp.MUL:
             return exp.Mul(this=left, expression=right)
+        if node.op == e.ArithOp.DIV_FLOAT:
+            # the quotient keeps its fraction: sqlglot's untyped division, which it writes
+            # with a cast where the flavour's / of integers truncates
+            return exp.Div(this=left, expression=right, typed=False, safe=False)
         if node.op == e.ArithOp.DIV:
             if lk == "int" and rk == "int":
                 if self._typed_division():

@@ -56,7 +56,8 @@ class GraphTable:
 
 
 #: SQL's operators inside GRAPH_TABLE: GQL's comparisons and arithmetic, SQL's IN, LIKE, BETWEEN
-#: and !=, no XOR (ISO/IEC 9075-2 8.4, 8.5, 8.3)
+#: and !=, no XOR (ISO/IEC 9075-2 8.4, 8.5, 8.3); / keeps a quotient's fraction (DIV_FLOAT) where
+#: the form's does (form fact ``float_quotients``)
 SQLPGQ_BINARY = {k: v for k, v in SPANNER_BINARY.items() if k != "XOR"}
 
 
@@ -73,6 +74,9 @@ class SqlPgqBuilder(GqlBuilder):
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)
         self.form = form_of(dialect)
+        if not self.form.float_quotients:
+            # / of two integers truncates (form fact float_quotients): the IR's own /
+            self.BINARY = {**SQLPGQ_BINARY, "/": (SQLPGQ_BINARY["/"][0], ir.ArithOp.DIV)}
         # LIKE's escape character when ESCAPE names none (form fact like_escape)
         self.LIKE_ESCAPE = self.form.like_escape_char
 
@@ -105,7 +109,7 @@ class SqlPgqBuilder(GqlBuilder):
     def variable(self, c: list, pos: int) -> str:
         kind, text, start = c[0]
         if kind != "ESCAPED_NAME":
-            return text
+            return fold_name(text, self.form.folds)
         # delimited: a reserved word is a name here ("select" names a graph)
         return _delimited(text[1:-1].replace('""', '"'), start)
 
@@ -309,6 +313,16 @@ class SqlPgqBuilder(GqlBuilder):
                 alias = f"{alias}_{k}"
             items.append(ir.ReturnItem(expr, alias, pos=ipos))
         return tuple(items)
+
+
+def fold_name(text: str, folds: str) -> str:
+    """An unquoted name as the form reads it: folded to upper or lower case (form fact
+    ``folds``), or as written where no folding changes a name."""
+    if folds == "upper":
+        return text.upper()
+    if folds == "lower":
+        return text.lower()
+    return text
 
 
 @dataclass(frozen=True)
