@@ -1423,7 +1423,8 @@ class SqlReader:
         left = self.expr(node.this, scope)
         right = self.expr(node.expression, scope)
         if not node.args.get("typed") and self.type_of(left) != "float":
-            left = ir.FunctionCall("tofloat", (left,))
+            # the IR's float quotient, which every SQL target writes back as an untyped /
+            return self._safe(ir.ArithOp.DIV_FLOAT, left, right, bool(node.args.get("safe")))
         return self._safe(ir.ArithOp.DIV, left, right, bool(node.args.get("safe")))
 
     def x_intdiv(self, node: Any, scope: _Scope, f: bool) -> ir.Expr:
