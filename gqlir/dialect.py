@@ -214,6 +214,7 @@ class Capabilities:
     # the query's graph pattern comes before any other step (SQL/PGQ: GRAPH_TABLE's MATCH reads
     # no row of the SQL around it), so an UNWIND before it is written as a join after it
     graph_pattern_first: bool = False
+    path_variables: bool = True  # MATCH p = (…): a pattern may name its path
     search_count_parameter: bool = False  # a search prefix's count may be a parameter (ANY @k)
     array_subquery: bool = False  # ARRAY { ... } and x IN { ... } (GoogleSQL graph subqueries)
     # GoogleSQL's own expressions: a[OFFSET(i)] / SAFE_OFFSET / ORDINAL, SAFE_CAST, STRUCT(...),

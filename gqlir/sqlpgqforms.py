@@ -39,8 +39,6 @@ class Form:
     both_directions: bool = True
     #: the escape character LIKE has when none is written ("": none)
     like_escape: str = ""
-    #: a path variable ``p = …`` whose length COLUMNS may read
-    path_variables: bool = True
     #: an unnamed COLUMNS item that is no property reference is named by its text
     columns_named_by_text: bool = False
     #: two COLUMNS of one name are renamed ``x``, ``x_1`` (else an error)

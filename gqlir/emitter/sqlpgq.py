@@ -609,7 +609,7 @@ class SqlPgqGenerator(SqlGenerator):
 
     def path(self, pp: p.PathPattern, frame: _Frame) -> Any:
         caps = self.caps
-        if pp.variable is not None and not self.form.path_variables:
+        if pp.variable is not None and not self.caps.path_variables:
             raise self.unsupported("path variable", pp)
         words = []
         if pp.search is not None and pp.search.kind != p.SearchKind.ALL:

@@ -23,7 +23,16 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps, unwind_join
+from . import (
+    edge_uniqueness,
+    fixed_paths,
+    gql_functions,
+    implied_uniqueness,
+    path_lists,
+    path_modes,
+    property_maps,
+    unwind_join,
+)
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -259,6 +268,22 @@ LOWERINGS: tuple[Lowering, ...] = (
         unwind_join.lower_unwind_joins,
         "an UNWIND before the graph pattern as a join after it on the comparisons it feeds",
         needed=lambda x: q.Unwind in x.kinds,
+    ),
+    Lowering(
+        "fixed-path-lengths",
+        frozenset({"sql"}),
+        lambda t, s: fixed_paths.applies(t),
+        fixed_paths.lower_fixed_paths,
+        "length(p) of a fixed-length path as its number of edges where paths cannot be named",
+        needed=lambda x: "length" in x.functions,
+    ),
+    Lowering(
+        "implied-edge-uniqueness",
+        frozenset({"sql"}),
+        lambda t, s: implied_uniqueness.applies(t),
+        implied_uniqueness.lower_implied_uniqueness,
+        "DIFFERENT EDGES dropped where the WHERE's inequalities keep the edges apart",
+        needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
         "property-maps",
