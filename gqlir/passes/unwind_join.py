@@ -129,13 +129,18 @@ class _Lowering:
             clash = (unwound | read_by_lists) & _pattern_names(m)
             if clash:
                 name = sorted(clash)[0]
+                if name in unwound:
+                    raise self.refuse(
+                        "UNWIND variable bound again by the pattern",
+                        m,
+                        f"{name} is bound by the UNWIND before the MATCH and by the MATCH's "
+                        "pattern; the graph pattern comes first in this target",
+                    )
                 raise self.refuse(
-                    "UNWIND variable bound again by the pattern"
-                    if name in unwound
-                    else "UNWIND of a list that reads a pattern variable",
+                    "UNWIND of a list that reads a pattern variable",
                     m,
-                    f"{name} is bound by the UNWIND before the MATCH and by the MATCH's "
-                    "pattern; the graph pattern comes first in this target",
+                    f"an UNWIND's list reads {name} before the MATCH binds it; the graph "
+                    "pattern comes first in this target, where it would read the match",
                 )
         moved: list[e.Expr] = []
         lowered = [self.match(m, unwound, moved) for m in matches]
