@@ -244,7 +244,7 @@ class _Lowering:
                 keep_entries.append((key, value))
             else:
                 moved.append(e.Comparison(e.CompOp.EQ, e.Property(e.Variable(name), key), value))
-        keep_where = []
+        keep_where: list[e.Expr] = []
         for c in _conjuncts(element.where):
             (keep_where if free_variables(c).isdisjoint(unwound) else moved).append(c)
         new_props = None
