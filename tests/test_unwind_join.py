@@ -102,6 +102,11 @@ def test_only_targets_whose_graph_pattern_comes_first_run_it() -> None:
             "UNWIND [1] AS m MATCH (m:Movie) RETURN m.title",
             "UNWIND variable bound again by the pattern",
         ),
+        ("UNWIND [1, 2] AS x RETURN x", "UNWIND not followed by MATCH"),
+        (
+            "UNWIND [1, 2] AS x WITH x WHERE x > 1 MATCH (m:Movie {released: x}) RETURN m.title",
+            "UNWIND not followed by MATCH",
+        ),
     ],
 )
 def test_a_move_that_would_change_the_rows_is_refused_by_name(cypher: str, construct: str) -> None:

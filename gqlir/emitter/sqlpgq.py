@@ -434,6 +434,16 @@ class SqlPgqGenerator(SqlGenerator):
             head += 1
         if not matches:
             first = steps[0]
+            if isinstance(first, q.Unwind) and self.caps.graph_pattern_first:
+                # the unwind-joins pass moved every UNWIND that a MATCH follows
+                raise self.unsupported(
+                    "UNWIND not followed by MATCH",
+                    first,
+                    message="an UNWIND before the graph pattern is written as a join with the "
+                    "GRAPH_TABLE only when a MATCH follows it, and SQL/PGQ output reads one "
+                    "graph pattern",
+                    rewrite="UNWIND … MATCH … with the MATCH right after the UNWIND",
+                )
             raise self.unsupported(
                 _name(first) if head < len(steps) - 1 else "query without MATCH", first
             )
