@@ -58,7 +58,11 @@ def lower_implied_uniqueness(root: Node, target: Dialect) -> Node:
     steps = list(root.steps)
     changed = False
     for i, step in enumerate(steps):
-        if not isinstance(step, q.Match) or step.mode is not p.MatchMode.DIFFERENT_EDGES:
+        if (
+            not isinstance(step, q.Match)
+            or step.optional  # (SQL/PGQ output has no OPTIONAL MATCH)
+            or step.mode is not p.MatchMode.DIFFERENT_EDGES
+        ):
             continue
         conds = _conjuncts(step.where)
         k = i + 1
