@@ -16,12 +16,16 @@ to a column becomes the column's expression): ``SELECT name, count(*) AS n FROM 
 (p:Person) RETURN p.name AS name, count(*) AS n``, which is what
 :mod:`gqlir.emitter.sqlpgq` writes that way: SQL/PGQ output reads back to the same IR.
 
-What a form means by its text is read with that form's facts (``dialects/sqlpgq.toml``,
-``[flavours.*]``): a graph pattern without a match mode matches homomorphically (one edge may
-bind two edge patterns), so the MATCH has REPEATABLE ELEMENTS unless no two edge patterns
-could bind one edge; DuckPGQ's quantified edge gives one row per reachable endpoint (ANY
-SHORTEST over that edge), its names are case insensitive and its unnamed COLUMNS take their
-text as name; PostgreSQL's LIKE escapes with a backslash and its COLUMNS hold no aggregate.
+What a form means by its text is read with that form's facts (``dialects/sqlpgq.toml``:
+capabilities, and the ``[form]`` facts of :mod:`gqlir.sqlpgqforms`): a graph pattern without a
+match mode matches homomorphically (one edge may bind two edge patterns), so the MATCH has
+REPEATABLE ELEMENTS unless no two edge patterns could bind one edge; an unquoted name is folded
+as the form folds it (upper case in Oracle and the standard, lower case in PostgreSQL), inside
+GRAPH_TABLE and around it; ``/`` of two integers keeps its fraction (the IR's float quotient)
+where the form's does and truncates in PostgreSQL; DuckPGQ's quantified edge gives one row per
+reachable endpoint (ANY SHORTEST over that edge), its names are case insensitive and its
+unnamed COLUMNS take their text as name; PostgreSQL's LIKE escapes with a backslash and its
+COLUMNS hold no aggregate.
 ``CREATE``/``DROP PROPERTY GRAPH`` are read by :mod:`.property_graph`.
 """
 
