@@ -26,7 +26,8 @@ COLUMNS read by name, an aggregate reads COLUMNS of its arguments, and DISTINCT,
 OFFSET and LIMIT are SQL's. A query that goes on after its graph pattern (WITH, UNWIND of a
 collected list) reads the GRAPH_TABLE as a derived table whose COLUMNS are the properties the rest
 reads (and the key of an element carried whole), and the rest is the SQL emitter's pipeline over
-it. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, and what a form cannot
+it; an UNWIND before the MATCH arrives here after it (the ``unwind-joins`` pass,
+:mod:`gqlir.passes.unwind_join`), joined by the comparisons it fed. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, and what a form cannot
 state by its capabilities in ``dialects/sqlpgq.toml``: edge uniqueness where it matches
 homomorphically and has no DIFFERENT EDGES, an unbounded quantifier in Oracle, one row per path
 of a DuckPGQ quantified edge, …) raises :class:`~gqlir.errors.UnsupportedError`.
