@@ -26,13 +26,16 @@ from ..ir.node import Node, child_fields
 from . import (
     conversions,
     edge_uniqueness,
+    fixed_paths,
     gql_functions,
+    implied_uniqueness,
     list_predicates,
     path_lists,
     path_modes,
     pattern_predicates,
     property_maps,
     relationship_types,
+    unwind_join,
 )
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
@@ -300,6 +303,30 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: edge_uniqueness.applies(t),
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
+        needed=lambda x: p.RelPattern in x.kinds,
+    ),
+    Lowering(
+        "unwind-joins",
+        frozenset({"sql"}),
+        lambda t, s: unwind_join.applies(t),
+        unwind_join.lower_unwind_joins,
+        "an UNWIND before the graph pattern as a join after it on the comparisons it feeds",
+        needed=lambda x: q.Unwind in x.kinds,
+    ),
+    Lowering(
+        "fixed-path-lengths",
+        frozenset({"sql"}),
+        lambda t, s: fixed_paths.applies(t),
+        fixed_paths.lower_fixed_paths,
+        "length(p) of a fixed-length path as its number of edges where paths cannot be named",
+        needed=lambda x: "length" in x.functions,
+    ),
+    Lowering(
+        "implied-edge-uniqueness",
+        frozenset({"sql"}),
+        lambda t, s: implied_uniqueness.applies(t),
+        implied_uniqueness.lower_implied_uniqueness,
+        "DIFFERENT EDGES dropped where the WHERE's inequalities keep the edges apart",
         needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
