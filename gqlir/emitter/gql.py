@@ -89,8 +89,9 @@ from ..ir.analysis import (
     names_in,
 )
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
-from ..ir.functions import WHITESPACE
+from ..ir.functions import DATE_PARTS, INTERVAL_PARTS, WHITESPACE
 from ..ir.node import Node
+from ..passes.googlesql_temporal import add_to_date, date_accessor
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.pipeline import lower
 from . import gql_merge, gql_walks
@@ -2289,6 +2290,10 @@ class GqlGenerator(GraphTextGenerator):
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if op in (e.ArithOp.ADD, e.ArithOp.SUB) and "googlesql.date_add" in self.dialect.functions:
+            dated = self._date_arithmetic(node, lt, rt)
+            if dated is not None:
+                return dated
         if op is e.ArithOp.DIV_FLOAT:
             if self.caps.integer_division == "float":
                 return node
@@ -2330,6 +2335,18 @@ class GqlGenerator(GraphTextGenerator):
                 rewrite="CAST an operand to FLOAT for a float quotient",
             )
         return node
+
+    def _date_arithmetic(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr | None:
+        """``date ± duration`` as DATE_ADD where the rule of :mod:`..passes.googlesql_temporal`
+        applies (the left operand a date, or a stored value DATE_ADD rejects unless a DATE)."""
+        dated = ("date", "property")
+        if lt.kind in dated:
+            sub, known = node.op is e.ArithOp.SUB, lt.kind == "date"
+            return add_to_date(node.left, node.right, subtract=sub, known=known, pos=node.pos)
+        if node.op is e.ArithOp.ADD and rt.kind in dated:
+            known = rt.kind == "date"
+            return add_to_date(node.right, node.left, subtract=False, known=known, pos=node.pos)
+        return None
 
     def _lower_add(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr:
         """Cypher's ``+``: numbers add, strings and lists concatenate, a list and an element
@@ -2851,6 +2868,10 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Property)
     def property(self, node: e.Property) -> str:
         kind = self.type_of(node.subject).kind
+        if kind == "date" and "googlesql.extract" in self.dialect.functions:
+            extracted = date_accessor(node.subject, node.key, node.pos)
+            if extracted is not None:
+                return self.expr(extracted)
         if kind in TEMPORAL | {"duration", "point", "property"}:
             raise self.unsupported(
                 "temporal accessor" if kind != "point" else "point accessor",
@@ -3192,6 +3213,8 @@ class GqlGenerator(GraphTextGenerator):
             )
         if name in ("date", "datetime", "localdatetime", "time", "localtime", "duration"):
             return self._temporal_call(node)
+        if name in _DATE_PART_CALLS:
+            return self._date_part_call(node)
         base, _, clock = name.partition(".")
         if clock == "statement" and base in TEMPORAL and not args:
             # Cypher's date() reads the statement clock: date.statement() is date().
@@ -3204,6 +3227,19 @@ class GqlGenerator(GraphTextGenerator):
                 return f"({surface}{self.primary(args[0])})"
             return f"({self.primary(args[0])} {surface} {self.primary(args[1])})"
         return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
+
+    def _date_part_call(self, node: e.FunctionCall) -> str:
+        """GoogleSQL's ``EXTRACT(part FROM d)`` and ``INTERVAL n part``, whose part is a keyword
+        (held as a string argument in the IR: :mod:`gqlir.passes.googlesql_temporal`)."""
+        surface = self.function_name(node.name, node)
+        extract = node.name == "googlesql.extract"
+        part, value = node.args if extract else node.args[::-1]
+        parts = DATE_PARTS if extract else INTERVAL_PARTS
+        if not isinstance(part, e.String) or part.value not in parts:
+            raise self.unsupported(f"{surface} of a part other than {sorted(parts)}", node)
+        if extract:
+            return f"{surface}({part.value} FROM {self.expr(value)})"
+        return f"{surface} {self.primary(value)} {part.value}"
 
     def _temporal_call(self, node: e.FunctionCall) -> str:
         """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
@@ -3340,6 +3376,9 @@ class _ScopeTypes(TypeAnalysis):
         kind = self.gen._property_kinds.get((subject.kind, node.key))
         return VType(kind) if kind is not None else VType("property")
 
+
+#: GoogleSQL calls whose last or first argument is a date part keyword.
+_DATE_PART_CALLS = frozenset({"googlesql.extract", "googlesql.interval"})
 
 #: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
 _PRIMARIES = (

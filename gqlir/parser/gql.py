@@ -39,6 +39,7 @@ from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
 from ..ir import functions
+from ..ir.functions import DATE_PARTS, INTERVAL_PARTS
 from ..ir.analysis import free_variables
 from .aggregates import null_below
 from .cypher import (
@@ -2238,6 +2239,20 @@ class SpannerBuilder(GqlBuilder):
 
     def struct_expr(self, c: list, pos: int) -> ir.Struct:
         return ir.Struct(tuple(c), pos=pos)
+
+    def extract_expr(self, c: list, pos: int) -> ir.FunctionCall:
+        """``EXTRACT(part FROM d)``: the part as a string argument of ``googlesql.extract``."""
+        part = c[0].upper()
+        if part not in DATE_PARTS:
+            raise _err(f"EXTRACT of {c[0]!r}: a DATE part is one of {sorted(DATE_PARTS)}", pos)
+        return ir.FunctionCall("googlesql.extract", (ir.String(part), _val(c[1])), pos=pos)
+
+    def interval_expr(self, c: list, pos: int) -> ir.FunctionCall:
+        """``INTERVAL n part`` (DATE_ADD's argument): ``googlesql.interval(n, part)``."""
+        part = c[1].upper()
+        if part not in INTERVAL_PARTS:
+            raise _err(f"INTERVAL … {c[1]}: a part is one of {sorted(INTERVAL_PARTS)}", pos)
+        return ir.FunctionCall("googlesql.interval", (_val(c[0]), ir.String(part)), pos=pos)
 
     def spanner_typed_literal(self, c: list, pos: int) -> ir.TemporalLiteral:
         """``DATE '…'`` and ``TIMESTAMP '…'``. A TIMESTAMP is an absolute point in time; without

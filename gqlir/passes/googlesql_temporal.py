@@ -1,0 +1,118 @@
+"""Cypher's date accessors and date arithmetic written with GoogleSQL's DATE functions.
+
+Spanner's GoogleSQL has three temporal types: DATE (a calendar date without a zone), TIMESTAMP
+(an instant) and INTERVAL; there is no DATETIME and no TIME
+(https://cloud.google.com/spanner/docs/reference/standard-sql/data-types, Data type list;
+BigQuery's GoogleSQL has both, Spanner's list does not). Cypher's ``date`` is Spanner's DATE
+(both proleptic Gregorian, years 1 to 9999 in Spanner). What is written here, for a value
+known to be a date (a literal, or a property the schema types DATE):
+
+* ``d.year``, ``.month``, ``.day``, ``.quarter``, ``.ordinalDay``, ``.week``, ``.weekYear``
+  as ``EXTRACT(YEAR | MONTH | DAY | QUARTER | DAYOFYEAR | ISOWEEK | ISOYEAR FROM d)``: Cypher's
+  week and week year are ISO 8601's (https://neo4j.com/docs/cypher-manual/current/values-and-
+  types/temporal/#cypher-temporal-accessing-components-temporal-instants), as ISOWEEK and
+  ISOYEAR are (https://cloud.google.com/spanner/docs/reference/standard-sql/date_functions,
+  EXTRACT). ``.dayOfWeek`` (and ``.weekDay``) counts Monday 1 … Sunday 7 where DAYOFWEEK
+  counts Sunday 1 … Saturday 7: ``MOD(EXTRACT(DAYOFWEEK FROM d) + 5, 7) + 1``.
+  ``.dayOfQuarter`` stays refused. EXTRACT of a TIMESTAMP reads it in the database's default
+  time zone, so a property whose type is not known to be DATE stays refused.
+* ``d + duration`` and ``d - duration``, with a constant duration of whole months and days
+  (no clock part), as ``DATE_ADD(DATE_ADD(d, INTERVAL m MONTH), INTERVAL n DAY)``: Cypher adds
+  the months first, keeping the day of the month or clamping it to the month's last day, then
+  the days (https://neo4j.com/docs/cypher-manual/current/values-and-types/temporal/
+  #cypher-temporal-duration-arithmetic), and DATE_ADD with MONTH keeps the day or gives the
+  last day of a shorter month (date_functions, DATE_ADD). Subtracting adds the negated parts.
+  The left operand may also be a property of unknown type when the duration has months:
+  DATE_ADD with a MONTH part takes only a DATE (on a TIMESTAMP "DATE_ADD does not support the
+  MONTH date part when the argument is TIMESTAMP type", ZetaSQL's analyser; on a string or a
+  number no signature matches), so on any other stored type the query is an analysis error,
+  never another value. A duration of days alone is not written for such a property: ZetaSQL
+  also accepts DATE_ADD(TIMESTAMP, INTERVAL n DAY), which Spanner's documentation does not
+  describe.
+
+A duration as a value (returned or compared) stays refused: GoogleSQL compares INTERVALs after
+normalising 30 days to a month and 24 hours to a day, Cypher compares their components.
+"""
+
+from __future__ import annotations
+
+from ..ir import expr as e
+
+#: Cypher date accessor -> the EXTRACT part with the same value
+ACCESSORS = {
+    "year": "YEAR",
+    "month": "MONTH",
+    "day": "DAY",
+    "quarter": "QUARTER",
+    "ordinalDay": "DAYOFYEAR",
+    "week": "ISOWEEK",
+    "weekYear": "ISOYEAR",
+}
+_DAY_OF_WEEK = frozenset({"dayOfWeek", "weekDay"})
+
+
+def _extract(part: str, subject: e.Expr, pos: int | None) -> e.Expr:
+    return e.FunctionCall("googlesql.extract", (e.String(part), subject), pos=pos)
+
+
+def date_accessor(subject: e.Expr, key: str, pos: int | None = None) -> e.Expr | None:
+    """``subject.key`` of a date as GoogleSQL, or None where no EXTRACT gives its value."""
+    part = ACCESSORS.get(key)
+    if part is not None:
+        return _extract(part, subject, pos)
+    if key in _DAY_OF_WEEK:
+        sunday_first = _extract("DAYOFWEEK", subject, pos)
+        shifted = e.Arithmetic(e.ArithOp.ADD_NUMBERS, sunday_first, e.Integer(5))
+        monday_zero = e.Arithmetic(e.ArithOp.MOD, shifted, e.Integer(7))
+        return e.Arithmetic(e.ArithOp.ADD_NUMBERS, monday_zero, e.Integer(1), pos=pos)
+    return None
+
+
+def date_parts(duration: e.Expr) -> tuple[int, int] | None:
+    """The months and days of a constant duration without a clock part, else None."""
+    from ..eval import temporal as tm
+
+    value = None
+    if isinstance(duration, e.TemporalLiteral) and duration.kind is e.TemporalKind.DURATION:
+        try:
+            value = tm.parse_temporal("duration", duration.text)
+        except Exception:  # the text is not a duration the evaluator reads: left as it is
+            return None
+    elif (
+        isinstance(duration, e.FunctionCall)
+        and duration.name == "duration"
+        and len(duration.args) == 1
+        and isinstance(duration.args[0], e.MapLiteral)
+        and all(isinstance(v, e.Integer) for _, v in duration.args[0].entries)
+    ):
+        fields = {k: v.value for k, v in duration.args[0].entries if isinstance(v, e.Integer)}
+        try:
+            value = tm.duration_from_map(fields)
+        except Exception:  # an unknown or invalid field: the call is refused as it is
+            return None
+    if not isinstance(value, tm.Duration) or value.nanos != 0:
+        return None
+    return value.months, value.days
+
+
+def add_to_date(
+    date: e.Expr, duration: e.Expr, *, subtract: bool, known: bool, pos: int | None
+) -> e.Expr | None:
+    """``date ± duration`` as nested DATE_ADD calls (months, then days), or None where the
+    duration is not a constant of whole months and days (or, unless the left operand is
+    ``known`` to be a date, has no months)."""
+    parts = date_parts(duration)
+    if parts is None or (not known and parts[0] == 0):
+        return None
+    sign = -1 if subtract else 1
+    out = date
+    for count, unit in zip(parts, ("MONTH", "DAY"), strict=True):
+        if count:
+            interval = e.FunctionCall(
+                "googlesql.interval", (e.Integer(sign * count), e.String(unit))
+            )
+            out = e.FunctionCall("googlesql.date_add", (out, interval), pos=pos)
+    if out is date:  # a zero duration: DATE_ADD of nothing still requires a DATE
+        zero = e.FunctionCall("googlesql.interval", (e.Integer(0), e.String("DAY")))
+        out = e.FunctionCall("googlesql.date_add", (date, zero), pos=pos)
+    return out
