@@ -91,8 +91,8 @@ from ..ir.analysis import (
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.functions import DATE_PARTS, INTERVAL_PARTS, WHITESPACE
 from ..ir.node import Node
-from ..passes.googlesql_temporal import add_to_date, date_accessor
 from ..passes.edge_uniqueness import uniqueness_matters
+from ..passes.googlesql_temporal import add_to_date, date_accessor
 from ..passes.pipeline import lower
 from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string

@@ -39,8 +39,8 @@ from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
 from ..ir import functions
-from ..ir.functions import DATE_PARTS, INTERVAL_PARTS
 from ..ir.analysis import free_variables
+from ..ir.functions import DATE_PARTS, INTERVAL_PARTS
 from .aggregates import null_below
 from .cypher import (
     _BINARY,
