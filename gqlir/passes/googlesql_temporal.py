@@ -30,13 +30,26 @@ known to be a date (a literal, or a property the schema types DATE):
   also accepts DATE_ADD(TIMESTAMP, INTERVAL n DAY), which Spanner's documentation does not
   describe.
 
+* a constant datetime at offset zero (``Z``, no zone name) as a ``TIMESTAMP`` literal with its
+  instant to the nanosecond: a TIMESTAMP is an instant with nanosecond precision from
+  0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z (the Spanner client's Timestamp,
+  https://cloud.google.com/cpp/docs/reference/spanner/latest/classgoogle_1_1cloud_1_1spanner_1_1Timestamp),
+  and "timestamps in query results are consistently presented in UTC, with Z appended"
+  (https://cloud.google.com/spanner/docs/set-default-time-zone, Limitations), so such a value
+  reads back as Cypher writes it; two such values compare as instants, as Cypher's do. A
+  datetime at another offset or in a named zone stays refused: the TIMESTAMP keeps its instant
+  and loses the offset, which Cypher returns and prints. The literal carries its offset, so
+  Spanner's default time zone (America/Los_Angeles) plays no part.
+
 A duration as a value (returned or compared) stays refused: GoogleSQL compares INTERVALs after
 normalising 30 days to a month and 24 hours to a day, Cypher compares their components.
 """
 
 from __future__ import annotations
 
+from ..dialect import Dialect
 from ..ir import expr as e
+from ..ir.node import Node
 
 #: Cypher date accessor -> the EXTRACT part with the same value
 ACCESSORS = {
@@ -116,3 +129,33 @@ def add_to_date(
         zero = e.FunctionCall("googlesql.interval", (e.Integer(0), e.String("DAY")))
         out = e.FunctionCall("googlesql.date_add", (date, zero), pos=pos)
     return out
+
+
+def utc_timestamp(node: e.TemporalLiteral) -> e.TemporalLiteral | None:
+    """A datetime literal at offset zero as the TIMESTAMP literal of the same instant (its
+    text in GoogleSQL's canonical form, all nine digits of the fraction), else None."""
+    from ..eval import temporal as tm
+
+    if node.kind is not e.TemporalKind.DATETIME or node.timestamp:
+        return None
+    try:
+        value = tm.parse_temporal("datetime", node.text)
+    except Exception:  # not a datetime the evaluator reads: left to the printer's refusal
+        return None
+    if not isinstance(value, tm.DateTime) or value.offset != 0 or value.zone is not None:
+        return None
+    seconds, fraction = divmod(value.nanos, tm.NANOS_PER_SECOND)
+    clock = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{fraction:09d}"
+    text = f"{value.date.isoformat()}T{clock}Z"
+    return e.TemporalLiteral(e.TemporalKind.DATETIME, text, timestamp=True, pos=node.pos)
+
+
+def lower_timestamps(root: Node, target: Dialect) -> Node:
+    """``root`` with its datetime literals at offset zero written as TIMESTAMP literals."""
+
+    def rewrite(node: Node) -> Node:
+        if isinstance(node, e.TemporalLiteral):
+            return utc_timestamp(node) or node
+        return node
+
+    return root.transform(rewrite)

@@ -31,6 +31,7 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
+from .googlesql_temporal import lower_timestamps
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .setops import lower_set_operations
 
@@ -204,6 +205,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_functions,
         lower_functions,
         "left/right/substring as SUBSTR, toFloat of a number as CAST, round(x) half up",
+    ),
+    Lowering(
+        "googlesql-timestamps",
+        frozenset({"gql"}),
+        lambda t, s: t.capabilities.googlesql_expressions,
+        lower_timestamps,
+        "a datetime at offset zero as a TIMESTAMP literal (an instant, presented in UTC)",
+        needed=lambda x: e.TemporalLiteral in x.kinds,
     ),
     Lowering(
         "set-operations",
