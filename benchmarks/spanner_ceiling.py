@@ -34,18 +34,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from translate_tck import translate_all  # type: ignore[import-not-found]  # noqa: E402
+from translate_tck import translate_all  # type: ignore[import-not-found]
 
-from gqlir import api  # noqa: E402
-from gqlir.conformance import tck  # noqa: E402
-from gqlir.conformance.values import parse_value  # noqa: E402
-from gqlir.conformance.runner import read_tck  # noqa: E402
-from gqlir.errors import GqlirError  # noqa: E402
-from gqlir.eval import Graph, evaluate  # noqa: E402
-from gqlir.eval import temporal as tm  # noqa: E402
-from gqlir.eval.graph import Node, Relationship  # noqa: E402
-from gqlir.eval.values import Path as GraphPath  # noqa: E402
-from gqlir.ir.analysis import writes_data  # noqa: E402
+from gqlir import api
+from gqlir.conformance import tck
+from gqlir.conformance.runner import read_tck
+from gqlir.conformance.values import parse_value
+from gqlir.errors import GqlirError
+from gqlir.eval import Graph, evaluate
+from gqlir.eval import temporal as tm
+from gqlir.eval.graph import Node, Relationship
+from gqlir.eval.values import Path as GraphPath
+from gqlir.ir.analysis import writes_data
 
 #: result value types Spanner has no type for, by the name reported
 _NO_TYPE = {

@@ -162,3 +162,38 @@ def test_the_evaluator_reads_date_functions_with_googlesql_s_meaning() -> None:
     dw, w0, w1, m, y = rows[0]
     assert (dw, w0, w1) == (1, 0, 1)
     assert (str(m), str(y)) == ("2021-02-28", "2021-02-28")
+
+
+@pytest.mark.parametrize(
+    "cypher",
+    [
+        "RETURN datetime({year: 1984, month: 10, day: 11, hour: 12, minute: 31, second: 14, "
+        "nanosecond: 645876123}) AS t",
+        "RETURN datetime.truncate('month', date({year: 2017, month: 10, day: 11}), {day: 2}) AS t",
+        "RETURN datetime('2015-07-21T21:40:32.142Z') < datetime('2015-07-21T21:40:33Z') AS t",
+        "UNWIND [datetime('2015-07-21T21:40:32Z'), datetime('0001-01-01T00:00Z')] AS t "
+        "RETURN t ORDER BY t",
+    ],
+)
+def test_a_datetime_at_offset_zero_is_a_timestamp_literal(cypher: str) -> None:
+    """Spanner presents a TIMESTAMP in UTC with Z, to the nanosecond: the value Cypher gives."""
+    text = _spanner(cypher, schema=False)
+    assert "TIMESTAMP '" in text or "AS t" in text
+    assert check(text).accepted, text
+    spanner = run(text, Graph(), dialect="spanner").rows
+    assert [[str(v) for v in row] for row in spanner] == [
+        [str(v) for v in row] for row in run(cypher, Graph(), dialect="neo4j").rows
+    ]
+
+
+@pytest.mark.parametrize(
+    "cypher",
+    [
+        "RETURN datetime({year: 1984, month: 10, day: 11, hour: 12, timezone: '+01:00'}) AS t",
+        "RETURN datetime('2015-07-21T21:40:32.142[UTC]') AS t",  # Cypher prints the zone name
+        "RETURN datetime({year: 1984, month: 10, day: 11, timezone: 'Europe/Stockholm'}) AS t",
+    ],
+)
+def test_a_datetime_whose_offset_or_zone_would_be_lost_is_refused(cypher: str) -> None:
+    with pytest.raises(UnsupportedError):
+        _spanner(cypher, schema=False)
