@@ -12,6 +12,7 @@ what no translation can give the same meaning to, whatever the construct the ref
   INTERVAL, no DATETIME or TIME, no MAP, "an ordered list of zero or more elements of
   non-array values"); the result is the one the reference evaluator gives the query on its
   scenario's graph;
+* a property the query reads whose stored value (on the scenario's graph) has such a type;
 * an unbounded quantifier (Spanner requires an upper bound:
   https://cloud.google.com/spanner/docs/reference/standard-sql/graph-patterns, quantified path
   patterns);
@@ -27,6 +28,7 @@ translated queries plus that rest.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -107,6 +109,13 @@ def blockers(query: str, refusal: str, scenario: Any, elements: str) -> set[str]
     for row in result.rows:
         for value in row:
             _value_blockers(value, elements, out)
+    # a property the query reads whose stored value Spanner has no type for
+    for element in (*graph.nodes.values(), *graph.relationships.values()):
+        for key, value in element.properties.items():
+            stored: set[str] = set()
+            _value_blockers(value, "to_json", stored)
+            if stored and re.search(rf"\.\s*`?{re.escape(key)}\b", query):
+                out.add("stored value of a type Spanner lacks")
     return out
 
 
@@ -138,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 "local time value",
                 "map value",
                 "list of lists",
+                "stored value of a type Spanner lacks",
             ):
                 if reason in found:
                     blocked[reason] += 1

@@ -42,7 +42,9 @@ known to be a date (a literal, or a property the schema types DATE):
   Spanner's default time zone (America/Los_Angeles) plays no part.
 
 A duration as a value (returned or compared) stays refused: GoogleSQL compares INTERVALs after
-normalising 30 days to a month and 24 hours to a day, Cypher compares their components.
+normalising a month to 30 days and a day to 24 hours (``IntervalValue::operator==`` compares
+``GetAsMicros()``: google/zetasql, zetasql/public/interval_value.h), Cypher compares their
+components.
 """
 
 from __future__ import annotations
