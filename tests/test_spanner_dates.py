@@ -67,6 +67,17 @@ CASES = {
         "p.birthday.weekDay AS wd",
         "EXTRACT(ISOYEAR FROM p.birthday) AS wy",
     ),
+    "day of quarter": (
+        "MATCH (p:Person) RETURN p.firstName AS n, p.birthday.dayOfQuarter AS q",
+        "DATE_DIFF(p.birthday, DATE_TRUNC(p.birthday, QUARTER), DAY) + 1 AS q",
+    ),
+    "truncation": (
+        "MATCH (p:Person) RETURN p.firstName AS n, date.truncate('week', p.birthday) AS w, "
+        "date.truncate('weekYear', p.birthday) AS wy, date.truncate('quarter', p.birthday, {}) "
+        "AS q, date.truncate('month', p.birthday) AS m, date.truncate('year', p.birthday) AS y, "
+        "date.truncate('day', p.birthday) AS d",
+        "DATE_TRUNC(p.birthday, ISOYEAR) AS wy",
+    ),
     "months and days added": (
         "MATCH (p:Person) RETURN p.firstName AS n, p.birthday + duration({months: 1, days: 2}) AS a",
         "DATE_ADD(DATE_ADD(p.birthday, INTERVAL 1 MONTH), INTERVAL 2 DAY) AS a",
@@ -120,7 +131,8 @@ def test_a_stored_value_of_unknown_type_gets_date_add_only_with_months() -> None
 @pytest.mark.parametrize(
     "cypher",
     [
-        "MATCH (p:Person) RETURN p.birthday.dayOfQuarter AS x",  # no single EXTRACT part
+        "MATCH (p:Person) RETURN date.truncate('decade', p.birthday) AS x",  # no such part
+        "MATCH (p:Person) RETURN date.truncate('month', p.birthday, {day: 2}) AS x",
         "MATCH (p:Person) RETURN p.birthday.hour AS x",  # a date has no hour
         "MATCH (p:Person) RETURN p.birthday + duration({hours: 30}) AS x",  # a clock part
         "MATCH (p:Person) RETURN duration({months: 1}) AS x",  # INTERVAL compares otherwise
@@ -139,6 +151,7 @@ def test_what_has_no_exact_googlesql_spelling_is_refused(cypher: str) -> None:
         "GRAPH g MATCH (a) RETURN EXTRACT(DAYOFWEEK FROM a.d) AS x",
         "GRAPH g MATCH (a) RETURN DATE_ADD(a.d, INTERVAL (-3) QUARTER) AS x",
         "GRAPH g MATCH (a) WHERE EXTRACT(WEEK FROM a.d) = 1 RETURN a.d AS x",
+        "GRAPH g MATCH (a) RETURN DATE_DIFF(a.d, DATE_TRUNC(a.d, isoyear), WEEK) AS x",
     ],
 )
 def test_spanner_date_functions_read_and_write_back(text: str) -> None:
@@ -197,3 +210,18 @@ def test_a_datetime_at_offset_zero_is_a_timestamp_literal(cypher: str) -> None:
 def test_a_datetime_whose_offset_or_zone_would_be_lost_is_refused(cypher: str) -> None:
     with pytest.raises(UnsupportedError):
         _spanner(cypher, schema=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("DATE_TRUNC(DATE '2015-06-15', ISOYEAR)", "2014-12-29"),  # date_functions' example
+        ("DATE_TRUNC(DATE '2021-01-06', WEEK)", "2021-01-03"),  # a Sunday
+        ("DATE_DIFF(DATE '2021-01-03', DATE '2021-01-02', WEEK)", "1"),  # one Sunday between
+        ("DATE_DIFF(DATE '2021-01-01', DATE '2020-12-31', YEAR)", "1"),
+        ("DATE_DIFF(DATE '2020-10-01', DATE '2020-09-30', QUARTER)", "1"),
+    ],
+)
+def test_date_boundaries_have_googlesql_s_meaning(text: str, expected: str) -> None:
+    rows = run(f"GRAPH g RETURN {text} AS x", Graph(), dialect="spanner").rows
+    assert str(rows[0][0]) == expected

@@ -89,10 +89,10 @@ from ..ir.analysis import (
     names_in,
 )
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
-from ..ir.functions import DATE_PARTS, INTERVAL_PARTS, WHITESPACE
+from ..ir.functions import BOUNDARY_PARTS, DATE_PARTS, INTERVAL_PARTS, WHITESPACE
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
-from ..passes.googlesql_temporal import add_to_date, date_accessor
+from ..passes.googlesql_temporal import add_to_date, date_accessor, truncate_date
 from ..passes.pipeline import lower
 from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
@@ -3215,6 +3215,15 @@ class GqlGenerator(GraphTextGenerator):
             return self._temporal_call(node)
         if name in _DATE_PART_CALLS:
             return self._date_part_call(node)
+        if (
+            name == "date.truncate"
+            and "googlesql.date_trunc" in self.dialect.functions
+            and len(args) > 1
+            and self.type_of(args[1]).kind == "date"
+        ):
+            truncated = truncate_date(node)
+            if truncated is not None:
+                return self.expr(truncated)
         base, _, clock = name.partition(".")
         if clock == "statement" and base in TEMPORAL and not args:
             # Cypher's date() reads the statement clock: date.statement() is date().
@@ -3233,13 +3242,22 @@ class GqlGenerator(GraphTextGenerator):
         (held as a string argument in the IR: :mod:`gqlir.passes.googlesql_temporal`)."""
         surface = self.function_name(node.name, node)
         extract = node.name == "googlesql.extract"
-        part, value = node.args if extract else node.args[::-1]
-        parts = DATE_PARTS if extract else INTERVAL_PARTS
+        part = node.args[0] if extract else node.args[-1]
+        parts = (
+            DATE_PARTS
+            if extract
+            else INTERVAL_PARTS
+            if node.name == "googlesql.interval"
+            else BOUNDARY_PARTS
+        )
         if not isinstance(part, e.String) or part.value not in parts:
             raise self.unsupported(f"{surface} of a part other than {sorted(parts)}", node)
         if extract:
-            return f"{surface}({part.value} FROM {self.expr(value)})"
-        return f"{surface} {self.primary(value)} {part.value}"
+            return f"{surface}({part.value} FROM {self.expr(node.args[1])})"
+        if node.name == "googlesql.interval":
+            return f"{surface} {self.primary(node.args[0])} {part.value}"
+        values = ", ".join(self.expr(arg) for arg in node.args[:-1])
+        return f"{surface}({values}, {part.value})"
 
     def _temporal_call(self, node: e.FunctionCall) -> str:
         """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
@@ -3378,7 +3396,9 @@ class _ScopeTypes(TypeAnalysis):
 
 
 #: GoogleSQL calls whose last or first argument is a date part keyword.
-_DATE_PART_CALLS = frozenset({"googlesql.extract", "googlesql.interval"})
+_DATE_PART_CALLS = frozenset(
+    {"googlesql.extract", "googlesql.interval", "googlesql.date_trunc", "googlesql.date_diff"}
+)
 
 #: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
 _PRIMARIES = (

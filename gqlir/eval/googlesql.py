@@ -294,6 +294,52 @@ def call_extract(rt: Runtime, args: list[Any]) -> Any:
     return parts[part]
 
 
+def _truncate(d: Any, part: str) -> Any:
+    """The first day of ``d``'s ``part``: WEEK starts on Sunday, ISOWEEK on Monday, ISOYEAR
+    is the Monday of its ISO week 1 (date_functions, DATE_TRUNC)."""
+    import datetime as _dt
+
+    if part == "DAY":
+        return d
+    if part == "WEEK":
+        return d - _dt.timedelta(days=d.isoweekday() % 7)
+    if part == "ISOWEEK":
+        return d - _dt.timedelta(days=d.isoweekday() - 1)
+    if part == "MONTH":
+        return d.replace(day=1)
+    if part == "QUARTER":
+        return d.replace(month=(d.month - 1) // 3 * 3 + 1, day=1)
+    if part == "YEAR":
+        return d.replace(month=1, day=1)
+    return _dt.date.fromisocalendar(d.isocalendar()[0], 1, 1)  # ISOYEAR
+
+
+def call_date_trunc(rt: Runtime, args: list[Any]) -> Any:
+    """``DATE_TRUNC(d, part)`` of a DATE (date_functions, DATE_TRUNC)."""
+    value, part = args
+    if value is None:
+        return None
+    return tm.Date(_truncate(_date_arg("DATE_TRUNC", value).date, part))
+
+
+def call_date_diff(rt: Runtime, args: list[Any]) -> Any:
+    """``DATE_DIFF(a, b, part)``: how many ``part`` boundaries lie between ``b`` and ``a``
+    (date_functions, DATE_DIFF)."""
+    a, b, part = args
+    if a is None or b is None:
+        return None
+    x, y = _date_arg("DATE_DIFF", a).date, _date_arg("DATE_DIFF", b).date
+    if part in ("DAY", "WEEK", "ISOWEEK"):
+        days = (_truncate(x, part) - _truncate(y, part)).days
+        return days if part == "DAY" else days // 7
+    if part in ("MONTH", "QUARTER"):
+        size = 1 if part == "MONTH" else 3
+        return (x.year * 12 + x.month - 1) // size - (y.year * 12 + y.month - 1) // size
+    if part == "YEAR":
+        return x.year - y.year
+    return x.isocalendar()[0] - y.isocalendar()[0]  # ISOYEAR
+
+
 #: canonical name -> implementation (registered by :mod:`gqlir.eval.functions`)
 FUNCTIONS = {
     "googlesql.to_json": call_to_json,
@@ -305,4 +351,6 @@ FUNCTIONS = {
     "googlesql.interval": call_interval,
     "googlesql.date_add": call_date_add,
     "googlesql.extract": call_extract,
+    "googlesql.date_trunc": call_date_trunc,
+    "googlesql.date_diff": call_date_diff,
 }

@@ -177,6 +177,8 @@ GOOGLESQL = _spec(
     googlesql.code_points_to_string 1 1
     googlesql.concat 1 *
     googlesql.date_add 2 2
+    googlesql.date_diff 3 3
+    googlesql.date_trunc 2 2
     googlesql.destination_node_id 1 1
     googlesql.div 2 2
     googlesql.extract 2 2
@@ -236,6 +238,8 @@ DATE_PARTS = frozenset(
     {"YEAR", "ISOYEAR", "QUARTER", "MONTH", "WEEK", "ISOWEEK", "DAY", "DAYOFYEAR", "DAYOFWEEK"}
 )
 INTERVAL_PARTS = frozenset({"YEAR", "QUARTER", "MONTH", "WEEK", "DAY"})
+#: The parts ``DATE_TRUNC(d, part)`` and ``DATE_DIFF(a, b, part)`` take (date_functions).
+BOUNDARY_PARTS = DATE_PARTS - {"DAYOFYEAR", "DAYOFWEEK"}
 
 # TuGraph GQL functions the IR knows only as themselves: the meaning of ``tugraph.date_format``
 # is TuGraph's DATE_FORMAT (GEAX tests isogql/0001_expression.test; label() in the manual's

@@ -40,7 +40,7 @@ from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
 from ..ir import functions
 from ..ir.analysis import free_variables
-from ..ir.functions import DATE_PARTS, INTERVAL_PARTS
+from ..ir.functions import BOUNDARY_PARTS, DATE_PARTS, INTERVAL_PARTS
 from .aggregates import null_below
 from .cypher import (
     _BINARY,
@@ -2096,6 +2096,8 @@ class SpannerBuilder(GqlBuilder):
 
     def _special_function(self, low: str, name: str, args: tuple, start: int) -> Any:
         n = len(args)
+        if low in ("date_trunc", "date_diff") and n == (2 if low == "date_trunc" else 3):
+            return self._date_part_function(low, name, args, start)
         if low in ("starts_with", "ends_with") and n == 2:
             op = ir.StringOp.STARTS_WITH if low == "starts_with" else ir.StringOp.ENDS_WITH
             return ir.StringMatch(op, args[0], args[1], pos=start)
@@ -2239,6 +2241,16 @@ class SpannerBuilder(GqlBuilder):
 
     def struct_expr(self, c: list, pos: int) -> ir.Struct:
         return ir.Struct(tuple(c), pos=pos)
+
+    def _date_part_function(self, low: str, name: str, args: tuple, start: int) -> Any:
+        """``DATE_TRUNC(d, part)`` and ``DATE_DIFF(a, b, part)``: the part is a keyword, read
+        by the expression grammar as a name (a variable in the IR until here)."""
+        part = args[-1]
+        word = part.name.upper() if isinstance(part, ir.Variable) else None
+        if word not in BOUNDARY_PARTS:
+            parts = sorted(BOUNDARY_PARTS)
+            raise _err(f"{name}: the last argument is a DATE part, one of {parts}", start)
+        return ir.FunctionCall(f"googlesql.{low}", (*args[:-1], ir.String(word)), pos=start)
 
     def extract_expr(self, c: list, pos: int) -> ir.FunctionCall:
         """``EXTRACT(part FROM d)``: the part as a string argument of ``googlesql.extract``."""

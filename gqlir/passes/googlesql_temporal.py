@@ -14,7 +14,8 @@ known to be a date (a literal, or a property the schema types DATE):
   ISOYEAR are (https://cloud.google.com/spanner/docs/reference/standard-sql/date_functions,
   EXTRACT). ``.dayOfWeek`` (and ``.weekDay``) counts Monday 1 … Sunday 7 where DAYOFWEEK
   counts Sunday 1 … Saturday 7: ``MOD(EXTRACT(DAYOFWEEK FROM d) + 5, 7) + 1``.
-  ``.dayOfQuarter`` stays refused. EXTRACT of a TIMESTAMP reads it in the database's default
+  ``.dayOfQuarter`` as ``DATE_DIFF(d, DATE_TRUNC(d, QUARTER), DAY) + 1`` (date_functions,
+  DATE_DIFF and DATE_TRUNC). EXTRACT of a TIMESTAMP reads it in the database's default
   time zone, so a property whose type is not known to be DATE stays refused.
 * ``d + duration`` and ``d - duration``, with a constant duration of whole months and days
   (no clock part), as ``DATE_ADD(DATE_ADD(d, INTERVAL m MONTH), INTERVAL n DAY)``: Cypher adds
@@ -30,6 +31,13 @@ known to be a date (a literal, or a property the schema types DATE):
   also accepts DATE_ADD(TIMESTAMP, INTERVAL n DAY), which Spanner's documentation does not
   describe.
 
+* ``date.truncate(unit, d)`` without a map of fields to set, for ``unit`` ``'day'``,
+  ``'week'``, ``'month'``, ``'quarter'``, ``'year'``, ``'weekYear'``, as ``DATE_TRUNC(d, DAY |
+  ISOWEEK | MONTH | QUARTER | YEAR | ISOYEAR)``: Cypher's week starts on Monday and its week
+  year is ISO 8601's (https://neo4j.com/docs/cypher-manual/current/functions/temporal/#functions-
+  date-truncate), as ISOWEEK and ISOYEAR truncate (date_functions, DATE_TRUNC: an ISO week
+  starts on Monday; an ISO year on the Monday of the week whose Thursday is in that Gregorian
+  year). Decades, centuries and millennia have no DATE_TRUNC part and stay refused.
 * a constant datetime at offset zero (``Z``, no zone name) as a ``TIMESTAMP`` literal with its
   instant to the nanosecond: a TIMESTAMP is an instant with nanosecond precision from
   0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z (the Spanner client's Timestamp,
@@ -75,12 +83,41 @@ def date_accessor(subject: e.Expr, key: str, pos: int | None = None) -> e.Expr |
     part = ACCESSORS.get(key)
     if part is not None:
         return _extract(part, subject, pos)
+    if key == "dayOfQuarter":
+        start = e.FunctionCall("googlesql.date_trunc", (subject, e.String("QUARTER")))
+        days = e.FunctionCall("googlesql.date_diff", (subject, start, e.String("DAY")))
+        return e.Arithmetic(e.ArithOp.ADD_NUMBERS, days, e.Integer(1), pos=pos)
     if key in _DAY_OF_WEEK:
         sunday_first = _extract("DAYOFWEEK", subject, pos)
         shifted = e.Arithmetic(e.ArithOp.ADD_NUMBERS, sunday_first, e.Integer(5))
         monday_zero = e.Arithmetic(e.ArithOp.MOD, shifted, e.Integer(7))
         return e.Arithmetic(e.ArithOp.ADD_NUMBERS, monday_zero, e.Integer(1), pos=pos)
     return None
+
+
+#: Cypher truncation unit -> the DATE_TRUNC part giving the same first day
+TRUNCATIONS = {
+    "day": "DAY",
+    "week": "ISOWEEK",
+    "month": "MONTH",
+    "quarter": "QUARTER",
+    "year": "YEAR",
+    "weekYear": "ISOYEAR",
+}
+
+
+def truncate_date(call: e.FunctionCall) -> e.Expr | None:
+    """``date.truncate(unit, d[, {}])`` as ``DATE_TRUNC(d, part)``, or None where the unit is
+    not a literal with a DATE_TRUNC part or fields are set."""
+    args = call.args
+    if len(args) not in (2, 3) or not isinstance(args[0], e.String):
+        return None
+    if len(args) == 3 and not (isinstance(args[2], e.MapLiteral) and not args[2].entries):
+        return None
+    part = TRUNCATIONS.get(args[0].value)
+    if part is None:
+        return None
+    return e.FunctionCall("googlesql.date_trunc", (args[1], e.String(part)), pos=call.pos)
 
 
 def date_parts(duration: e.Expr) -> tuple[int, int] | None:
