@@ -92,7 +92,7 @@ from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.functions import BOUNDARY_PARTS, DATE_PARTS, INTERVAL_PARTS, WHITESPACE
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
-from ..passes.googlesql_temporal import add_to_date, date_accessor, truncate_date
+from ..passes.googlesql_temporal import add_to_date, date_accessor, truncate_date, why_refused
 from ..passes.pipeline import lower
 from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
@@ -2810,10 +2810,12 @@ class GqlGenerator(GraphTextGenerator):
             return "TIMESTAMP " + self.string(re.sub(r"\[([^\]]+)\]$", r" \1", node.text))
         canonical = node.kind.value
         if canonical in self.caps.unsupported_functions or canonical not in self.dialect.functions:
+            why = why_refused(canonical) if self.caps.googlesql_expressions else None
             raise self.unsupported(
                 f"{canonical} value",
                 node,
-                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning",
+                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning"
+                + (f": {why}" if why else ""),
             )
         return f"{self.dialect.function_name(canonical)}({self.string(node.text)})"
 
@@ -3189,7 +3191,9 @@ class GqlGenerator(GraphTextGenerator):
         """A built-in's name in this dialect. GQL has no user-defined function calls, so a
         function without a same-meaning built-in is refused."""
         if canonical in self.caps.unsupported_functions:
-            raise self.unsupported(f"function {canonical}()", node)
+            why = why_refused(canonical) if self.caps.googlesql_expressions else None
+            message = f"{canonical}() has no {self.dialect.name} spelling: {why}" if why else None
+            raise self.unsupported(f"function {canonical}()", node, message=message)
         surface = self.dialect.functions.get(canonical)
         if surface is None:
             raise self.unsupported(

@@ -61,6 +61,27 @@ from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir.node import Node
 
+#: Cypher temporal function (or its namespace) -> why GoogleSQL for Spanner has no value of
+#: its result's type with Cypher's meaning (data-types: DATE, TIMESTAMP, INTERVAL only)
+WHY_REFUSED = {
+    "localdatetime": "Spanner has no local datetime type (no DATETIME: DATE, TIMESTAMP and "
+    "INTERVAL only)",
+    "localtime": "Spanner has no time-of-day type (no TIME: DATE, TIMESTAMP and INTERVAL only)",
+    "time": "Spanner has no time-of-day type (no TIME: DATE, TIMESTAMP and INTERVAL only)",
+    "datetime": "a Spanner TIMESTAMP keeps the instant and loses the offset or zone, so only a "
+    "constant datetime at offset zero is written (as a TIMESTAMP literal)",
+    "duration": "a Spanner INTERVAL compares after normalising a month to 30 days and a day to "
+    "24 hours; only constant months and days added to a DATE are written (DATE_ADD)",
+    "date": "only constant dates, accessors, truncation and arithmetic of values known to be "
+    "DATEs are written",
+}
+
+
+def why_refused(function: str) -> str | None:
+    """The reason a Cypher temporal function is refused for Spanner, or None if not one."""
+    return WHY_REFUSED.get(function.partition(".")[0])
+
+
 #: Cypher date accessor -> the EXTRACT part with the same value
 ACCESSORS = {
     "year": "YEAR",
