@@ -225,3 +225,41 @@ def test_a_datetime_whose_offset_or_zone_would_be_lost_is_refused(cypher: str) -
 def test_date_boundaries_have_googlesql_s_meaning(text: str, expected: str) -> None:
     rows = run(f"GRAPH g RETURN {text} AS x", Graph(), dialect="spanner").rows
     assert str(rows[0][0]) == expected
+
+
+def _posts() -> Graph:
+    g = Graph()
+    for i, text in enumerate(
+        ("2011-12-31T22:59:59Z", "2011-12-31T23:00:00Z", "2012-06-30T22:00:00.000000001Z")
+    ):
+        when = tm.parse_temporal("datetime", text)
+        g.create_node(["Post"], {"id": i, "creationDate": when})
+    return g
+
+
+@pytest.mark.parametrize(
+    "cypher",
+    [
+        "MATCH (p:Post) WHERE p.creationDate >= datetime('2012-01-01T00:00+01:00') "
+        "RETURN p.id AS i",
+        "MATCH (p:Post) WHERE datetime({year: 2012, month: 7, day: 1, "
+        "timezone: 'Europe/Stockholm'}) < p.creationDate RETURN p.id AS i",
+        "MATCH (p:Post) WHERE p.creationDate < datetime('2011-12-31T18:00-05:00') RETURN p.id AS i",
+    ],
+)
+def test_a_datetime_compared_by_order_is_the_timestamp_of_its_instant(cypher: str) -> None:
+    """Only the comparison's boolean is seen, and both languages order datetimes by instant."""
+    text = _spanner(cypher)
+    assert "TIMESTAMP '" in text
+    verdict = check(text, _social())
+    assert verdict.accepted, f"{verdict}\n{text}"
+    spanner = sorted(run(text, _posts(), dialect="spanner").rows)
+    assert spanner == sorted(run(cypher, _posts(), dialect="neo4j").rows)
+
+
+def test_a_datetime_at_an_offset_that_is_compared_for_equality_is_refused() -> None:
+    with pytest.raises(UnsupportedError):
+        _spanner(
+            "MATCH (p:Post) WHERE p.creationDate = datetime('2012-01-01T00:00+01:00') "
+            "RETURN p.id AS i"
+        )

@@ -48,6 +48,13 @@ known to be a date (a literal, or a property the schema types DATE):
   datetime at another offset or in a named zone stays refused: the TIMESTAMP keeps its instant
   and loses the offset, which Cypher returns and prints. The literal carries its offset, so
   Spanner's default time zone (America/Los_Angeles) plays no part.
+* a constant datetime at any offset or in a named zone that is a direct operand of ``<``,
+  ``<=``, ``>`` or ``>=`` as the TIMESTAMP literal of the same instant: Cypher orders two
+  datetimes by the instants they denote (https://neo4j.com/docs/cypher-manual/current/values-
+  and-types/ordering-equality-comparison/, temporal instants), as GoogleSQL orders TIMESTAMPs,
+  and the comparison's boolean is all the query sees of it. A comparison with a value of
+  another type is null in Cypher and an analysis error in GoogleSQL (no implicit conversion
+  of a column to TIMESTAMP), never another answer. Equality is left as it is.
 
 A duration as a value (returned or compared) stays refused: GoogleSQL compares INTERVALs after
 normalising a month to 30 days and a day to 24 hours (``IntervalValue::operator==`` compares
@@ -56,6 +63,8 @@ components.
 """
 
 from __future__ import annotations
+
+from datetime import date
 
 from ..dialect import Dialect
 from ..ir import expr as e
@@ -69,7 +78,8 @@ WHY_REFUSED = {
     "localtime": "Spanner has no time-of-day type (no TIME: DATE, TIMESTAMP and INTERVAL only)",
     "time": "Spanner has no time-of-day type (no TIME: DATE, TIMESTAMP and INTERVAL only)",
     "datetime": "a Spanner TIMESTAMP keeps the instant and loses the offset or zone, so only a "
-    "constant datetime at offset zero is written (as a TIMESTAMP literal)",
+    "constant datetime at offset zero, or one compared with <, <=, > or >=, is written (as a "
+    "TIMESTAMP literal)",
     "duration": "a Spanner INTERVAL compares after normalising a month to 30 days and a day to "
     "24 hours; only constant months and days added to a DATE are written (DATE_ADD)",
     "date": "only constant dates, accessors, truncation and arithmetic of values known to be "
@@ -191,9 +201,14 @@ def add_to_date(
     return out
 
 
-def utc_timestamp(node: e.TemporalLiteral) -> e.TemporalLiteral | None:
-    """A datetime literal at offset zero as the TIMESTAMP literal of the same instant (its
-    text in GoogleSQL's canonical form, all nine digits of the fraction), else None."""
+_ORDERING = frozenset({e.CompOp.LT, e.CompOp.LE, e.CompOp.GT, e.CompOp.GE})
+_EPOCH = date(1970, 1, 1).toordinal()
+
+
+def utc_timestamp(node: e.TemporalLiteral, *, any_offset: bool = False) -> e.TemporalLiteral | None:
+    """A datetime literal at offset zero (with ``any_offset``, at any offset or zone) as the
+    TIMESTAMP literal of the same instant, its text in UTC with all nine digits of the
+    fraction; else None."""
     from ..eval import temporal as tm
 
     if node.kind is not e.TemporalKind.DATETIME or node.timestamp:
@@ -202,20 +217,35 @@ def utc_timestamp(node: e.TemporalLiteral) -> e.TemporalLiteral | None:
         value = tm.parse_temporal("datetime", node.text)
     except Exception:  # not a datetime the evaluator reads: left to the printer's refusal
         return None
-    if not isinstance(value, tm.DateTime) or value.offset != 0 or value.zone is not None:
+    if not isinstance(value, tm.DateTime):
         return None
-    seconds, fraction = divmod(value.nanos, tm.NANOS_PER_SECOND)
+    if not any_offset and (value.offset != 0 or value.zone is not None):
+        return None
+    days, nanos = divmod(value.epoch_nanos(), tm.NANOS_PER_DAY)
+    if not 1 <= _EPOCH + days <= date.max.toordinal():
+        return None
+    seconds, fraction = divmod(nanos, tm.NANOS_PER_SECOND)
     clock = f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{fraction:09d}"
-    text = f"{value.date.isoformat()}T{clock}Z"
+    text = f"{date.fromordinal(_EPOCH + days).isoformat()}T{clock}Z"
     return e.TemporalLiteral(e.TemporalKind.DATETIME, text, timestamp=True, pos=node.pos)
 
 
 def lower_timestamps(root: Node, target: Dialect) -> Node:
-    """``root`` with its datetime literals at offset zero written as TIMESTAMP literals."""
+    """``root`` with its datetime literals at offset zero, and those compared by order,
+    written as TIMESTAMP literals."""
+
+    def compared(node: e.Expr) -> e.Expr:
+        if isinstance(node, e.TemporalLiteral):
+            return utc_timestamp(node, any_offset=True) or node
+        return node
 
     def rewrite(node: Node) -> Node:
         if isinstance(node, e.TemporalLiteral):
             return utc_timestamp(node) or node
+        if isinstance(node, e.Comparison) and node.op in _ORDERING:
+            left, right = compared(node.left), compared(node.right)
+            if left is not node.left or right is not node.right:
+                return e.Comparison(node.op, left, right, pos=node.pos)
         return node
 
     return root.transform(rewrite)
