@@ -26,7 +26,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql-strings",
         "googlesql-division",
         "googlesql-functions",
-        "googlesql-timestamps",
+        "googlesql-temporal",
         "googlesql",
         "gql-functions",
         "edge-uniqueness",

@@ -15,7 +15,7 @@ import pytest
 from gqlir import api
 from gqlir.emitter.gql import emit_gql
 from gqlir.errors import UnsupportedError
-from gqlir.eval import Graph, run
+from gqlir.eval import Graph, evaluate, run
 from gqlir.eval import temporal as tm
 from gqlir.schema import load_schema
 
@@ -263,3 +263,41 @@ def test_a_datetime_at_an_offset_that_is_compared_for_equality_is_refused() -> N
             "MATCH (p:Post) WHERE p.creationDate = datetime('2012-01-01T00:00+01:00') "
             "RETURN p.id AS i"
         )
+
+
+@pytest.mark.parametrize(
+    ("cypher", "fragment"),
+    [
+        ("RETURN date() AS d", "CURRENT_DATE('UTC') AS d"),
+        ("RETURN date.statement().year AS y", "EXTRACT(YEAR FROM CURRENT_DATE('UTC')) AS y"),
+        (
+            "RETURN date({timezone: 'America/New_York'}) AS d",
+            "CURRENT_DATE('America/New_York') AS d",
+        ),
+        (
+            "MATCH (p:Person) WHERE p.birthday < date() RETURN p.firstName AS n",
+            "WHERE p.birthday < CURRENT_DATE('UTC')",
+        ),
+    ],
+)
+def test_the_current_date_is_current_date_in_a_named_zone(cypher: str, fragment: str) -> None:
+    """Cypher's date() is the statement's date in UTC (Neo4j's default zone), Spanner's
+    CURRENT_DATE the statement's date in the zone given (its default is America/Los_Angeles):
+    at 02:00 UTC the two defaults name different days, and the translation names UTC."""
+    text = _spanner(cypher)
+    assert fragment in text
+    assert check(text, _social()).accepted, text
+    clock = dt.datetime(2021, 1, 1, 2, 0, tzinfo=dt.timezone.utc)
+    graph = _graph()
+    spanner = evaluate(api.parse(text, "spanner"), graph, dialect="spanner", clock=clock)
+    cypher_rows = evaluate(api.parse(cypher, "neo4j"), _graph(), dialect="neo4j", clock=clock)
+    assert sorted(map(repr, spanner.rows)) == sorted(map(repr, cypher_rows.rows))
+
+
+def test_spanner_current_date_reads_in_spanner_s_default_zone() -> None:
+    clock = dt.datetime(2021, 1, 1, 2, 0, tzinfo=dt.timezone.utc)
+    query = api.parse("GRAPH g RETURN CURRENT_DATE AS a, CURRENT_DATE('UTC') AS b", "spanner")
+    (row,) = evaluate(query, Graph(), dialect="spanner", clock=clock).rows
+    assert [str(v) for v in row] == ["2020-12-31", "2021-01-01"]
+    with pytest.raises(UnsupportedError):
+        _spanner("RETURN date.realtime() AS d", schema=False)

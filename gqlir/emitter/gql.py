@@ -92,7 +92,13 @@ from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.functions import BOUNDARY_PARTS, DATE_PARTS, INTERVAL_PARTS, WHITESPACE
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
-from ..passes.googlesql_temporal import add_to_date, date_accessor, truncate_date, why_refused
+from ..passes.googlesql_temporal import (
+    add_to_date,
+    current_date_zone,
+    date_accessor,
+    truncate_date,
+    why_refused,
+)
 from ..passes.pipeline import lower
 from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
@@ -3266,6 +3272,10 @@ class GqlGenerator(GraphTextGenerator):
     def _temporal_call(self, node: e.FunctionCall) -> str:
         """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
         dateFunctionParameters : dateString | recordConstructor)."""
+        zone = current_date_zone(node) if self.caps.googlesql_expressions else None
+        if zone is not None and "googlesql.current_date" in self.dialect.functions:
+            # the current date in a named zone (gqlir/passes/googlesql_temporal.py)
+            return f"{self.function_name('googlesql.current_date', node)}({self.string(zone)})"
         surface = self.function_name(node.name, node)
         if len(node.args) > 1:
             raise self.unsupported(f"function {node.name}()", node)

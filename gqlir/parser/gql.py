@@ -1923,6 +1923,15 @@ class _Position(_Marker):
     """``OFFSET(i)`` and its kin (ordinal, safe, index): only inside an array subscript."""
 
 
+#: The time zone Spanner reads a date or time in when none is given (date_functions,
+#: CURRENT_DATE; timestamp_functions)
+SPANNER_DEFAULT_ZONE = "America/Los_Angeles"
+
+
+def _current_date(zone: ir.Expr, pos: int | None) -> ir.FunctionCall:
+    return ir.FunctionCall("date", (ir.MapLiteral((("timezone", zone),)),), pos=pos)
+
+
 class SpannerBuilder(GqlBuilder):
     """Spanner Graph (GoogleSQL GQL, ``grammars/spanner.lark``)."""
 
@@ -2090,9 +2099,24 @@ class SpannerBuilder(GqlBuilder):
             self._ignoring_nulls = False
 
     def _call(self, base: Any, args: tuple, pos: int) -> ir.Expr:
+        if isinstance(base, ir.FunctionCall) and base.name == "date" and args[0] == "args":
+            # only CURRENT_DATE reads as a call's base (niladic below)
+            if args[1:] == (False, ()):
+                return base  # CURRENT_DATE() is CURRENT_DATE
+            if not args[1] and len(args[2]) == 1:
+                return _current_date(args[2][0], base.pos)
         if isinstance(base, ir.FunctionCall) and not base.args and args == ("args", False, ()):
-            return base  # CURRENT_DATE() is CURRENT_DATE
+            return base  # CURRENT_TIMESTAMP() is CURRENT_TIMESTAMP
         return super()._call(base, args, pos)
+
+    def niladic(self, c: list, pos: int) -> ir.Expr:
+        """``CURRENT_DATE`` is the date in Spanner's default time zone, America/Los_Angeles
+        unless the database sets another (date_functions, CURRENT_DATE;
+        https://cloud.google.com/spanner/docs/set-default-time-zone), not the UTC date of
+        Cypher's ``date()``; ``CURRENT_DATE(zone)`` is ``date({timezone: zone})``."""
+        if c[0][1].upper() == "CURRENT_DATE":
+            return _current_date(ir.String(SPANNER_DEFAULT_ZONE), pos)
+        return super().niladic(c, pos)
 
     def _special_function(self, low: str, name: str, args: tuple, start: int) -> Any:
         n = len(args)

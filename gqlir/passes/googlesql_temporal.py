@@ -56,6 +56,15 @@ known to be a date (a literal, or a property the schema types DATE):
   another type is null in Cypher and an analysis error in GoogleSQL (no implicit conversion
   of a column to TIMESTAMP), never another answer. Equality is left as it is.
 
+* ``date()`` and ``date.statement()``, the current date in the server's default time zone, as
+  ``date({timezone: 'UTC'})``: Neo4j's default time zone is UTC (setting
+  ``db.temporal.timezone``, default ``Z``: https://neo4j.com/docs/operations-manual/current/
+  configuration/configuration-settings/#config_db.temporal.timezone), and ``date({timezone:
+  z})`` with a zone name is printed ``CURRENT_DATE('z')``: "the current date is recorded at
+  the start of the query statement", as Cypher's ``date()`` reads the statement clock
+  (date_functions, CURRENT_DATE; Spanner's default zone, America/Los_Angeles, is never left to
+  apply). ``date.realtime()`` and ``date.transaction()`` stay refused.
+
 A duration as a value (returned or compared) stays refused: GoogleSQL compares INTERVALs after
 normalising a month to 30 days and a day to 24 hours (``IntervalValue::operator==`` compares
 ``GetAsMicros()``: google/zetasql, zetasql/public/interval_value.h), Cypher compares their
@@ -64,6 +73,7 @@ components.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from ..dialect import Dialect
@@ -201,6 +211,8 @@ def add_to_date(
     return out
 
 
+#: the current date in the default time zone
+TODAY = frozenset({"date", "date.statement"})
 _ORDERING = frozenset({e.CompOp.LT, e.CompOp.LE, e.CompOp.GT, e.CompOp.GE})
 _EPOCH = date(1970, 1, 1).toordinal()
 
@@ -230,9 +242,27 @@ def utc_timestamp(node: e.TemporalLiteral, *, any_offset: bool = False) -> e.Tem
     return e.TemporalLiteral(e.TemporalKind.DATETIME, text, timestamp=True, pos=node.pos)
 
 
+#: an IANA time zone name (GoogleSQL's time zone strings: timestamp_functions, time zone
+#: definitions)
+ZONE_NAME = re.compile(r"[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*")
+
+
+def current_date_zone(call: e.FunctionCall) -> str | None:
+    """The zone of ``date({timezone: 'name'})``, the current date in a named zone, else None."""
+    if call.name != "date" or len(call.args) != 1:
+        return None
+    arg = call.args[0]
+    if not isinstance(arg, e.MapLiteral) or len(arg.entries) != 1:
+        return None
+    key, zone = arg.entries[0]
+    if key != "timezone" or not isinstance(zone, e.String) or not ZONE_NAME.fullmatch(zone.value):
+        return None
+    return zone.value
+
+
 def lower_timestamps(root: Node, target: Dialect) -> Node:
     """``root`` with its datetime literals at offset zero, and those compared by order,
-    written as TIMESTAMP literals."""
+    written as TIMESTAMP literals, and the current date's default zone made explicit."""
 
     def compared(node: e.Expr) -> e.Expr:
         if isinstance(node, e.TemporalLiteral):
@@ -242,6 +272,9 @@ def lower_timestamps(root: Node, target: Dialect) -> Node:
     def rewrite(node: Node) -> Node:
         if isinstance(node, e.TemporalLiteral):
             return utc_timestamp(node) or node
+        if isinstance(node, e.FunctionCall) and node.name in TODAY and not node.args:
+            utc = e.MapLiteral((("timezone", e.String("UTC")),))
+            return e.FunctionCall("date", (utc,), pos=node.pos)
         if isinstance(node, e.Comparison) and node.op in _ORDERING:
             left, right = compared(node.left), compared(node.right)
             if left is not node.left or right is not node.right:
