@@ -287,7 +287,7 @@ def test_the_current_date_is_current_date_in_a_named_zone(cypher: str, fragment:
     text = _spanner(cypher)
     assert fragment in text
     assert check(text, _social()).accepted, text
-    clock = dt.datetime(2021, 1, 1, 2, 0, tzinfo=dt.timezone.utc)
+    clock = dt.datetime(2021, 1, 1, 2, 0, tzinfo=dt.UTC)
     graph = _graph()
     spanner = evaluate(api.parse(text, "spanner"), graph, dialect="spanner", clock=clock)
     cypher_rows = evaluate(api.parse(cypher, "neo4j"), _graph(), dialect="neo4j", clock=clock)
@@ -295,7 +295,7 @@ def test_the_current_date_is_current_date_in_a_named_zone(cypher: str, fragment:
 
 
 def test_spanner_current_date_reads_in_spanner_s_default_zone() -> None:
-    clock = dt.datetime(2021, 1, 1, 2, 0, tzinfo=dt.timezone.utc)
+    clock = dt.datetime(2021, 1, 1, 2, 0, tzinfo=dt.UTC)
     query = api.parse("GRAPH g RETURN CURRENT_DATE AS a, CURRENT_DATE('UTC') AS b", "spanner")
     (row,) = evaluate(query, Graph(), dialect="spanner", clock=clock).rows
     assert [str(v) for v in row] == ["2020-12-31", "2021-01-01"]
