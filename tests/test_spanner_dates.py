@@ -301,3 +301,16 @@ def test_spanner_current_date_reads_in_spanner_s_default_zone() -> None:
     assert [str(v) for v in row] == ["2020-12-31", "2021-01-01"]
     with pytest.raises(UnsupportedError):
         _spanner("RETURN date.realtime() AS d", schema=False)
+
+
+def test_the_current_instant_is_current_timestamp() -> None:
+    """Cypher's datetime() is the statement's instant in UTC; CURRENT_TIMESTAMP() the
+    statement's instant, presented in UTC."""
+    cypher = "MATCH (p:Post) WHERE p.creationDate < datetime.statement() RETURN p.id AS i"
+    text = _spanner(cypher)
+    assert "p.creationDate < CURRENT_TIMESTAMP()" in text
+    assert check(text, _social()).accepted, text
+    clock = dt.datetime(2012, 1, 1, 0, 0, tzinfo=dt.timezone.utc)
+    spanner = evaluate(api.parse(text, "spanner"), _posts(), dialect="spanner", clock=clock)
+    cypher_rows = evaluate(api.parse(cypher, "neo4j"), _posts(), dialect="neo4j", clock=clock)
+    assert sorted(spanner.rows) == sorted(cypher_rows.rows) == [(0,), (1,)]

@@ -3276,6 +3276,13 @@ class GqlGenerator(GraphTextGenerator):
         if zone is not None and "googlesql.current_date" in self.dialect.functions:
             # the current date in a named zone (gqlir/passes/googlesql_temporal.py)
             return f"{self.function_name('googlesql.current_date', node)}({self.string(zone)})"
+        if (
+            node.name == "datetime"
+            and not node.args
+            and self.caps.googlesql_expressions
+            and "googlesql.current_timestamp" in self.dialect.functions
+        ):
+            return self.function_name("googlesql.current_timestamp", node) + "()"
         surface = self.function_name(node.name, node)
         if len(node.args) > 1:
             raise self.unsupported(f"function {node.name}()", node)

@@ -64,6 +64,9 @@ known to be a date (a literal, or a property the schema types DATE):
   the start of the query statement", as Cypher's ``date()`` reads the statement clock
   (date_functions, CURRENT_DATE; Spanner's default zone, America/Los_Angeles, is never left to
   apply). ``date.realtime()`` and ``date.transaction()`` stay refused.
+* ``datetime()`` and ``datetime.statement()``, the statement's instant in the default zone
+  (UTC), as ``CURRENT_TIMESTAMP()``: the same instant, presented in UTC
+  (timestamp_functions, CURRENT_TIMESTAMP; set-default-time-zone).
 
 A duration as a value (returned or compared) stays refused: GoogleSQL compares INTERVALs after
 normalising a month to 30 days and a day to 24 hours (``IntervalValue::operator==`` compares
@@ -213,6 +216,8 @@ def add_to_date(
 
 #: the current date in the default time zone
 TODAY = frozenset({"date", "date.statement"})
+#: the current instant (in the default time zone)
+NOW = frozenset({"datetime", "datetime.statement"})
 _ORDERING = frozenset({e.CompOp.LT, e.CompOp.LE, e.CompOp.GT, e.CompOp.GE})
 _EPOCH = date(1970, 1, 1).toordinal()
 
@@ -272,6 +277,8 @@ def lower_timestamps(root: Node, target: Dialect) -> Node:
     def rewrite(node: Node) -> Node:
         if isinstance(node, e.TemporalLiteral):
             return utc_timestamp(node) or node
+        if isinstance(node, e.FunctionCall) and node.name == "datetime.statement" and not node.args:
+            return e.FunctionCall("datetime", (), pos=node.pos)
         if isinstance(node, e.FunctionCall) and node.name in TODAY and not node.args:
             utc = e.MapLiteral((("timezone", e.String("UTC")),))
             return e.FunctionCall("date", (utc,), pos=node.pos)

@@ -31,7 +31,7 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
-from .googlesql_temporal import TODAY, lower_timestamps
+from .googlesql_temporal import NOW, TODAY, lower_timestamps
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .setops import lower_set_operations
 
@@ -212,7 +212,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: t.capabilities.googlesql_expressions,
         lower_timestamps,
         "a datetime at offset zero or compared by order as a TIMESTAMP; date() in UTC",
-        needed=lambda x: e.TemporalLiteral in x.kinds or not x.functions.isdisjoint(TODAY),
+        needed=lambda x: e.TemporalLiteral in x.kinds or not x.functions.isdisjoint(TODAY | NOW),
     ),
     Lowering(
         "set-operations",
