@@ -89,11 +89,18 @@ from ..ir.analysis import (
     names_in,
 )
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
-from ..ir.functions import BOUNDARY_PARTS, DATE_PARTS, INTERVAL_PARTS, WHITESPACE
+from ..ir.functions import (
+    BOUNDARY_PARTS,
+    DATE_PARTS,
+    INTERVAL_PARTS,
+    TIMESTAMP_PARTS,
+    WHITESPACE,
+)
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.googlesql_temporal import (
     add_to_date,
+    add_to_timestamp,
     current_date_zone,
     date_accessor,
     truncate_date,
@@ -2345,6 +2352,11 @@ class GqlGenerator(GraphTextGenerator):
     def _date_arithmetic(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr | None:
         """``date ± duration`` as DATE_ADD where the rule of :mod:`..passes.googlesql_temporal`
         applies (the left operand a date, or a stored value DATE_ADD rejects unless a DATE)."""
+        if lt.kind == "datetime":
+            sub = node.op is e.ArithOp.SUB
+            return add_to_timestamp(node.left, node.right, subtract=sub, pos=node.pos)
+        if node.op is e.ArithOp.ADD and rt.kind == "datetime":
+            return add_to_timestamp(node.right, node.left, subtract=False, pos=node.pos)
         dated = ("date", "property")
         if lt.kind in dated:
             sub, known = node.op is e.ArithOp.SUB, lt.kind == "date"
@@ -3256,7 +3268,7 @@ class GqlGenerator(GraphTextGenerator):
         parts = (
             DATE_PARTS
             if extract
-            else INTERVAL_PARTS
+            else INTERVAL_PARTS | TIMESTAMP_PARTS
             if node.name == "googlesql.interval"
             else BOUNDARY_PARTS
         )

@@ -222,6 +222,8 @@ GOOGLESQL = _spec(
     googlesql.strpos 2 2
     googlesql.struct 1 *
     googlesql.substr 2 3
+    googlesql.timestamp_add 2 2
+    googlesql.timestamp_sub 2 2
     googlesql.to_code_points 1 1
     googlesql.to_hex 1 1
     googlesql.to_json 1 2
@@ -238,6 +240,10 @@ DATE_PARTS = frozenset(
     {"YEAR", "ISOYEAR", "QUARTER", "MONTH", "WEEK", "ISOWEEK", "DAY", "DAYOFYEAR", "DAYOFWEEK"}
 )
 INTERVAL_PARTS = frozenset({"YEAR", "QUARTER", "MONTH", "WEEK", "DAY"})
+#: The parts ``TIMESTAMP_ADD(t, INTERVAL n part)`` adds (timestamp_functions, TIMESTAMP_ADD).
+TIMESTAMP_PARTS = frozenset(
+    {"NANOSECOND", "MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY"}
+)
 #: The parts ``DATE_TRUNC(d, part)`` and ``DATE_DIFF(a, b, part)`` take (date_functions).
 BOUNDARY_PARTS = DATE_PARTS - {"DAYOFYEAR", "DAYOFWEEK"}
 

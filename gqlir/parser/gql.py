@@ -40,7 +40,7 @@ from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
 from ..ir import functions
 from ..ir.analysis import free_variables
-from ..ir.functions import BOUNDARY_PARTS, DATE_PARTS, INTERVAL_PARTS
+from ..ir.functions import BOUNDARY_PARTS, DATE_PARTS, INTERVAL_PARTS, TIMESTAMP_PARTS
 from .aggregates import null_below
 from .cypher import (
     _BINARY,
@@ -1928,6 +1928,45 @@ class _Position(_Marker):
 SPANNER_DEFAULT_ZONE = "America/Los_Angeles"
 
 
+#: TIMESTAMP_ADD's part -> the duration field of the same elapsed time, and its multiple (a
+#: DAY is 24 hours: timestamp_functions, TIMESTAMP_ADD)
+_ELAPSED = {
+    "DAY": ("hours", 24),
+    "HOUR": ("hours", 1),
+    "MINUTE": ("minutes", 1),
+    "SECOND": ("seconds", 1),
+    "MILLISECOND": ("milliseconds", 1),
+    "MICROSECOND": ("microseconds", 1),
+    "NANOSECOND": ("nanoseconds", 1),
+}
+
+
+def _timestamp_plus(
+    instant: ir.Expr, interval: ir.Expr, subtract: bool, name: str, pos: int
+) -> ir.Expr:
+    """``TIMESTAMP_ADD(t, INTERVAL n part)`` (``_SUB``): ``t ± duration({field: n})`` with a
+    field of elapsed time, so that Cypher's meaning does not depend on ``t``'s zone."""
+    part = interval.args[1] if isinstance(interval, ir.FunctionCall) else None
+    if (
+        not isinstance(interval, ir.FunctionCall)
+        or interval.name != "googlesql.interval"
+        or not isinstance(part, ir.String)
+        or part.value not in _ELAPSED
+    ):
+        raise _err(f"{name} takes a TIMESTAMP and an INTERVAL n part of {sorted(_ELAPSED)}", pos)
+    field, factor = _ELAPSED[part.value]
+    count = interval.args[0]
+    if factor != 1:
+        count = (
+            ir.Integer(count.value * factor)
+            if isinstance(count, ir.Integer)
+            else ir.Arithmetic(ir.ArithOp.MUL, count, ir.Integer(factor))
+        )
+    duration = ir.FunctionCall("duration", (ir.MapLiteral(((field, count),)),), pos=pos)
+    op = ir.ArithOp.SUB if subtract else ir.ArithOp.ADD
+    return ir.Arithmetic(op, instant, duration, pos=pos)
+
+
 def _current_date(zone: ir.Expr, pos: int | None) -> ir.FunctionCall:
     return ir.FunctionCall("date", (ir.MapLiteral((("timezone", zone),)),), pos=pos)
 
@@ -2122,6 +2161,8 @@ class SpannerBuilder(GqlBuilder):
         n = len(args)
         if low in ("date_trunc", "date_diff") and n == (2 if low == "date_trunc" else 3):
             return self._date_part_function(low, name, args, start)
+        if low in ("timestamp_add", "timestamp_sub") and n == 2:
+            return _timestamp_plus(args[0], args[1], low == "timestamp_sub", name, start)
         if low in ("starts_with", "ends_with") and n == 2:
             op = ir.StringOp.STARTS_WITH if low == "starts_with" else ir.StringOp.ENDS_WITH
             return ir.StringMatch(op, args[0], args[1], pos=start)
@@ -2286,8 +2327,9 @@ class SpannerBuilder(GqlBuilder):
     def interval_expr(self, c: list, pos: int) -> ir.FunctionCall:
         """``INTERVAL n part`` (DATE_ADD's argument): ``googlesql.interval(n, part)``."""
         part = c[1].upper()
-        if part not in INTERVAL_PARTS:
-            raise _err(f"INTERVAL … {c[1]}: a part is one of {sorted(INTERVAL_PARTS)}", pos)
+        if part not in INTERVAL_PARTS | TIMESTAMP_PARTS:
+            parts = sorted(INTERVAL_PARTS | TIMESTAMP_PARTS)
+            raise _err(f"INTERVAL … {c[1]}: a part is one of {parts}", pos)
         return ir.FunctionCall("googlesql.interval", (_val(c[0]), ir.String(part)), pos=pos)
 
     def spanner_typed_literal(self, c: list, pos: int) -> ir.TemporalLiteral:

@@ -56,6 +56,16 @@ known to be a date (a literal, or a property the schema types DATE):
   another type is null in Cypher and an analysis error in GoogleSQL (no implicit conversion
   of a column to TIMESTAMP), never another answer. Equality is left as it is.
 
+* ``t ± duration`` of a datetime (a TIMESTAMP: a property the schema types so, the current
+  instant, a literal at offset zero) and a constant duration without months as
+  ``TIMESTAMP_ADD(t, INTERVAL n part)`` (``TIMESTAMP_SUB``) of the duration's elapsed time, a
+  day as 24 hours:
+  Cypher adds the days in the value's zone, which for a UTC instant is 24 hours each, then the
+  clock part (duration arithmetic), and TIMESTAMP_ADD's DAY "is equivalent to 24 HOUR"
+  (timestamp_functions, TIMESTAMP_ADD); every datetime that reaches Spanner is such an
+  instant, since one at another offset is refused or folded first. Months stay refused (no
+  MONTH part for a TIMESTAMP). The reader writes ``TIMESTAMP_ADD``/``TIMESTAMP_SUB`` back as
+  ``t ± duration({hours: 24 n})`` and the like, elapsed time whatever ``t``'s zone.
 * ``date()`` and ``date.statement()``, the current date in the server's default time zone, as
   ``date({timezone: 'UTC'})``: Neo4j's default time zone is UTC (setting
   ``db.temporal.timezone``, default ``Z``: https://neo4j.com/docs/operations-manual/current/
@@ -166,6 +176,14 @@ def truncate_date(call: e.FunctionCall) -> e.Expr | None:
 
 def date_parts(duration: e.Expr) -> tuple[int, int] | None:
     """The months and days of a constant duration without a clock part, else None."""
+    parts = duration_parts(duration)
+    if parts is None or parts[2] != 0:
+        return None
+    return parts[0], parts[1]
+
+
+def duration_parts(duration: e.Expr) -> tuple[int, int, int] | None:
+    """The months, days and nanoseconds of a constant duration, else None."""
     from ..eval import temporal as tm
 
     value = None
@@ -186,9 +204,9 @@ def date_parts(duration: e.Expr) -> tuple[int, int] | None:
             value = tm.duration_from_map(fields)
         except Exception:  # an unknown or invalid field: the call is refused as it is
             return None
-    if not isinstance(value, tm.Duration) or value.nanos != 0:
+    if not isinstance(value, tm.Duration):
         return None
-    return value.months, value.days
+    return value.months, value.days, value.nanos
 
 
 def add_to_date(
@@ -289,3 +307,31 @@ def lower_timestamps(root: Node, target: Dialect) -> Node:
         return node
 
     return root.transform(rewrite)
+
+
+#: TIMESTAMP_ADD's parts, largest first, in nanoseconds
+_ELAPSED_PARTS = (
+    ("DAY", 86_400 * 10**9),
+    ("HOUR", 3_600 * 10**9),
+    ("MINUTE", 60 * 10**9),
+    ("SECOND", 10**9),
+    ("MILLISECOND", 10**6),
+    ("MICROSECOND", 10**3),
+    ("NANOSECOND", 1),
+)
+
+
+def add_to_timestamp(
+    instant: e.Expr, duration: e.Expr, *, subtract: bool, pos: int | None
+) -> e.Expr | None:
+    """``instant ± duration`` of a constant duration without months as one ``TIMESTAMP_ADD``
+    (``TIMESTAMP_SUB``) of its elapsed time in the largest part that counts it exactly, or
+    None."""
+    parts = duration_parts(duration)
+    if parts is None or parts[0] != 0:
+        return None
+    total = parts[1] * 86_400 * 10**9 + parts[2]
+    unit, size = next((u, n) for u, n in _ELAPSED_PARTS if total % n == 0)
+    interval = e.FunctionCall("googlesql.interval", (e.Integer(total // size), e.String(unit)))
+    name = "googlesql.timestamp_sub" if subtract else "googlesql.timestamp_add"
+    return e.FunctionCall(name, (instant, interval), pos=pos)
