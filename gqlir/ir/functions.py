@@ -176,6 +176,8 @@ GOOGLESQL = _spec(
     googlesql.array_to_string 2 3
     googlesql.code_points_to_string 1 1
     googlesql.concat 1 *
+    googlesql.current_date 0 1
+    googlesql.current_timestamp 0 0
     googlesql.date_add 2 2
     googlesql.date_diff 3 3
     googlesql.date_trunc 2 2
