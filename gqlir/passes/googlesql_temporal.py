@@ -1,4 +1,4 @@
-"""Cypher's date accessors and date arithmetic written with GoogleSQL's DATE functions.
+"""Cypher's dates and times written with GoogleSQL's DATE and TIMESTAMP functions and literals.
 
 Spanner's GoogleSQL has three temporal types: DATE (a calendar date without a zone), TIMESTAMP
 (an instant) and INTERVAL; there is no DATETIME and no TIME
@@ -30,7 +30,6 @@ known to be a date (a literal, or a property the schema types DATE):
   never another value. A duration of days alone is not written for such a property: ZetaSQL
   also accepts DATE_ADD(TIMESTAMP, INTERVAL n DAY), which Spanner's documentation does not
   describe.
-
 * ``date.truncate(unit, d)`` without a map of fields to set, for ``unit`` ``'day'``,
   ``'week'``, ``'month'``, ``'quarter'``, ``'year'``, ``'weekYear'``, as ``DATE_TRUNC(d, DAY |
   ISOWEEK | MONTH | QUARTER | YEAR | ISOYEAR)``: Cypher's week starts on Monday and its week
@@ -53,19 +52,19 @@ known to be a date (a literal, or a property the schema types DATE):
   datetimes by the instants they denote (https://neo4j.com/docs/cypher-manual/current/values-
   and-types/ordering-equality-comparison/, temporal instants), as GoogleSQL orders TIMESTAMPs,
   and the comparison's boolean is all the query sees of it. A comparison with a value of
-  another type is null in Cypher and an analysis error in GoogleSQL (no implicit conversion
-  of a column to TIMESTAMP), never another answer. Equality is left as it is.
-
+  another type is null in Cypher and an analysis error in GoogleSQL ("No matching signature
+  for operator < for argument types: DATE, TIMESTAMP", ZetaSQL's analyser, and the same for a
+  STRING), never another answer. Equality is left as it is.
 * ``t ± duration`` of a datetime (a TIMESTAMP: a property the schema types so, the current
   instant, a literal at offset zero) and a constant duration without months as
   ``TIMESTAMP_ADD(t, INTERVAL n part)`` (``TIMESTAMP_SUB``) of the duration's elapsed time, a
-  day as 24 hours:
-  Cypher adds the days in the value's zone, which for a UTC instant is 24 hours each, then the
-  clock part (duration arithmetic), and TIMESTAMP_ADD's DAY "is equivalent to 24 HOUR"
-  (timestamp_functions, TIMESTAMP_ADD); every datetime that reaches Spanner is such an
-  instant, since one at another offset is refused or folded first. Months stay refused (no
-  MONTH part for a TIMESTAMP). The reader writes ``TIMESTAMP_ADD``/``TIMESTAMP_SUB`` back as
-  ``t ± duration({hours: 24 n})`` and the like, elapsed time whatever ``t``'s zone.
+  day as 24 hours: Cypher adds the days in the value's zone, which for a UTC instant is 24
+  hours each, then the clock part (duration arithmetic), and TIMESTAMP_ADD adds a DAY as 24
+  hours to the instant (timestamp_functions, TIMESTAMP_ADD); every datetime that reaches
+  Spanner is such an instant, since one at another offset is refused or folded first. Months
+  stay refused (no MONTH part for a TIMESTAMP). The reader writes ``TIMESTAMP_ADD`` and
+  ``TIMESTAMP_SUB`` back as ``t ± duration({hours: 24 n})`` and the like: elapsed time,
+  whatever ``t``'s zone.
 * ``date()`` and ``date.statement()``, the current date in the server's default time zone, as
   ``date({timezone: 'UTC'})``: Neo4j's default time zone is UTC (setting
   ``db.temporal.timezone``, default ``Z``: https://neo4j.com/docs/operations-manual/current/
