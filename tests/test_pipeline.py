@@ -28,6 +28,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql-strings",
         "googlesql-division",
         "googlesql-functions",
+        "googlesql-temporal",
         "googlesql",
         "gql-functions",
         "relationship-types",

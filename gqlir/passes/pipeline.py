@@ -44,6 +44,7 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
+from .googlesql_temporal import NOW, TODAY, lower_timestamps
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .setops import lower_set_operations
 
@@ -249,6 +250,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_functions,
         lower_functions,
         "left/right/substring as SUBSTR, toFloat of a number as CAST, round(x) half up",
+    ),
+    Lowering(
+        "googlesql-temporal",
+        frozenset({"gql"}),
+        lambda t, s: t.capabilities.googlesql_expressions,
+        lower_timestamps,
+        "a datetime at offset zero or compared by order as a TIMESTAMP; date() in UTC",
+        needed=lambda x: e.TemporalLiteral in x.kinds or not x.functions.isdisjoint(TODAY | NOW),
     ),
     Lowering(
         "set-operations",
