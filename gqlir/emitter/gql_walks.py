@@ -31,6 +31,7 @@ from ..ir import expr as e
 from ..ir import query as q
 from ..ir.analysis import cannot_fail
 from ..passes.fold import closed
+from ..passes.substitute import substitute
 
 if TYPE_CHECKING:
     from .gql import GqlGenerator
@@ -238,11 +239,9 @@ def _renamed(
 def _replaced(
     gen: GqlGenerator, node: e.Expr, name: str, value: e.Expr, construct: str, at: e.Expr
 ) -> e.Expr:
-    from .gql import _substitute
-
     if isinstance(value, e.Variable) and value.name == name:
         return node
-    out = _substitute(node, name, value)
+    out = substitute(node, name, value)
     if out is None:
         raise gen.unsupported(construct, at, message="the test reads the variable in a subquery")
     return out

@@ -13,7 +13,7 @@ The printers (:mod:`gqlir.emitter`) run :func:`lower` first and then only write 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -31,6 +31,9 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
+from .gql_expressions import KINDS as _EXPRESSION_KINDS
+from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
+from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .setops import lower_set_operations
 
@@ -113,12 +116,15 @@ class Lowering:
     name: str
     families: frozenset[str]
     when: Callable[[Dialect, Dialect | None], bool]
-    run: Callable[[Node, Dialect], Node]
+    run: Callable[..., Node]
     #: The rule, in a line (the pass module's docstring states it fully, with its source).
     rule: str
     by_source: bool = False
     #: Whether the query holds anything the pass rewrites (False: skip it).
     needed: Callable[[Summary], bool] = _always
+    #: ``run`` also takes the schema's property kinds (``(node|edge, key) -> kind``), which
+    #: the types of properties are read from.
+    reads_schema: bool = False
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -260,6 +266,21 @@ LOWERINGS: tuple[Lowering, ...] = (
         "property map keys beyond the target's limit moved to the MATCH's WHERE",
         needed=lambda x: e.MapLiteral in x.kinds,
     ),
+    Lowering(
+        "gql-expressions",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_expressions,
+        "walks over constant lists item by item; size/length/toString/toBoolean/ceil/floor/"
+        "substring by argument type; constant list functions folded",
+        needed=lambda x: (
+            not (
+                x.functions.isdisjoint(_EXPRESSION_FUNCTIONS)
+                and x.kinds.isdisjoint(_EXPRESSION_KINDS)
+            )
+        ),
+        reads_schema=True,
+    ),
 )
 
 
@@ -287,10 +308,12 @@ def lower(
     source: Dialect | None = None,
     changed: list[str] | None = None,
     by_source: bool = False,
+    properties: Mapping[tuple[str, str], str] | None = None,
 ) -> Node:
     """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
     depend on the ``source`` dialect. The names of the passes that changed it are appended to
-    ``changed`` when given."""
+    ``changed`` when given. ``properties``: the schema's property kinds, for the passes that
+    read types (``(node|edge, key) -> kind``, :func:`gqlir.analysis.types.property_kinds`)."""
     summary: Summary | None = None
     for lowering in lowerings(target, source):
         if lowering.by_source != by_source:
@@ -300,7 +323,10 @@ def lower(
                 summary = summarize(node)
             if not lowering.needed(summary):
                 continue
-        out = lowering.run(node, target)
+        if lowering.reads_schema:
+            out = lowering.run(node, target, properties)
+        else:
+            out = lowering.run(node, target)
         if out is not node:
             summary = None  # the query changed: gather again when a later pass asks
             if changed is not None:
