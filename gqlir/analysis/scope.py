@@ -19,6 +19,7 @@ from ..ir.node import Node
 from .types import ANY, TypeAnalysis, VType, unconst
 
 __all__ = [
+    "Deferred",
     "ScopeTypes",
     "call_results",
     "path_bindings",
@@ -27,12 +28,37 @@ __all__ = [
     "unwind_bindings",
 ]
 
+
+class Deferred:
+    """The type of ``expr`` in ``scope``, inferred when first asked (most bound variables'
+    types are never asked, and a projection binds every column)."""
+
+    __slots__ = ("expr", "found", "scope")
+
+    def __init__(self, expr: e.Expr, scope: Mapping[str, VType | Deferred]) -> None:
+        self.expr = expr
+        self.scope = scope
+        self.found: VType | None = None
+
+    def resolve(self, types: ScopeTypes) -> VType:
+        if self.found is None:
+            outer = types.scope
+            types.scope = self.scope  # type: ignore[assignment]
+            try:
+                self.found = types.of(self.expr)
+            finally:
+                types.scope = outer
+            self.scope = {}  # (no longer needed)
+        return self.found
+
+
 Scope = dict[str, VType]
 
 
 class ScopeTypes(TypeAnalysis):
     """The type analysis over a scope of variables and the schema's property kinds
-    (``(node|edge, key) -> kind``, :func:`gqlir.analysis.types.property_kinds`)."""
+    (``(node|edge, key) -> kind``, :func:`gqlir.analysis.types.property_kinds`). A variable's
+    type may be :class:`Deferred` (inferred when asked)."""
 
     __slots__ = ("properties", "scope")
 
@@ -43,7 +69,14 @@ class ScopeTypes(TypeAnalysis):
         self.properties: Mapping[tuple[str, str], str] = properties or {}
 
     def variable(self, name: str) -> VType:
-        return self.scope.get(name, ANY)
+        found = self.scope.get(name, ANY)
+        if type(found) is Deferred:
+            return found.resolve(self)
+        return found
+
+    def elements(self) -> set[str]:
+        """The variables in scope bound to nodes or edges."""
+        return {n for n in self.scope if self.variable(n).kind in ("node", "edge")}
 
     def property(self, node: e.Property, subject: VType) -> VType:
         if subject.kind not in ("node", "edge"):

@@ -101,7 +101,7 @@ def index(walk: Lowering, node: e.Index) -> e.Expr:
         i = node.index.value
         inside = -len(items) <= i < len(items)
         others = [x for j, x in enumerate(items) if not inside or j != i % len(items)]
-        elements = {n for n, t in walk.scope.items() if t.kind in ("node", "edge")}
+        elements = walk.types.elements()
         if all(is_const(x) for x in items) or all(cannot_fail(x, elements) for x in others):
             return items[i] if inside else e.Null(pos=node.pos)
     subject = node.subject

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..analysis.types import ANY
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir.node import Node
@@ -21,10 +20,11 @@ from .scoped import ScopedRewrite
 
 __all__ = ["KINDS", "NAMES", "GqlExpressions", "lower_gql_expressions"]
 
-#: The functions and the node kinds the rules rewrite (the pass is skipped without them).
+#: The functions and the node kinds the rules rewrite (the pass is skipped without them, and
+#: without a ``+``: the other arithmetic, negation and aggregates are rewritten only around one).
 NAMES = typed_functions.NAMES
-KINDS = frozenset({e.ListPredicate, e.ListComprehension, e.In, e.Index, e.Slice, e.Arithmetic})
-KINDS |= {e.Negate, e.Aggregate, e.Xor, e.IsTruth}
+KINDS = frozenset({e.ListPredicate, e.ListComprehension, e.In, e.Index, e.Slice, e.Xor})
+KINDS |= {e.IsTruth}
 
 
 def lower_gql_expressions(
@@ -54,9 +54,7 @@ _RULES: dict[type, Callable[[Any, Any], e.Expr]] = {
 
 
 class GqlExpressions(ScopedRewrite):
-    def rule(self, node: e.Expr) -> e.Expr:
-        found = _RULES.get(type(node))
-        return node if found is None else found(self, node)
+    rules = _RULES
 
     def const_list(self, node: e.Expr) -> list[e.Expr] | None:
         """The items of a list known here: a literal, a variable bound to a constant list, or
@@ -64,7 +62,7 @@ class GqlExpressions(ScopedRewrite):
         if isinstance(node, e.ListLiteral):
             return list(node.items)
         if isinstance(node, e.Variable):
-            const = self.scope.get(node.name, ANY).const
+            const = self.types.variable(node.name).const
             if isinstance(const, e.ListLiteral):
                 return list(const.items)
         if isinstance(node, (e.Index, e.Slice)) or (

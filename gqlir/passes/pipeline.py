@@ -49,17 +49,20 @@ class Summary:
     kinds: frozenset[type]
     functions: frozenset[str]
     adds_numbers: bool
+    #: Cypher's polymorphic + (ArithOp.ADD) occurs.
+    adds: bool = False
 
 
 def summarize(node: Node) -> Summary:
     """One walk over ``node`` (written out: it runs on every translation)."""
     kinds: set[type] = set()
     functions: set[str] = set()
-    adds_numbers = False
+    adds_numbers = adds = False
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
-    function_call, arithmetic, add_numbers = e.FunctionCall, e.Arithmetic, e.ArithOp.ADD_NUMBERS
+    function_call, arithmetic = e.FunctionCall, e.Arithmetic
+    add_numbers, plus = e.ArithOp.ADD_NUMBERS, e.ArithOp.ADD
     leaves = _LEAVES
     while stack:
         inner = pop()
@@ -77,10 +80,30 @@ def summarize(node: Node) -> Summary:
         add(cls)
         if cls is function_call:
             functions.add(inner.name)
-        elif cls is arithmetic and inner.op is add_numbers:
-            adds_numbers = True
+        elif cls is arithmetic:
+            if inner.op is plus:
+                adds = True
+            elif inner.op is add_numbers:
+                adds_numbers = True
         extend(getter(inner))
-    return Summary(frozenset(kinds), frozenset(functions), adds_numbers)
+    return Summary(frozenset(kinds), frozenset(functions), adds_numbers, adds)
+
+
+def summary_of(node: Node) -> Summary:
+    """:func:`summarize` of ``node``, computed once for consecutive asks about the same query
+    (a translation lowers it twice: by its source, then for its target, most often unchanged
+    in between)."""
+    global _LAST
+    last = _LAST
+    if last[0] is node and last[1] is not None:
+        return last[1]
+    found = summarize(node)
+    _LAST = (node, found)
+    return found
+
+
+#: The last query summarized and its summary (held, so that its identity is not reused).
+_LAST: tuple[Node | None, Summary | None] = (None, None)
 
 
 #: What the summary does not look into: scalars (a map entry's key, an absent child) and the
@@ -271,10 +294,11 @@ LOWERINGS: tuple[Lowering, ...] = (
         frozenset({"gql"}),
         lambda t, s: True,
         lower_gql_expressions,
-        "walks over constant lists item by item; size/length/toString/toBoolean/ceil/floor/"
-        "substring by argument type; constant list functions folded",
+        "constant list walks item by item; functions by argument type; polymorphic + by "
+        "operand types; XOR as <>, IS UNKNOWN as IS NULL",
         needed=lambda x: (
-            not (
+            x.adds
+            or not (
                 x.functions.isdisjoint(_EXPRESSION_FUNCTIONS)
                 and x.kinds.isdisjoint(_EXPRESSION_KINDS)
             )
@@ -320,7 +344,7 @@ def lower(
             continue
         if lowering.needed is not _always:
             if summary is None:
-                summary = summarize(node)
+                summary = summary_of(node)
             if not lowering.needed(summary):
                 continue
         if lowering.reads_schema:

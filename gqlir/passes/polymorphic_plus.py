@@ -98,7 +98,7 @@ def _number_literal(node: e.Expr) -> bool:
 def _add(walk: Lowering, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr:
     kinds = (lt.kind, rt.kind)
     if "null" in kinds:
-        elements = {n for n, t in walk.scope.items() if t.kind in ("node", "edge")}
+        elements = walk.types.elements()
         if cannot_fail(node.left, elements) and cannot_fail(node.right, elements):
             return e.Null(pos=node.pos)
     if lt.kind in NUMERIC and rt.kind in NUMERIC:

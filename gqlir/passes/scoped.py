@@ -1,7 +1,7 @@
 """The walk of a scope-typed lowering: every expression rewritten with the variables in scope.
 
-A lowering whose rule reads the types of variables (:mod:`.polymorphic_plus`,
-:mod:`.typed_functions`) subclasses :class:`ScopedRewrite` and defines :meth:`rule`. The walk
+A lowering whose rules read the types of variables (:mod:`.polymorphic_plus`,
+:mod:`.typed_functions`) subclasses :class:`ScopedRewrite` and lists them in ``rules``. The walk
 follows what each step binds as :mod:`gqlir.analysis.scope` states it (the GQL printer follows
 the same rules), and rewrites top-down: a rule sees its operands as the input wrote them, which
 is what their types are inferred from, and is applied again until it changes nothing before the
@@ -11,11 +11,12 @@ operands are visited. A walk that changes nothing returns its input (the same ob
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ..analysis.scope import (
+    Deferred,
     ScopeTypes,
     call_results,
     path_bindings,
@@ -60,9 +61,9 @@ class ScopedRewrite:
     def type_of(self, node: e.Expr) -> VType:
         return self.types.of(node)
 
-    def rule(self, node: e.Expr) -> e.Expr:
-        """``node`` rewritten (``node`` itself when the rule does not apply)."""
-        return node
+    #: node class -> its rule, ``rule(walk, node)``: ``node`` rewritten, or ``node`` itself
+    #: when the rule does not apply (a subclass lists its rules).
+    rules: ClassVar[Mapping[type, Callable[[Any, Any], e.Expr]]] = {}
 
     def unsupported(self, construct: str, node: Node | None, **kw: Any) -> UnsupportedError:
         return UnsupportedError(
@@ -117,7 +118,8 @@ class ScopedRewrite:
             bindings = []
             for binding in step.bindings:
                 value = self.expr(binding.value)
-                self.scope = {**self.scope, binding.variable: self.type_of(binding.value)}
+                bound = Deferred(binding.value, self.scope)
+                self.scope = {**self.scope, binding.variable: bound}  # type: ignore[dict-item]
                 bindings.append(
                     binding if value is binding.value else replace(binding, value=value)
                 )
@@ -169,7 +171,7 @@ class ScopedRewrite:
         WHERE, the variables it reads that the projection drops)."""
         incoming = self.scope
         cols = projection_columns(step, incoming)
-        columns = {a: self.type_of(x) for x, a in cols if a}
+        columns: dict[str, Any] = {a: Deferred(x, incoming) for x, a in cols if a}
         items = self._tuple(step.items)
         order_by = self._tuple(step.order_by)
         skip = None if step.skip is None else self.expr(step.skip)
@@ -204,26 +206,35 @@ class ScopedRewrite:
         """``node`` with the rule applied at the top until stable, then to its operands. A
         refusal is left in the IR (:class:`~gqlir.ir.Untranslatable`) for the printer to
         raise where it writes it."""
-        for _ in range(_MAX_ROUNDS):
-            try:
-                new = self.rule(node)
-            except UnsupportedError as exc:
-                return _untranslatable(node, exc)
-            if new is node:
-                break
-            node = new
-        if isinstance(node, (e.Exists, e.CountSubquery, e.CollectSubquery, e.ValueSubquery)):
-            return self.children(node)  # (query() keeps the scope)
-        if isinstance(node, (e.ListComprehension, e.ListPredicate, e.Reduce)):
-            return self._iteration(node)
-        if isinstance(node, e.PatternComprehension):
+        cls = type(node)
+        if cls in _LEAVES:
+            return node
+        found = self.rules.get(cls)
+        if found is not None:
+            for _ in range(_MAX_ROUNDS):
+                try:
+                    new = found(self, node)
+                except UnsupportedError as exc:
+                    return _untranslatable(node, exc)
+                if new is node:
+                    break
+                node = new
+                cls = type(node)
+                found = self.rules.get(cls)
+                if found is None:
+                    break
+            if cls in _LEAVES:
+                return node
+        if cls in _ITERATIONS:
+            return self._iteration(node)  # type: ignore[arg-type]
+        if cls is e.PatternComprehension:
             outer = self.scope
-            self.scope = {**outer, **pattern_bindings((node.pattern,))}
+            self.scope = {**outer, **pattern_bindings((node.pattern,))}  # type: ignore[attr-defined]
             try:
-                return self.children(node)
+                return self._fields(node, "")
             finally:
                 self.scope = outer
-        return self.children(node)
+        return self._fields(node, "")  # (a subquery's query() keeps the scope)
 
     def _iteration(self, node: e.ListComprehension | e.ListPredicate | e.Reduce) -> e.Expr:
         """A list walk: its source in the scope, the rest with the walk's variable bound to the
@@ -247,7 +258,8 @@ class ScopedRewrite:
     # -- children ------------------------------------------------------------------------------
     def children(self, node: Any, skip: str = "") -> Any:
         """``node`` with its children rewritten (patterns bind the variables their parts see)."""
-        if isinstance(node, p.ParenPath):
+        cls = type(node)
+        if cls is p.ParenPath:
             inner: dict[str, VType] = {}
             path_bindings(node.path, inner, group=False)
             outer = self.scope
@@ -256,7 +268,7 @@ class ScopedRewrite:
                 return self._fields(node, skip)
             finally:
                 self.scope = outer
-        if isinstance(node, p.RelPattern) and node.variable and node.quantifier is not None:
+        if cls is p.RelPattern and node.variable and node.quantifier is not None:
             outer = self.scope
             self.scope = {**outer, node.variable: VType("edge")}
             try:
@@ -266,38 +278,88 @@ class ScopedRewrite:
         return self._fields(node, skip)
 
     def _fields(self, node: Node, skip: str) -> Node:
-        changes: dict[str, Any] = {}
-        for name in child_fields(type(node)):
-            if name == skip:
-                continue
+        changes: dict[str, Any] | None = None
+        leaves, kinds = _LEAVES, _KINDS
+        for name in _field_names(type(node)):
             value = getattr(node, name)
-            new = self._value(value)
+            cls = type(value)
+            if cls in leaves or value is None or name == skip:
+                continue
+            kind = kinds.get(cls) or _kind(cls)
+            if kind is _EXPR:
+                new = self.expr(value)
+            elif kind is _TUPLE:
+                new = self._tuple(value)
+            else:
+                new = self._value(value, kind)
             if new is not value:
+                if changes is None:
+                    changes = {}
                 changes[name] = new
         return replace(node, **changes) if changes else node  # type: ignore[type-var]
 
-    def _value(self, value: Any) -> Any:
-        if isinstance(value, e.Expr):
+    def _value(self, value: Any, kind: str) -> Any:
+        if kind is _EXPR:
             return self.expr(value)
-        if isinstance(value, q.Query):
-            return self.query(value)
-        if isinstance(value, q.Step):
-            return self.step(value)
-        if isinstance(value, Node):
+        if kind is _NODE:
             return self.children(value)
-        if isinstance(value, tuple):
+        if kind is _TUPLE:
             return self._tuple(value)
+        if kind is _STEP:
+            return self.step(value)
+        if kind is _QUERY:
+            return self.query(value)
         return value
 
     def _tuple(self, value: tuple[Any, ...]) -> tuple[Any, ...]:
         out: list[Any] | None = None
+        leaves, kinds = _LEAVES, _KINDS
         for i, item in enumerate(value):
-            new = self._value(item)
+            cls = type(item)
+            if cls in leaves:
+                new = item
+            else:
+                new = self._value(item, kinds.get(cls) or _kind(cls))
             if out is not None:
                 out.append(new)
             elif new is not item:
                 out = [*value[:i], new]
         return value if out is None else tuple(out)
+
+
+#: What the walk does with a value of a class (found once per class).
+_EXPR, _QUERY, _STEP, _NODE, _TUPLE, _OTHER = "expr", "query", "step", "node", "tuple", "other"
+_KINDS: dict[type, str] = {}
+#: Expressions with no operands (no rule rewrites them).
+_LEAVES = frozenset(
+    {e.Null, e.Boolean, e.Integer, e.Float, e.String, e.Variable, e.Parameter, e.CountStar}
+)
+_ITERATIONS = frozenset({e.ListComprehension, e.ListPredicate, e.Reduce})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _kind(cls: type) -> str:
+    if issubclass(cls, e.Expr):
+        kind = _EXPR
+    elif issubclass(cls, q.Query):
+        kind = _QUERY
+    elif issubclass(cls, q.Step):
+        kind = _STEP
+    elif issubclass(cls, Node):
+        kind = _NODE
+    elif cls is tuple:
+        kind = _TUPLE
+    else:
+        kind = _OTHER
+    _KINDS[cls] = kind
+    return kind
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = child_fields(cls)
+    return found
 
 
 def _untranslatable(node: e.Expr, exc: UnsupportedError) -> e.Untranslatable:
