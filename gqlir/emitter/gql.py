@@ -96,7 +96,6 @@ from ..ir.analysis import (
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
-from ..passes.exprs import VOLATILE as _VOLATILE
 from ..passes.exprs import all_of as _all_of
 from ..passes.exprs import conjoin as _conjoin
 from ..passes.exprs import non_null_literal as _non_null_literal
@@ -151,13 +150,6 @@ _ELEMENTS = frozenset({"node", "edge"})
 def _known(kind: str) -> bool:
     """Whether a value of ``kind`` has one runtime type (``number`` may be either)."""
     return VType(kind).known and kind != "number"
-
-
-def _steady(node: Node) -> bool:
-    """Whether ``node`` gives the same value each time it is evaluated (no volatile function)."""
-    return not any(
-        isinstance(inner, e.FunctionCall) and inner.name in _VOLATILE for inner in node.walk()
-    )
 
 
 def _free_outside_aggregates(node: Node) -> set[str]:
@@ -282,8 +274,16 @@ class GqlGenerator(GraphTextGenerator):
             return self.expr(node)
         return self.gen(node)
 
-    def top(self, query: q.Query) -> str:
-        """The query as the user runs it: graph selection, then the body."""
+    def preflight(self, node: Node) -> None:
+        """Refuse before lowering what :meth:`top` refuses before writing anything (a query
+        for a dialect that must name its graph, with no graph named): the same refusal,
+        without lowering a query that cannot be written."""
+        if isinstance(node, q.Query) and self.caps.graph_prefix_required:
+            self._graph_of(node)
+
+    def _graph_of(self, query: q.Query) -> tuple[str | None, q.Query]:
+        """The graph the query selects first (or the ``graph`` option), and the query without
+        that selection."""
         graph = self.graph
         if (
             isinstance(query, q.LinearQuery)
@@ -298,18 +298,24 @@ class GqlGenerator(GraphTextGenerator):
             if len(graphs) == 1 and None not in graphs:
                 graph = graphs.pop()
                 query = _without_graph(query)
+        if self.caps.graph_prefix_required and graph is None:
+            raise self.unsupported(
+                "graph name",
+                query,
+                rewrite="pass graph=<property graph name> (the CLI's --graph), or start the "
+                "query with USE <graph>",
+                message=f"{self.dialect.name} queries start with GRAPH <name>, and no graph "
+                "was named",
+            )
+        return graph, query
+
+    def top(self, query: q.Query) -> str:
+        """The query as the user runs it: graph selection, then the body."""
+        graph, query = self._graph_of(query)
         prefix: list[str] = []
         lead: str | None = None
         if self.caps.graph_prefix_required:
-            if graph is None:
-                raise self.unsupported(
-                    "graph name",
-                    query,
-                    rewrite="pass graph=<property graph name> (the CLI's --graph), or start the "
-                    "query with USE <graph>",
-                    message=f"{self.dialect.name} queries start with GRAPH <name>, and no graph "
-                    "was named",
-                )
+            assert graph is not None
             prefix.append("GRAPH " + self.graph_name(graph))
         elif graph is not None:
             self.require(self.caps.use_graph, "USE", query)
@@ -3379,6 +3385,7 @@ def emit_gql(
         schema=schema,
     )
     try:
+        generator.preflight(node)
         return generator.generate(lower(node, target, properties=generator.property_kinds))
     except RecursionError:
         raise UnsupportedError(

@@ -30,6 +30,7 @@ from ..analysis.aggregates import aggregates
 from ..ir import expr as e
 from ..ir import query as q
 from ..ir.analysis import cannot_fail
+from ..passes.exprs import steady
 from ..passes.fold import closed
 from ..passes.substitute import substitute
 
@@ -219,9 +220,7 @@ def _not_constant(gen: GqlGenerator, node: e.Expr, construct: str, at: e.Expr) -
 
 
 def _check(gen: GqlGenerator, node: e.Expr, construct: str, at: e.Expr) -> None:
-    from .gql import _steady
-
-    if aggregates(node) or not _steady(node):
+    if aggregates(node) or not steady(node):
         raise gen.unsupported(
             construct,
             at,

@@ -21,6 +21,7 @@ __all__ = [
     "non_null_literal",
     "pure",
     "repeatable",
+    "steady",
     "typed",
 ]
 
@@ -48,6 +49,13 @@ def repeatable(node: Node, *, aggregates: bool = True) -> bool:
         if isinstance(inner, banned):
             return False
     return True
+
+
+def steady(node: Node) -> bool:
+    """Whether ``node`` gives the same value each time it is evaluated (no volatile function)."""
+    return not any(
+        isinstance(inner, e.FunctionCall) and inner.name in VOLATILE for inner in node.walk()
+    )
 
 
 def non_null_literal(node: e.Expr) -> bool:

@@ -83,8 +83,7 @@ class ScopedRewrite:
 
     def query(self, query: q.Query) -> q.Query:
         """A query in the current scope (restored after: a subquery binds nothing outside)."""
-        outer = self.scope
-        self.scope = dict(outer)
+        outer = self.scope  # (scopes are replaced, never changed in place)
         try:
             if isinstance(query, q.LinearQuery):
                 steps = self._steps(query.steps)
@@ -171,7 +170,11 @@ class ScopedRewrite:
         WHERE, the variables it reads that the projection drops)."""
         incoming = self.scope
         cols = projection_columns(step, incoming)
-        columns: dict[str, Any] = {a: Deferred(x, incoming) for x, a in cols if a}
+        columns: dict[str, Any] = {
+            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[attr-defined]
+            for x, a in cols
+            if a
+        }
         items = self._tuple(step.items)
         order_by = self._tuple(step.order_by)
         skip = None if step.skip is None else self.expr(step.skip)
@@ -207,7 +210,7 @@ class ScopedRewrite:
         refusal is left in the IR (:class:`~gqlir.ir.Untranslatable`) for the printer to
         raise where it writes it."""
         cls = type(node)
-        if cls in _LEAVES:
+        if cls in _LEAVES or (cls is e.Property and type(node.subject) in _LEAVES):  # type: ignore[attr-defined]
             return node
         found = self.rules.get(cls)
         if found is not None:
@@ -339,7 +342,9 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _kind(cls: type) -> str:
-    if issubclass(cls, e.Expr):
+    if issubclass(cls, (p.LabelExpr, p.Quantifier, e.TypeRef)):
+        kind = _OTHER  # (no expression inside)
+    elif issubclass(cls, e.Expr):
         kind = _EXPR
     elif issubclass(cls, q.Query):
         kind = _QUERY
