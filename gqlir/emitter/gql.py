@@ -2174,6 +2174,8 @@ class GqlGenerator(GraphTextGenerator):
         op = node.op
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
+        if op in (e.ArithOp.ADD, e.ArithOp.SUB, e.ArithOp.MUL):
+            return node  # (Cypher's + is the pass polymorphic_plus's)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op is e.ArithOp.DIV_FLOAT:
             if self.caps.integer_division == "float":
