@@ -389,6 +389,18 @@ def get_dialect(name: str | Dialect) -> Dialect:
     """Look up a dialect by name or alias; ``sql:<sqlglot dialect>`` selects a SQL flavour."""
     if isinstance(name, Dialect):
         return name
+    found = _FOUND.get(name)  # (asked several times per translation)
+    if found is not None:
+        return found
+    found = _FOUND[name] = _lookup(name)
+    return found
+
+
+#: Dialects by the exact name they were asked by (each is built once and never changes).
+_FOUND: dict[str, Dialect] = {}
+
+
+def _lookup(name: str) -> Dialect:
     base, _, flavour = name.partition(":")
     registry = _registry()
     key = registry.get(base.lower())

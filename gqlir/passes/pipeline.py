@@ -13,7 +13,7 @@ The printers (:mod:`gqlir.emitter`) run :func:`lower` first and then only write 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -45,6 +45,9 @@ from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
 from .googlesql_temporal import NOW, TODAY, lower_timestamps
+from .gql_expressions import KINDS as _EXPRESSION_KINDS
+from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
+from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .setops import lower_set_operations
 
@@ -60,17 +63,20 @@ class Summary:
     kinds: frozenset[type]
     functions: frozenset[str]
     adds_numbers: bool
+    #: Cypher's polymorphic + (ArithOp.ADD) occurs.
+    adds: bool = False
 
 
 def summarize(node: Node) -> Summary:
     """One walk over ``node`` (written out: it runs on every translation)."""
     kinds: set[type] = set()
     functions: set[str] = set()
-    adds_numbers = False
+    adds_numbers = adds = False
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
-    function_call, arithmetic, add_numbers = e.FunctionCall, e.Arithmetic, e.ArithOp.ADD_NUMBERS
+    function_call, arithmetic = e.FunctionCall, e.Arithmetic
+    add_numbers, plus = e.ArithOp.ADD_NUMBERS, e.ArithOp.ADD
     leaves = _LEAVES
     while stack:
         inner = pop()
@@ -88,10 +94,30 @@ def summarize(node: Node) -> Summary:
         add(cls)
         if cls is function_call:
             functions.add(inner.name)
-        elif cls is arithmetic and inner.op is add_numbers:
-            adds_numbers = True
+        elif cls is arithmetic:
+            if inner.op is plus:
+                adds = True
+            elif inner.op is add_numbers:
+                adds_numbers = True
         extend(getter(inner))
-    return Summary(frozenset(kinds), frozenset(functions), adds_numbers)
+    return Summary(frozenset(kinds), frozenset(functions), adds_numbers, adds)
+
+
+def summary_of(node: Node) -> Summary:
+    """:func:`summarize` of ``node``, computed once for consecutive asks about the same query
+    (a translation lowers it twice: by its source, then for its target, most often unchanged
+    in between)."""
+    global _LAST
+    last = _LAST
+    if last[0] is node and last[1] is not None:
+        return last[1]
+    found = summarize(node)
+    _LAST = (node, found)
+    return found
+
+
+#: The last query summarized and its summary (held, so that its identity is not reused).
+_LAST: tuple[Node | None, Summary | None] = (None, None)
 
 
 #: What the summary does not look into: scalars (a map entry's key, an absent child) and the
@@ -127,12 +153,15 @@ class Lowering:
     name: str
     families: frozenset[str]
     when: Callable[[Dialect, Dialect | None], bool]
-    run: Callable[[Node, Dialect], Node]
+    run: Callable[..., Node]
     #: The rule, in a line (the pass module's docstring states it fully, with its source).
     rule: str
     by_source: bool = False
     #: Whether the query holds anything the pass rewrites (False: skip it).
     needed: Callable[[Summary], bool] = _always
+    #: ``run`` also takes the schema's property kinds (``(node|edge, key) -> kind``), which
+    #: the types of properties are read from.
+    reads_schema: bool = False
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -346,6 +375,22 @@ LOWERINGS: tuple[Lowering, ...] = (
         "property map keys beyond the target's limit moved to the MATCH's WHERE",
         needed=lambda x: e.MapLiteral in x.kinds,
     ),
+    Lowering(
+        "gql-expressions",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_expressions,
+        "constant list walks item by item; functions by argument type; polymorphic + by "
+        "operand types; XOR as <>, IS UNKNOWN as IS NULL",
+        needed=lambda x: (
+            x.adds
+            or not (
+                x.functions.isdisjoint(_EXPRESSION_FUNCTIONS)
+                and x.kinds.isdisjoint(_EXPRESSION_KINDS)
+            )
+        ),
+        reads_schema=True,
+    ),
 )
 
 
@@ -373,20 +418,25 @@ def lower(
     source: Dialect | None = None,
     changed: list[str] | None = None,
     by_source: bool = False,
+    properties: Mapping[tuple[str, str], str] | None = None,
 ) -> Node:
     """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
     depend on the ``source`` dialect. The names of the passes that changed it are appended to
-    ``changed`` when given."""
+    ``changed`` when given. ``properties``: the schema's property kinds, for the passes that
+    read types (``(node|edge, key) -> kind``, :func:`gqlir.analysis.types.property_kinds`)."""
     summary: Summary | None = None
     for lowering in lowerings(target, source):
         if lowering.by_source != by_source:
             continue
         if lowering.needed is not _always:
             if summary is None:
-                summary = summarize(node)
+                summary = summary_of(node)
             if not lowering.needed(summary):
                 continue
-        out = lowering.run(node, target)
+        if lowering.reads_schema:
+            out = lowering.run(node, target, properties)
+        else:
+            out = lowering.run(node, target)
         if out is not node:
             summary = None  # the query changed: gather again when a later pass asks
             if changed is not None:
