@@ -155,6 +155,8 @@ def translate(
 
         # the query's other refusals, looked for only when asked (exc.all_refusals())
         refused._others = lambda first=refused: all_refusals(query, first, write_query)
+        if refused.node is query:
+            raise  # (a refusal of the query as a whole, such as a graph it does not name)
         folded = fold_constants(query, get_dialect(read).name)
         if folded is query:
             raise

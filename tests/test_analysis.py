@@ -55,3 +55,27 @@ def test_value_kinds_round_trip() -> None:
         assert value_kind_of(from_value_kind(name)) == name
     assert value_kind_of(VType("number")) is None
     assert value_kind_of(VType("property")) == "other"
+
+
+def test_a_pattern_binds_elements_and_lists_of_them_under_a_quantifier() -> None:
+    from gqlir.analysis.scope import pattern_bindings
+
+    query = gqlir.parse("MATCH p = (a)-[r]->(b)-[s*1..3]->(c) RETURN a")
+    assert isinstance(query, ir.LinearQuery)
+    match = query.steps[0]
+    assert isinstance(match, ir.Match)
+    bound = pattern_bindings(match.patterns)
+    assert bound["p"] == VType("path")
+    assert bound["a"] == VType("node") and bound["r"] == VType("edge")
+    assert bound["s"] == VType("list", VType("edge"))
+
+
+def test_a_deferred_type_is_inferred_in_the_scope_it_was_bound_in() -> None:
+    from gqlir.analysis.scope import Deferred, ScopeTypes
+
+    # x is a string where s was bound; later the name x means something else
+    deferred = Deferred(ir.Variable("x"), {"x": VType("string")})
+    types = ScopeTypes({"s": deferred, "x": VType("integer")})  # type: ignore[dict-item]
+    assert types.variable("s") == VType("string")
+    assert types.of(ir.Variable("x")) == VType("integer")
+    assert types.variable("s") is types.variable("s")  # inferred once

@@ -608,8 +608,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "RETURN date.truncate('year', date('2020-05-06')) AS d",
         Refused("function date.truncate()"),
+        "GRAPH g RETURN DATE_TRUNC(DATE '2020-05-06', YEAR) AS d",
         Refused("function date.truncate()"),
-        SAME,
     ),
     (
         "RETURN duration.between(date('2020-01-01'), date('2020-02-03')) AS d",
@@ -620,8 +620,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "WITH date('2020-01-02') AS d RETURN d.year AS y",
         Refused("temporal accessor"),
+        "GRAPH g RETURN DATE '2020-01-02' AS d NEXT RETURN EXTRACT(YEAR FROM d) AS y",
         Refused("temporal accessor"),
-        SAME,
     ),
     (
         "MATCH (n) RETURN n.born.year AS y",
@@ -1326,6 +1326,7 @@ REVIEWED_FIELDS: dict[type, set[str]] = {
     ir.TypeTest: {"negated", "operand", "type"},
     ir.UnaryPlus: {"operand"},
     ir.ValueSubquery: {"query"},
+    ir.Untranslatable: {"expr", "construct", "message", "rewrite"},
     ir.Variable: {"name"},
     ir.Xor: {"left", "right"},
     ir.Label: {"name"},
@@ -2241,8 +2242,9 @@ def test_subscript_positions_from_the_end_cannot_overflow() -> None:
 
 def test_a_sort_key_that_aggregates_keeps_the_walk_in_one_statement() -> None:
     # ORDER BY count(*) belongs with the grouping: the aggregate is not computed first
+    # (head(l) is the subscript l[0], whose walk cannot read an aggregate of its own statement)
     query = "MATCH (n) RETURN count(*) AS c, head(collect(n.v)) AS h ORDER BY count(*)"
-    check(query, ISO, Refused("function head()"))
+    check(query, ISO, Refused("subscript"))
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import gqlir
 from gqlir import ir
 from gqlir.cli import main
 from gqlir.dialect import get_dialect
+from gqlir.emitter.gql import emit_gql
 from gqlir.errors import UnsupportedError
 from gqlir.ir.functions import WHITESPACE
 from gqlir.passes.edge_uniqueness import lower_edge_uniqueness
@@ -20,18 +21,31 @@ def names(target: str, source: str | None = None) -> list[str]:
 
 
 def test_passes_are_chosen_by_capabilities() -> None:
-    # ISO GQL says DIFFERENT EDGES and reads null operands, but has no nodes() function
-    assert names("iso-gql") == ["gql-functions", "path-lists"]
+    # ISO GQL says DIFFERENT EDGES and reads null operands, but has no nodes() function and
+    # no toInteger() and no type()
+    assert names("iso-gql") == [
+        "conversions",
+        "gql-functions",
+        "relationship-types",
+        "path-lists",
+        "gql-expressions",
+    ]
     assert names("spanner") == [
+        "conversions",
         "googlesql-strings",
         "googlesql-division",
         "googlesql-functions",
+        "googlesql-temporal",
         "googlesql",
         "gql-functions",
+        "relationship-types",
         "edge-uniqueness",
+        "gql-expressions",
     ]
     assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
     assert "cypher-meanings" in names("kuzu")
+    assert "list-predicates" in names("tugraph-cypher")  # and in no other Cypher target
+    assert "list-predicates" not in names("kuzu") + names("opencypher9")
     assert names("kuzu", "spanner")[0] == "float-quotients"  # 7 / 2 is 3.5 in GoogleSQL
 
 
@@ -76,3 +90,75 @@ def test_explain_names_the_passes_that_changed_the_query(
     assert "MATCH TRAIL" in captured.out
     assert "edge-uniqueness: changed" in captured.err
     assert "googlesql: unchanged" in captured.err
+
+
+def _items(query: str, target: str = "iso-gql") -> list[ir.Expr]:
+    lowered = lower(gqlir.parse(query), get_dialect(target))
+    return [i.expr for i in lowered.steps[-1].items]  # type: ignore[attr-defined]
+
+
+def test_typed_functions_read_the_types_of_variables_in_scope() -> None:
+    # a LET's string, a FOR's integers, a MATCH's node: each decides its function's form
+    size, text, node_size = _items(
+        "WITH 'abc' AS s UNWIND [1, 2] AS i MATCH (n) "
+        "RETURN size(s) AS a, toString(i) AS b, size(n.name) AS c"
+    )
+    assert size == ir.FunctionCall("char_length", (ir.Variable("s"),))
+    assert text == ir.Cast(ir.Variable("i"), ir.TypeRef("STRING"))
+    assert node_size == ir.FunctionCall("size", (ir.Property(ir.Variable("n"), "name"),))
+
+
+def test_typed_functions_read_the_schemas_property_types() -> None:
+    query = gqlir.parse("MATCH (n) RETURN size(n.name) AS a")
+    lowered = lower(query, get_dialect("iso-gql"), properties={("node", "name"): "string"})
+    (item,) = lowered.steps[-1].items  # type: ignore[attr-defined]
+    assert item.expr == ir.FunctionCall("char_length", (ir.Property(ir.Variable("n"), "name"),))
+
+
+def test_walks_over_constant_lists_are_written_item_by_item_before_typing() -> None:
+    # the item's type (a string) decides size() once the walk is written per item
+    (walk,) = _items("RETURN all(x IN ['ab', 'c'] WHERE size(x) = 2) AS r")
+    two = ir.Integer(2)
+    assert walk == ir.And(
+        ir.Comparison(ir.CompOp.EQ, ir.FunctionCall("char_length", (ir.String("ab"),)), two),
+        ir.Comparison(ir.CompOp.EQ, ir.FunctionCall("char_length", (ir.String("c"),)), two),
+    )
+    first, member, part = _items(
+        "WITH [1, 2, 3] AS l RETURN head(l) AS a, 3 IN l[1..] AS b, range(1, 3)[0] AS c"
+    )
+    assert first == ir.Integer(1)
+    three = ir.Integer(3)
+    assert member == ir.Or(
+        ir.Comparison(ir.CompOp.EQ, three, ir.Integer(2)),
+        ir.Comparison(ir.CompOp.EQ, three, three),
+    )
+    assert part == ir.Integer(1)
+
+
+def test_a_walk_variable_shadows_an_outer_one_of_the_same_name() -> None:
+    # x is a string outside; inside the walk it is an element of a list of unknown items
+    (walk,) = _items("WITH 'abc' AS x, $p AS l RETURN [x IN l | size(x)] AS r", "tugraph-gql")
+    assert isinstance(walk, ir.ListComprehension)
+    assert walk.projection == ir.FunctionCall("size", (ir.Variable("x"),))
+
+
+def test_the_expression_pass_leaves_a_query_without_its_forms_alone() -> None:
+    query = gqlir.parse("MATCH (n) WHERE n.x > 1 RETURN n.x * 2 AS y, -n.y AS z")
+    assert lower(query, get_dialect("iso-gql")) is query
+
+
+def test_a_refusal_found_by_a_pass_is_raised_where_the_printer_writes_it() -> None:
+    # Spanner has no IS TYPED, so n.x + n.y (types unknown) is refused by the pass; the
+    # graph element returned first is the first refusal, as the query is written
+    query = gqlir.parse("MATCH (n) RETURN n, n.x + n.y AS s")
+    lowered = lower(query, get_dialect("spanner"))
+    (_, item) = lowered.steps[-1].items  # type: ignore[attr-defined]
+    assert isinstance(item.expr, ir.Untranslatable)
+    assert item.expr.construct == "polymorphic +"
+    with pytest.raises(UnsupportedError) as caught:
+        emit_gql(query, "spanner", graph="g")
+    assert caught.value.construct == "graph element in result"
+    with pytest.raises(UnsupportedError) as caught:
+        emit_gql(gqlir.parse("MATCH (n) RETURN n.x + n.y AS s"), "spanner", graph="g")
+    assert caught.value.construct == "polymorphic +"
+    assert caught.value.rewrite is not None and "toString" in caught.value.rewrite

@@ -14,7 +14,19 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..ir.analysis import SUBQUERIES
-from ..ir.expr import Aggregate, CountStar, Expr
+from ..ir.expr import (
+    Aggregate,
+    Boolean,
+    CountStar,
+    Expr,
+    Float,
+    Integer,
+    Null,
+    Parameter,
+    Property,
+    String,
+    Variable,
+)
 from ..ir.node import Node, child_fields
 
 __all__ = ["SUBQUERIES", "aggregates", "aggregates_in", "distinct_aggregates", "outer_aggregates"]
@@ -41,8 +53,15 @@ def outer_aggregates(node: Node) -> Iterator[Expr]:
                     stack.append(value)
 
 
+#: Expressions that hold no aggregate (asked of nearly every projected column).
+_PLAIN = frozenset({Variable, Parameter, Null, Boolean, Integer, Float, String})
+
+
 def aggregates(node: Node) -> bool:
     """Whether ``node`` aggregates at its own level."""
+    cls = type(node)
+    if cls in _PLAIN or (cls is Property and type(node.subject) in _PLAIN):  # type: ignore[attr-defined]
+        return False
     return next(outer_aggregates(node), None) is not None
 
 

@@ -63,7 +63,11 @@ def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False, schema: An
     try:
         from ..passes.pipeline import lower
 
-        return generator.generate(lower(node, generator.dialect))
+        preflight = getattr(generator, "preflight", None)
+        if preflight is not None:
+            preflight(node)
+        properties = getattr(generator, "property_kinds", None)
+        return generator.generate(lower(node, generator.dialect, properties=properties))
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

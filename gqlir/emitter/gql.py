@@ -19,22 +19,22 @@ of this module is about writing those meanings in GQL's vocabulary:
 * **Ordering.** Every sort key carries ``NULLS FIRST``/``NULLS LAST`` unless the target's default
   placement is known to match Cypher's (nulls last ascending). A key that repeats a returned
   expression is written as that column's name.
-* **Types.** Types of expressions are inferred from literals, functions, pattern variables and
-  earlier bindings (:class:`VType`). They decide ``+`` (numbers add, strings and lists concatenate
-  with ``||``, a list and an element append) and ``size()`` (``CHAR_LENGTH`` or ``CARDINALITY``),
-  and they refuse what would change meaning: comparing or ordering values of different types
-  (Cypher gives false or uses a fixed type order, GQL raises), reading a field of a temporal
-  value, ``%`` on floats, a float divided by a literal zero (NaN or Infinity in Cypher, an
-  exception in GQL). An operand of unknown type is assumed to have the type the operator needs;
-  where GQL and Cypher disagree on it, GQL raises an exception rather than returning another
-  value.
-* **Rewrites with the same meaning.** ``a STARTS WITH b`` is ``LEFT(a, CHAR_LENGTH(b)) = b`` (null
-  in, null out); ``x IN [a, b]`` is ``x = a OR x = b`` and ``any/all/none(x IN [..] WHERE p)`` are
-  the disjunction or conjunction of ``p`` per element (three-valued logic gives Cypher's nulls);
-  subscripts, slices, ``range()``, ``head()``/``last()``/``tail()`` of constant lists are folded;
-  ``sum()`` is ``COALESCE(SUM(x), 0)`` and ``stDev()`` ``COALESCE(STDDEV_SAMP(x), 0)`` (Cypher
-  returns 0 where SQL-style aggregates return null); ``ceil``/``floor``/``^`` compute in floats as
-  Cypher does; ``COUNT { … }`` is ``VALUE { … RETURN COUNT(*) }``.
+* **Types.** The rules that read the types of expressions are lowering passes (run first, see
+  :mod:`gqlir.passes.gql_expressions`): Cypher's ``+`` (numbers add, strings and lists
+  concatenate with ``||``, a list and an element append), ``size()`` (``CHAR_LENGTH`` or
+  ``CARDINALITY``), ``toString()``, ``toBoolean()``, and the walks, subscripts and slices of
+  constant lists. A refusal a pass finds is left in the IR (:class:`~gqlir.ir.Untranslatable`)
+  and raised here where the query writes it. This printer still refuses, from the types in its
+  scope (:mod:`gqlir.analysis.scope`), what would change meaning: comparing or ordering values
+  of different types (Cypher gives false or uses a fixed type order, GQL raises), reading a
+  field of a temporal value, ``%`` on floats, a float divided by a literal zero (NaN or Infinity
+  in Cypher, an exception in GQL).
+* **Rewrites still made here** (they need the printer's fresh names or its projection forms):
+  ``a STARTS WITH b`` is ``LEFT(a, CHAR_LENGTH(b)) = b`` (null in, null out); a walk over a list
+  not known here is a ``FOR`` subquery (:mod:`.gql_walks`); ``sum()`` is ``COALESCE(SUM(x),
+  0)`` and ``stDev()`` ``COALESCE(STDDEV_SAMP(x), 0)`` (Cypher returns 0 where SQL-style
+  aggregates return null); ``^`` computes in floats as Cypher does; ``COUNT { … }`` is
+  ``VALUE { … RETURN COUNT(*) }``.
 * **Edge uniqueness.** Cypher never binds one relationship twice in a MATCH. ISO GQL's default
   match mode (DIFFERENT EDGES) is the same; Spanner repeats edges unless told, so a MATCH whose
   result uniqueness can change is written with ``TRAIL`` when all its relationships are in one
@@ -62,17 +62,22 @@ from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from ..analysis.aggregates import aggregates, outer_aggregates
+from ..analysis.scope import (
+    ScopeTypes,
+    call_results,
+    path_bindings,
+    pattern_bindings,
+    unwind_bindings,
+)
 from ..analysis.types import (
     ANY,
     NUMERIC,
     TEMPORAL,
-    TypeAnalysis,
     VType,
     is_const,
     literal_type,
     property_kinds,
     runtime_kinds,
-    unconst,
 )
 from ..dialect import Dialect
 from ..errors import UnsupportedError
@@ -89,10 +94,30 @@ from ..ir.analysis import (
     names_in,
 )
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
-from ..ir.functions import WHITESPACE
+from ..ir.functions import (
+    BOUNDARY_PARTS,
+    DATE_PARTS,
+    INTERVAL_PARTS,
+    TIMESTAMP_PARTS,
+)
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
+from ..passes.exprs import all_of as _all_of
+from ..passes.exprs import conjoin as _conjoin
+from ..passes.exprs import non_null_literal as _non_null_literal
+from ..passes.exprs import pure as _pure
+from ..passes.exprs import repeatable as _repeatable
+from ..passes.exprs import typed as _typed
+from ..passes.googlesql_temporal import (
+    add_to_date,
+    add_to_timestamp,
+    current_date_zone,
+    date_accessor,
+    truncate_date,
+    why_refused,
+)
 from ..passes.pipeline import lower
+from ..passes.substitute import rename as _rename
 from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
@@ -106,9 +131,6 @@ ElementPolicy = Literal["refuse", "to_json"]
 # and every predicate (comparison, IS NULL, IS LABELED, IS TYPED, IS TRUE) is a boolean primary.
 _OR, _AND, _NOT, _PRED, _ADD, _MUL, _UNARY, _POSTFIX, _ATOM = 1, 3, 4, 5, 7, 8, 10, 12, 13
 
-#: Largest constant list written out when folding ``range()``.
-_MAX_FOLDED_LIST = 10_000
-
 _ARROWS = {  # direction -> (opening, closing, abbreviated)
     p.Direction.OUT: ("-[", "]->", "->"),
     p.Direction.IN: ("<-[", "]-", "<-"),
@@ -121,8 +143,6 @@ _MATCH_MODE_WORDS = {
     p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
 }
 _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
-#: Functions whose value changes between calls: never duplicated or dropped by a rewrite.
-_VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # The canonical timestamp literal of GoogleSQL (lexical.md, Timestamp literals), as the Spanner
@@ -137,46 +157,13 @@ _GOOGLESQL_TIMESTAMP = re.compile(
 # value types
 # =============================================================================================
 
-#: Kinds whose value may be a list (head() and last() of anything else fail in Cypher).
-_LISTS = frozenset({"list", "property", "any"})
 #: Kinds known not to be a list (a stored property may hold a list, so "property" is not here).
-_SCALAR = frozenset({"boolean", "integer", "float", "string", "node", "edge", "path", "map"})
-_SCALAR |= TEMPORAL | {"duration", "point"}
 _ELEMENTS = frozenset({"node", "edge"})
 
 
 def _known(kind: str) -> bool:
     """Whether a value of ``kind`` has one runtime type (``number`` may be either)."""
     return VType(kind).known and kind != "number"
-
-
-def _pure(node: Node) -> bool:
-    """Whether evaluating ``node`` twice (or not at all) cannot change the query's result: no
-    volatile function, no aggregate and no subquery."""
-    return _repeatable(node, aggregates=False)
-
-
-def _repeatable(node: Node, *, aggregates: bool = True) -> bool:
-    """Whether ``node`` may be written several times in one expression (the branches of a
-    CASE) with the same value each time: no volatile function and no subquery. Unlike
-    :func:`_pure`, an aggregate is allowed (within a group it has one value) unless
-    ``aggregates`` is false."""
-    banned = (*_SUBQUERIES, e.PatternComprehension)
-    if not aggregates:
-        banned = (*banned, e.Aggregate, e.CountStar)
-    for inner in node.walk():
-        if isinstance(inner, e.FunctionCall) and inner.name in _VOLATILE:
-            return False
-        if isinstance(inner, banned):
-            return False
-    return True
-
-
-def _steady(node: Node) -> bool:
-    """Whether ``node`` gives the same value each time it is evaluated (no volatile function)."""
-    return not any(
-        isinstance(inner, e.FunctionCall) and inner.name in _VOLATILE for inner in node.walk()
-    )
 
 
 def _free_outside_aggregates(node: Node) -> set[str]:
@@ -273,7 +260,7 @@ class GqlGenerator(GraphTextGenerator):
         self._type_names = _type_names(self.caps.type_names)
         graph_schema = schema_graph(schema) if schema is not None else None
         #: (node|edge, property) -> value kind, from the schema the graph conforms to.
-        self._property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
+        self.property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
         self._types = _ScopeTypes(self)
         #: The schema's edge and node labels, when every element has exactly one of them (for
         #: type(r) and labels(n)).
@@ -301,8 +288,16 @@ class GqlGenerator(GraphTextGenerator):
             return self.expr(node)
         return self.gen(node)
 
-    def top(self, query: q.Query) -> str:
-        """The query as the user runs it: graph selection, then the body."""
+    def preflight(self, node: Node) -> None:
+        """Refuse before lowering what :meth:`top` refuses before writing anything (a query
+        for a dialect that must name its graph, with no graph named): the same refusal,
+        without lowering a query that cannot be written."""
+        if isinstance(node, q.Query) and self.caps.graph_prefix_required:
+            self._graph_of(node)
+
+    def _graph_of(self, query: q.Query) -> tuple[str | None, q.Query]:
+        """The graph the query selects first (or the ``graph`` option), and the query without
+        that selection."""
         graph = self.graph
         if (
             isinstance(query, q.LinearQuery)
@@ -317,18 +312,24 @@ class GqlGenerator(GraphTextGenerator):
             if len(graphs) == 1 and None not in graphs:
                 graph = graphs.pop()
                 query = _without_graph(query)
+        if self.caps.graph_prefix_required and graph is None:
+            raise self.unsupported(
+                "graph name",
+                query,
+                rewrite="pass graph=<property graph name> (the CLI's --graph), or start the "
+                "query with USE <graph>",
+                message=f"{self.dialect.name} queries start with GRAPH <name>, and no graph "
+                "was named",
+            )
+        return graph, query
+
+    def top(self, query: q.Query) -> str:
+        """The query as the user runs it: graph selection, then the body."""
+        graph, query = self._graph_of(query)
         prefix: list[str] = []
         lead: str | None = None
         if self.caps.graph_prefix_required:
-            if graph is None:
-                raise self.unsupported(
-                    "graph name",
-                    query,
-                    rewrite="pass graph=<property graph name> (the CLI's --graph), or start the "
-                    "query with USE <graph>",
-                    message=f"{self.dialect.name} queries start with GRAPH <name>, and no graph "
-                    "was named",
-                )
+            assert graph is not None
             prefix.append("GRAPH " + self.graph_name(graph))
         elif graph is not None:
             self.require(self.caps.use_graph, "USE", query)
@@ -1187,10 +1188,7 @@ class GqlGenerator(GraphTextGenerator):
                     rewrite="number the elements with a separate list of positions",
                 )
             text += f" WITH {forms[0]} {self.variable_name(step.index, step)}"
-        elem = source_type.element if source_type.kind == "list" and source_type.element else ANY
-        self.scope = {**self.scope, step.variable: unconst(elem)}
-        if step.index is not None:
-            self.scope[step.index] = VType("integer")
+        self.scope = {**self.scope, **unwind_bindings(step, source_type)}
         return text
 
     @emits(q.Match)
@@ -1273,31 +1271,7 @@ class GqlGenerator(GraphTextGenerator):
 
     def _bind_patterns(self, patterns: tuple[p.PathPattern, ...]) -> None:
         """Add the variables a graph pattern binds to the scope."""
-        new: dict[str, VType] = {}
-        for pattern in patterns:
-            if pattern.variable is not None:
-                new[pattern.variable] = VType("path")
-            self._bind_path(pattern.path, new, group=False)
-        self.scope = {**self.scope, **new}
-
-    def _bind_path(self, path: Node, out: dict[str, VType], *, group: bool) -> None:
-        chains = path.alternatives if isinstance(path, p.PathUnion) else (path,)
-        for chain in chains:
-            assert isinstance(chain, p.PathChain)
-            for element in chain.elements:
-                if isinstance(element, p.NodePattern) and element.variable:
-                    t = VType("node")
-                    out.setdefault(element.variable, VType("list", t) if group else t)
-                elif isinstance(element, p.RelPattern) and element.variable:
-                    t = VType("edge")
-                    is_group = group or element.quantifier is not None
-                    out.setdefault(element.variable, VType("list", t) if is_group else t)
-                elif isinstance(element, p.ParenPath):
-                    inner_group = group or element.quantifier is not None
-                    if element.variable:
-                        t = VType("path")
-                        out.setdefault(element.variable, VType("list", t) if inner_group else t)
-                    self._bind_path(element.path, out, group=inner_group)
+        self.scope = {**self.scope, **pattern_bindings(patterns)}
 
     @emits(q.CallSubquery)
     def call_subquery(self, step: q.CallSubquery) -> str:
@@ -1314,24 +1288,8 @@ class GqlGenerator(GraphTextGenerator):
         scope = "(" + ", ".join(self.variable_name(v, step) for v in imports) + ")"
         outer = self.scope
         body = self.block(step.query, inner)
-        self.scope = {**outer, **self._result_types(step.query, inner)}
+        self.scope = {**outer, **call_results(step.query, inner)}
         return f"{keyword} {scope} {body}"
-
-    def _result_types(self, query: q.Query, scope: dict[str, VType]) -> dict[str, VType]:
-        """The columns a subquery adds to the outer scope (their types are not followed)."""
-        if isinstance(query, q.SetOperation):
-            return self._result_types(query.left, scope)
-        if not isinstance(query, q.LinearQuery) or not query.steps:
-            return {}
-        last = query.steps[-1]
-        if not isinstance(last, q.Projection):
-            return {}
-        names = [
-            i.alias or (i.expr.name if isinstance(i.expr, e.Variable) else "") for i in last.items
-        ]
-        if last.star:
-            names += list(scope)
-        return {name: ANY for name in names if name}
 
     @emits(q.ProcedureCall)
     def procedure_call(self, step: q.ProcedureCall) -> str:
@@ -1861,7 +1819,7 @@ class GqlGenerator(GraphTextGenerator):
         # Inside its parentheses a quantified path's variables are single elements; outside
         # they are group (list) variables.
         inner: dict[str, VType] = {}
-        self._bind_path(path.path, inner, group=False)
+        path_bindings(path.path, inner, group=False)
         outer = self.scope
         self.scope = {**outer, **inner}
         try:
@@ -2190,104 +2148,53 @@ class GqlGenerator(GraphTextGenerator):
         return e.Case(None, (e.CaseWhen(strings, test),), None, pos=node.pos)  # type: ignore[arg-type]
 
     def _lower_in(self, node: e.In) -> e.Expr:
+        """``x IN l`` over a list not known here (:mod:`gqlir.passes.constant_lists` wrote the
+        known ones) as ``any(v IN l WHERE v = x)``: Cypher defines membership by equality."""
         if self.caps.list_membership:
             return node
-        items = self._const_list(node.container)
-        if items is None:
-            # x IN l is any(v IN l WHERE v = x): Cypher defines membership by equality
-            v = self.fresh("_v")
-            test = e.Comparison(e.CompOp.EQ, e.Variable(v), node.item)
-            quantified = e.ListPredicate(e.ListQuantifier.ANY, v, node.container, test)
-            return gql_walks.quantify(self, quantified, "IN", node)
-        if not _pure(node.item):
-            raise self.unsupported("IN", node, message="the tested value is not constant")
-        if not items:
-            return e.Boolean(False, pos=node.pos)
-        return _disjoin([e.Comparison(e.CompOp.EQ, node.item, item) for item in items], node.pos)
+        v = self.fresh("_v")
+        test = e.Comparison(e.CompOp.EQ, e.Variable(v), node.item)
+        quantified = e.ListPredicate(e.ListQuantifier.ANY, v, node.container, test)
+        return gql_walks.quantify(self, quantified, "IN", node)
 
     def _lower_list_predicate(self, node: e.ListPredicate) -> e.Expr:
+        """A list predicate over a list not known here, as a walk."""
         if self.caps.list_predicates:
             return node
-        construct = f"{node.quantifier.value}() list predicate"
-        items = self._const_list(node.source)
-        if items is None or node.predicate is None or node.quantifier is e.ListQuantifier.SINGLE:
-            return gql_walks.quantify(self, node, construct, node)
-        terms = []
-        for item in items:
-            term = _substitute(node.predicate, node.variable, item)
-            if term is None:
-                raise self.unsupported(construct, node, message="the predicate uses a subquery")
-            terms.append(term)
-        if node.quantifier is e.ListQuantifier.ALL:
-            return _conjoin(terms, node.pos) if terms else e.Boolean(True, pos=node.pos)
-        any_true = _disjoin(terms, node.pos) if terms else e.Boolean(False, pos=node.pos)
-        if node.quantifier is e.ListQuantifier.ANY:
-            return any_true
-        return e.Not(any_true, pos=node.pos)
+        return gql_walks.quantify(self, node, f"{node.quantifier.value}() list predicate", node)
 
     def _lower_list_comprehension(self, node: e.ListComprehension) -> e.Expr:
         if self.caps.list_comprehension:
             return node
-        items = self._const_list(node.source)
-        if items is None or node.where is not None:
-            raise self.unsupported(
-                "list comprehension",
-                node,
-                rewrite="VALUE { FOR x IN list FILTER … RETURN COLLECT_LIST(…) } (which drops "
-                "nulls)",
-            )
-        if node.projection is None:
-            return e.ListLiteral(tuple(items), pos=node.pos)
-        out = []
-        for item in items:
-            term = _substitute(node.projection, node.variable, item)
-            if term is None:
-                raise self.unsupported("list comprehension", node)
-            out.append(term)
-        return e.ListLiteral(tuple(out), pos=node.pos)
+        raise self.unsupported(
+            "list comprehension",
+            node,
+            rewrite="VALUE { FOR x IN list FILTER … RETURN COLLECT_LIST(…) } (which drops nulls)",
+        )
 
     def _lower_index(self, node: e.Index) -> e.Expr:
+        """A subscript of a list not known here (:mod:`gqlir.passes.constant_lists` wrote the
+        known ones) as a walk ``WITH OFFSET``."""
         if self.caps.subscript:
             return node
-        if isinstance(node.index, e.String) and self.type_of(node.subject).kind != "list":
-            return e.Property(node.subject, node.index.value, pos=node.pos)
-        items = self._const_list(node.subject)
-        if items is not None and isinstance(node.index, e.Integer):
-            # the other items are not evaluated: they must be unable to fail (Cypher's would)
-            i = node.index.value
-            inside = -len(items) <= i < len(items)
-            others = [x for j, x in enumerate(items) if not inside or j != i % len(items)]
-            if all(is_const(x) for x in items) or self.cannot_fail(*others):
-                return items[i] if inside else e.Null(pos=node.pos)
-        subject = node.subject
-        if (
-            isinstance(subject, e.MapLiteral)
-            and isinstance(node.index, e.String)
-            and all(is_const(v) for _, v in subject.entries)
-        ):
-            for key, value in subject.entries:
-                if key == node.index.value:
-                    return value
-            return e.Null(pos=node.pos)
         return gql_walks.element_at(self, node)
 
     def _lower_slice(self, node: e.Slice) -> e.Expr:
         if self.caps.slicing:
             return node
-        items = self._const_list(node.subject)
-        bounds = [b for b in (node.start, node.end) if b is not None]
-        if items is None or not all(isinstance(b, e.Integer) for b in bounds):
-            raise self.unsupported("list slice", node)
-        start = node.start.value if isinstance(node.start, e.Integer) else None
-        end = node.end.value if isinstance(node.end, e.Integer) else None
-        return e.ListLiteral(tuple(items[start:end]), pos=node.pos)
+        raise self.unsupported("list slice", node)
 
     def _lower_arithmetic(self, node: e.Arithmetic) -> e.Expr:
         op = node.op
-        if op is not e.ArithOp.ADD:
-            node = _numeric_operands(node)
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
+        if op in (e.ArithOp.ADD, e.ArithOp.SUB) and "googlesql.date_add" in self.dialect.functions:
+            lt, rt = self.type_of(node.left), self.type_of(node.right)
+            dated = self._date_arithmetic(node, lt, rt)
+            if dated is not None:
+                return dated
+        if op in (e.ArithOp.ADD, e.ArithOp.SUB, e.ArithOp.MUL):
+            return node  # (Cypher's + is the pass polymorphic_plus's)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op is e.ArithOp.DIV_FLOAT:
             if self.caps.integer_division == "float":
@@ -2295,10 +2202,6 @@ class GqlGenerator(GraphTextGenerator):
             # GoogleSQL's / of integers is a float quotient: divide a float
             left = node.left if lt.kind == "float" else e.Cast(node.left, e.TypeRef("FLOAT"))
             return e.Arithmetic(e.ArithOp.DIV, left, node.right, pos=node.pos)
-        if op is e.ArithOp.ADD and not self.caps.plus_concatenates:
-            # The target's + only adds (capability plus_concatenates): Cypher's polymorphic +
-            # is written as the one operation the operand types allow.
-            return self._lower_add(node, lt, rt)
         if op is e.ArithOp.MOD:
             if "float" in (lt.kind, rt.kind):
                 raise self.unsupported("% on floats", node, message="GQL's MOD takes exact numbers")
@@ -2331,146 +2234,29 @@ class GqlGenerator(GraphTextGenerator):
             )
         return node
 
-    def _lower_add(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr:
-        """Cypher's ``+``: numbers add, strings and lists concatenate, a list and an element
-        append; which one is decided from the operand types, refused when they are unknown."""
-        kinds = (lt.kind, rt.kind)
-        if "null" in kinds and self.cannot_fail(node.left, node.right):
-            return e.Null(pos=node.pos)
-        if lt.kind in NUMERIC and rt.kind in NUMERIC:
-            return node
-        # A temporal instant or a duration only adds a duration (or, for a duration, an instant):
-        # any other operand is an error in Cypher, so + means the same whatever the other is.
-        if lt.kind in TEMPORAL | {"duration"} and rt.kind in ("duration", "any", "property"):
-            return node
-        if rt.kind in TEMPORAL | {"duration"} and lt.kind in ("duration", "any", "property"):
-            return node
-        if lt.kind == "string" and rt.kind == "string":
-            return e.Concat(node.left, node.right, pos=node.pos)
-        if lt.kind == "list" and rt.kind == "list":
-            return e.Concat(node.left, node.right, pos=node.pos)
-        if lt.kind == "list" and rt.kind in _SCALAR:
-            return e.Concat(node.left, e.ListLiteral((node.right,)), pos=node.pos)
-        if rt.kind == "list" and lt.kind in _SCALAR:
-            return e.Concat(e.ListLiteral((node.left,)), node.right, pos=node.pos)
-        if (lt.kind, rt.kind) == ("string", "integer"):
-            return e.Concat(node.left, e.Cast(node.right, e.TypeRef("STRING")), pos=node.pos)
-        if (lt.kind, rt.kind) == ("integer", "string"):
-            return e.Concat(e.Cast(node.left, e.TypeRef("STRING")), node.right, pos=node.pos)
-        dispatched = self._dispatch_add(node, lt, rt)
-        if dispatched is not None:
-            return dispatched
-        raise self.unsupported(
-            "polymorphic +",
-            node,
-            message=f"+ on {lt.kind} and {rt.kind}: Cypher adds numbers and concatenates "
-            f"strings and lists, {self.dialect.name} has + for numbers and || for strings and "
-            "lists, and the operand types are not known",
-            rewrite="make the types explicit: toString(x) + '…' / toInteger(x) + 1, or || for "
-            "concatenation",
-        )
-
-    def _dispatch_add(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr | None:
-        """Cypher's ``+`` on operands whose types are only partly known, as a CASE on their
-        runtime types (``IS TYPED``). None when some possible pair of types has no GQL
-        spelling: a string with a float or a boolean (GQL's CAST writes them differently from
-        Cypher's toString), or when an operand cannot be evaluated more than once."""
-        if not self.caps.type_predicates or not (
-            _repeatable(node.left) and _repeatable(node.right)
-        ):
-            return None
-        a, b = node.left, node.right
-        left, right = runtime_kinds(lt), runtime_kinds(rt)
-        if ("string" in left and right & {"float", "boolean"}) or (
-            "string" in right and left & {"float", "boolean"}
-        ):
-            return None
-
-        # A list operand concatenates whatever the other is: test only the other one, once.
-        if left == {"list"}:
-            return e.Concat(a, _as_list(b, right), pos=node.pos)
-        if right == {"list"}:
-            return e.Concat(_as_list(a, left), b, pos=node.pos)
-        text = e.TypeRef("STRING")
-        nullable: list[e.Expr] = [e.IsNull(x) for x in (a, b) if not _non_null_literal(x)]
-        branches: list[tuple[e.Expr | bool, e.Expr]] = [
-            (_disjoin(nullable) if nullable else False, e.Null()),
-            (
-                _all_of(_typed(a, left, "list", "LIST"), _typed(b, right, "list", "LIST")),
-                e.Concat(a, b),
-            ),
-            (_typed(a, left, "list", "LIST"), e.Concat(a, e.ListLiteral((b,)))),
-            (_typed(b, right, "list", "LIST"), e.Concat(e.ListLiteral((a,)), b)),
-            (
-                _all_of(_typed(a, left, "string", "STRING"), _typed(b, right, "string", "STRING")),
-                e.Concat(a, b),
-            ),
-            (
-                _all_of(
-                    _typed(a, left, "string", "STRING"), _typed(b, right, "integer", "INTEGER")
-                ),
-                e.Concat(a, e.Cast(b, text)),
-            ),
-            (
-                _all_of(
-                    _typed(a, left, "integer", "INTEGER"), _typed(b, right, "string", "STRING")
-                ),
-                e.Concat(e.Cast(a, text), b),
-            ),
-        ]
-        # What no branch takes adds as numbers or temporal values, or is an error in both.
-        whens, default = _dispatch(branches, e.FunctionCall(_ADD_MARK, (a, b)))
-        if not whens:
-            return default
-        return e.Case(None, whens, default, pos=node.pos)
-
-    def _lower_negate(self, node: e.Negate) -> e.Expr:
-        """Cypher negates numbers and durations only: a + under the minus adds."""
-        operand = _numeric_add(node.operand)
-        return node if operand is node.operand else replace(node, operand=operand)
-
-    def _lower_xor(self, node: e.Xor) -> e.Expr:
-        if self.caps.xor_operator:
-            return node
-        # On booleans, a <> b is XOR in three-valued logic (null if either is null).
-        return e.Comparison(e.CompOp.NE, node.left, node.right, pos=node.pos)
-
-    def _lower_is_truth(self, node: e.IsTruth) -> e.Expr:
-        # A boolean is unknown exactly when it is null (GoogleSQL has no IS UNKNOWN).
-        if node.value is e.TruthValue.UNKNOWN:
-            return e.IsNull(node.operand, negated=node.negated, pos=node.pos)
-        return node
-
-    def _has_function(self, canonical: str) -> bool:
-        """Whether the dialect has a built-in that means ``canonical``."""
-        return (
-            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
-        )
+    def _date_arithmetic(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr | None:
+        """``date ± duration`` as DATE_ADD where the rule of :mod:`..passes.googlesql_temporal`
+        applies (the left operand a date, or a stored value DATE_ADD rejects unless a DATE)."""
+        if lt.kind == "datetime":
+            sub = node.op is e.ArithOp.SUB
+            return add_to_timestamp(node.left, node.right, subtract=sub, pos=node.pos)
+        if node.op is e.ArithOp.ADD and rt.kind == "datetime":
+            return add_to_timestamp(node.right, node.left, subtract=False, pos=node.pos)
+        dated = ("date", "property")
+        if lt.kind in dated:
+            sub, known = node.op is e.ArithOp.SUB, lt.kind == "date"
+            return add_to_date(node.left, node.right, subtract=sub, known=known, pos=node.pos)
+        if node.op is e.ArithOp.ADD and rt.kind in dated:
+            known = rt.kind == "date"
+            return add_to_date(node.right, node.left, subtract=False, known=known, pos=node.pos)
+        return None
 
     def _lower_function(self, node: e.FunctionCall) -> e.Expr:
+        """The forms that need the printer's own state (the rest is the pass
+        :mod:`gqlir.passes.typed_functions`): ``size()`` of a comprehension as a counting walk,
+        and the label functions under a schema whose elements carry one label each."""
         name = node.name
         args = node.args
-        if name in ("range", "head", "last", "tail", "reverse") and self._has_function(name):
-            return node  # the dialect's own function (TuGraph's list functions)
-        if name == "range" and 2 <= len(args) <= 3:
-            return self._fold_range(node) or node
-        if name in ("head", "last", "tail", "reverse") and len(args) == 1:
-            items = self._const_list(args[0])
-            if items is not None and all(is_const(x) for x in items):
-                if name == "head":
-                    return items[0] if items else e.Null(pos=node.pos)
-                if name == "last":
-                    return items[-1] if items else e.Null(pos=node.pos)
-                if name == "tail":
-                    return e.ListLiteral(tuple(items[1:]), pos=node.pos)
-                return e.ListLiteral(tuple(reversed(items)), pos=node.pos)
-            if (
-                name in ("head", "last")
-                and self.type_of(args[0]).kind in _LISTS
-                and not aggregates(args[0])
-            ):
-                # the first or last element: a subscript, which a walk WITH OFFSET can read
-                return e.Index(args[0], e.Integer(0 if name == "head" else -1), pos=node.pos)
         if (
             name == "size"
             and len(args) == 1
@@ -2479,14 +2265,6 @@ class GqlGenerator(GraphTextGenerator):
             and (args[0].where is not None or self._const_list(args[0].source) is None)
         ):
             return gql_walks.count_comprehension(self, args[0], node)
-        if name in ("size", "length") and len(args) == 1:
-            kind = self.type_of(args[0]).kind
-            if kind == "string":
-                return e.FunctionCall("char_length", args, pos=node.pos)
-            if name == "length" and kind == "list":
-                return e.FunctionCall("size", args, pos=node.pos)
-        if name == "substring" and 2 <= len(args) <= 3:
-            return self._substring(node)
         if name == "type" and len(args) == 1 and self._edge_labels:
             return self._label_of(node, "edge", self._edge_labels)
         if (
@@ -2500,64 +2278,7 @@ class GqlGenerator(GraphTextGenerator):
                 return node
             missing = e.CaseWhen(e.IsNull(args[0]), e.Null())  # labels(null) is null
             return e.Case(None, (missing,), e.ListLiteral((label,)), pos=node.pos)
-        if name == "tostring" and len(args) == 1:
-            kind = self.type_of(args[0]).kind
-            if kind == "string":
-                return args[0]
-            if kind in ("integer", "null"):
-                # An integer's decimal digits; a float's text differs from CAST's.
-                return e.Cast(args[0], e.TypeRef("STRING"), pos=node.pos)
-            if isinstance(args[0], e.Boolean):
-                return e.String("true" if args[0].value else "false", pos=node.pos)
-            if kind == "boolean":  # Cypher writes 'true'/'false', GQL's CAST 'TRUE'/'FALSE'
-                words = (
-                    e.CaseWhen(e.Boolean(True), e.String("true")),
-                    e.CaseWhen(e.Boolean(False), e.String("false")),
-                )
-                return e.Case(args[0], words, e.Null(), pos=node.pos)
-        if name == "toboolean" and len(args) == 1:
-            return self._to_boolean(node)
-        if name in ("ceil", "floor") and len(args) == 1 and self.type_of(args[0]).kind != "float":
-            cast = e.Cast(args[0], e.TypeRef("FLOAT"))
-            return e.FunctionCall(name, (cast,), pos=node.pos)
         return node
-
-    def _to_boolean(self, node: e.FunctionCall) -> e.Expr:
-        """Cypher's ``toBoolean(x)``: a boolean as is, an integer as ``x <> 0``, a string as
-        ``CASE LOWER(BTRIM(x, whitespace)) WHEN 'true' THEN TRUE WHEN 'false' THEN FALSE END``
-        (null for any other string), and anything else an error, as GQL's ``CAST(x AS
-        BOOLEAN)`` is for it. A value of unknown type is dispatched on ``IS TYPED``."""
-        (x,) = node.args
-        kinds = runtime_kinds(self.type_of(x))
-        if kinds == {"null"}:
-            return x
-        trimmed = e.FunctionCall("btrim", (x, e.String(WHITESPACE)))
-        word = e.FunctionCall("lower", (trimmed,))
-        parsed = e.Case(
-            word,
-            (
-                e.CaseWhen(e.String("true"), e.Boolean(True)),
-                e.CaseWhen(e.String("false"), e.Boolean(False)),
-            ),
-            e.Null(),
-        )
-        branches: list[tuple[e.Expr | bool, e.Expr]] = [
-            (_typed(x, kinds, "boolean", "BOOLEAN"), x),
-            (_typed(x, kinds, "integer", "INTEGER"), e.Comparison(e.CompOp.NE, x, e.Integer(0))),
-            (_typed(x, kinds, "string", "STRING"), parsed),
-        ]
-        # anything else fails, as toBoolean() does
-        whens, default = _dispatch(branches, e.Cast(x, e.TypeRef("BOOLEAN")))
-        if not whens:
-            return replace(default, pos=node.pos)
-        if not (self.caps.type_predicates and _pure(x)):
-            raise self.unsupported(
-                "function toboolean()",
-                node,
-                message="toBoolean() of a value of unknown type needs IS TYPED and a value "
-                "that may be evaluated more than once",
-            )
-        return e.Case(None, whens, default, pos=node.pos)
 
     def _label_of(self, node: e.FunctionCall, kind: str, labels: tuple[str, ...]) -> e.Expr:
         """The one label of an element of ``kind`` under a schema whose elements carry one label
@@ -2572,49 +2293,8 @@ class GqlGenerator(GraphTextGenerator):
         ]
         return e.Case(None, tuple(whens), e.Null(), pos=node.pos)
 
-    def _substring(self, node: e.FunctionCall) -> e.Expr:
-        """Cypher's ``substring(s, start[, length])`` (0-based) with GQL's LEFT and RIGHT, for a
-        start and length that are non-negative literals (a negative one is an error in
-        Cypher): ``LEFT(s, n)`` from the start, else the last characters of
-        ``LEFT(s, start + n)`` after ``start``, and '' when ``s`` is no longer than ``start``."""
-        s, *bounds = node.args
-        if not all(isinstance(b, e.Integer) and b.value >= 0 for b in bounds):
-            return node
-        if self.type_of(s).kind not in ("string", "null", "property", "any"):
-            return node
-        start = bounds[0].value  # type: ignore[attr-defined]
-        length = bounds[1].value if len(bounds) == 2 else None  # type: ignore[attr-defined]
-        if length is not None and start == 0:
-            return e.FunctionCall("left", (s, e.Integer(length)), pos=node.pos)
-        if not _pure(s):
-            return node
-        head = s if length is None else e.FunctionCall("left", (s, e.Integer(start + length)))
-        rest = e.Arithmetic(e.ArithOp.SUB, e.FunctionCall("char_length", (head,)), e.Integer(start))
-        too_short = e.Comparison(e.CompOp.LE, e.FunctionCall("char_length", (s,)), e.Integer(start))
-        return e.Case(
-            None,
-            (e.CaseWhen(too_short, e.String("")),),
-            e.FunctionCall("right", (head, rest)),
-            pos=node.pos,
-        )
-
-    def _fold_range(self, node: e.FunctionCall) -> e.Expr | None:
-        bounds = node.args
-        if not all(isinstance(b, e.Integer) for b in bounds):
-            return None
-        start, end = bounds[0].value, bounds[1].value  # type: ignore[attr-defined]
-        step = bounds[2].value if len(bounds) == 3 else 1  # type: ignore[attr-defined]
-        if step == 0:
-            return None
-        values = range(start, end + (1 if step > 0 else -1), step)
-        if len(values) > _MAX_FOLDED_LIST:
-            return None
-        return e.ListLiteral(tuple(e.Integer(v) for v in values), pos=node.pos)
-
     def _lower_aggregate(self, node: e.Aggregate) -> e.Expr:
         """Cypher's sum() and stDev() give 0 on no input where GQL's (SQL's) give null."""
-        if node.name in NUMERIC_AGGREGATES and len(node.args) == 1:
-            node = replace(node, args=(_numeric_add(node.args[0]),))
         if node.name in ("min", "max") and any(
             self.type_of(arg).kind == "mixed" for arg in node.args
         ):
@@ -2793,10 +2473,12 @@ class GqlGenerator(GraphTextGenerator):
             return "TIMESTAMP " + self.string(re.sub(r"\[([^\]]+)\]$", r" \1", node.text))
         canonical = node.kind.value
         if canonical in self.caps.unsupported_functions or canonical not in self.dialect.functions:
+            why = why_refused(canonical) if self.caps.googlesql_expressions else None
             raise self.unsupported(
                 f"{canonical} value",
                 node,
-                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning",
+                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning"
+                + (f": {why}" if why else ""),
             )
         return f"{self.dialect.function_name(canonical)}({self.string(node.text)})"
 
@@ -2834,6 +2516,18 @@ class GqlGenerator(GraphTextGenerator):
         entries = (f"{self.schema_name(key)}: {self.expr(value)}" for key, value in node.entries)
         return "{" + ", ".join(entries) + "}"
 
+    @emits(e.Untranslatable)
+    def untranslatable(self, node: e.Untranslatable) -> str:
+        """A lowering pass's refusal, raised where the query writes it."""
+        raise UnsupportedError(
+            node.construct,
+            self.dialect.name,
+            node.message or None,
+            rewrite=node.rewrite or None,
+            offset=node.pos,
+            node=node.expr,
+        )
+
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> str:
         return self.variable_name(node.name, node)
@@ -2851,6 +2545,10 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Property)
     def property(self, node: e.Property) -> str:
         kind = self.type_of(node.subject).kind
+        if kind == "date" and "googlesql.extract" in self.dialect.functions:
+            extracted = date_accessor(node.subject, node.key, node.pos)
+            if extracted is not None:
+                return self.expr(extracted)
         if kind in TEMPORAL | {"duration", "point", "property"}:
             raise self.unsupported(
                 "temporal accessor" if kind != "point" else "point accessor",
@@ -2958,6 +2656,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.Xor)
     def xor(self, node: e.Xor) -> str:
+        self.require(self.caps.xor_operator, "XOR", node)  # (boolean_forms writes it as <>)
         return self.binary(node.left, "XOR", node.right, _OR)
 
     @emits(e.Not)
@@ -3168,7 +2867,9 @@ class GqlGenerator(GraphTextGenerator):
         """A built-in's name in this dialect. GQL has no user-defined function calls, so a
         function without a same-meaning built-in is refused."""
         if canonical in self.caps.unsupported_functions:
-            raise self.unsupported(f"function {canonical}()", node)
+            why = why_refused(canonical) if self.caps.googlesql_expressions else None
+            message = f"{canonical}() has no {self.dialect.name} spelling: {why}" if why else None
+            raise self.unsupported(f"function {canonical}()", node, message=message)
         surface = self.dialect.functions.get(canonical)
         if surface is None:
             raise self.unsupported(
@@ -3192,6 +2893,17 @@ class GqlGenerator(GraphTextGenerator):
             )
         if name in ("date", "datetime", "localdatetime", "time", "localtime", "duration"):
             return self._temporal_call(node)
+        if name in _DATE_PART_CALLS:
+            return self._date_part_call(node)
+        if (
+            name == "date.truncate"
+            and "googlesql.date_trunc" in self.dialect.functions
+            and len(args) > 1
+            and self.type_of(args[1]).kind == "date"
+        ):
+            truncated = truncate_date(node)
+            if truncated is not None:
+                return self.expr(truncated)
         base, _, clock = name.partition(".")
         if clock == "statement" and base in TEMPORAL and not args:
             # Cypher's date() reads the statement clock: date.statement() is date().
@@ -3205,9 +2917,42 @@ class GqlGenerator(GraphTextGenerator):
             return f"({self.primary(args[0])} {surface} {self.primary(args[1])})"
         return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
 
+    def _date_part_call(self, node: e.FunctionCall) -> str:
+        """GoogleSQL's ``EXTRACT(part FROM d)`` and ``INTERVAL n part``, whose part is a keyword
+        (held as a string argument in the IR: :mod:`gqlir.passes.googlesql_temporal`)."""
+        surface = self.function_name(node.name, node)
+        extract = node.name == "googlesql.extract"
+        part = node.args[0] if extract else node.args[-1]
+        parts = (
+            DATE_PARTS
+            if extract
+            else INTERVAL_PARTS | TIMESTAMP_PARTS
+            if node.name == "googlesql.interval"
+            else BOUNDARY_PARTS
+        )
+        if not isinstance(part, e.String) or part.value not in parts:
+            raise self.unsupported(f"{surface} of a part other than {sorted(parts)}", node)
+        if extract:
+            return f"{surface}({part.value} FROM {self.expr(node.args[1])})"
+        if node.name == "googlesql.interval":
+            return f"{surface} {self.primary(node.args[0])} {part.value}"
+        values = ", ".join(self.expr(arg) for arg in node.args[:-1])
+        return f"{surface}({values}, {part.value})"
+
     def _temporal_call(self, node: e.FunctionCall) -> str:
         """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
         dateFunctionParameters : dateString | recordConstructor)."""
+        zone = current_date_zone(node) if self.caps.googlesql_expressions else None
+        if zone is not None and "googlesql.current_date" in self.dialect.functions:
+            # the current date in a named zone (gqlir/passes/googlesql_temporal.py)
+            return f"{self.function_name('googlesql.current_date', node)}({self.string(zone)})"
+        if (
+            node.name == "datetime"
+            and not node.args
+            and self.caps.googlesql_expressions
+            and "googlesql.current_timestamp" in self.dialect.functions
+        ):
+            return self.function_name("googlesql.current_timestamp", node) + "()"
         surface = self.function_name(node.name, node)
         if len(node.args) > 1:
             raise self.unsupported(f"function {node.name}()", node)
@@ -3323,23 +3068,23 @@ class GqlGenerator(GraphTextGenerator):
         return self._types.of(node)
 
 
-class _ScopeTypes(TypeAnalysis):
-    """The type analysis over the generator's scope and the schema's property kinds."""
+class _ScopeTypes(ScopeTypes):
+    """The type analysis over the generator's scope (which it replaces as it writes)."""
 
     __slots__ = ("gen",)
 
     def __init__(self, gen: GqlGenerator) -> None:
+        super().__init__({}, gen.property_kinds)
         self.gen = gen
 
     def variable(self, name: str) -> VType:
         return self.gen.scope.get(name, ANY)
 
-    def property(self, node: e.Property, subject: VType) -> VType:
-        if subject.kind not in ("node", "edge"):
-            return ANY
-        kind = self.gen._property_kinds.get((subject.kind, node.key))
-        return VType(kind) if kind is not None else VType("property")
 
+#: GoogleSQL calls whose last or first argument is a date part keyword.
+_DATE_PART_CALLS = frozenset(
+    {"googlesql.extract", "googlesql.interval", "googlesql.date_trunc", "googlesql.date_diff"}
+)
 
 #: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
 _PRIMARIES = (
@@ -3359,17 +3104,6 @@ _PRIMARIES = (
 )
 
 # -- helpers used by the generator ---------------------------------------------------------------
-
-
-def _numeric_add(node: e.Expr) -> e.Expr:
-    """``node`` where Cypher fails unless its value is a number, a duration or an instant (an
-    operand of ``*`` or ``sum()``): a ``+`` there adds, since a string or list it might build
-    would fail there in Cypher, as ``+`` on one fails in GQL. Nested ``+`` are in the same
-    place."""
-    if isinstance(node, e.Arithmetic) and node.op is e.ArithOp.ADD:
-        operands = (_numeric_add(node.left), _numeric_add(node.right))
-        return e.FunctionCall(_ADD_MARK, operands, pos=node.pos)
-    return node
 
 
 def _sql_aggregate(node: Node) -> Node:
@@ -3439,27 +3173,6 @@ def _without_graph(query: q.Query) -> q.Query:
     return replace(query, steps=query.steps[1:])
 
 
-def _numeric_operands(node: e.Arithmetic) -> e.Arithmetic:
-    """``node`` (not a ``+``) with a ``+`` operand marked as adding (:func:`_numeric_add`) when
-    the other operand is a number literal: Cypher's ``-``, ``*``, ``/``, ``%`` and ``^`` fail on
-    a string or list beside a non-null number (beside null they give null, which is why the
-    other operand must be a literal)."""
-    left, right = node.left, node.right
-    if _number_literal(right):
-        left = _numeric_add(left)
-    if _number_literal(node.left):
-        right = _numeric_add(right)
-    if left is node.left and right is node.right:
-        return node
-    return replace(node, left=left, right=right)
-
-
-def _number_literal(node: e.Expr) -> bool:
-    if isinstance(node, (e.Negate, e.UnaryPlus)):
-        node = node.operand
-    return isinstance(node, (e.Integer, e.Float))
-
-
 def _pattern_variables(pattern: p.PathPattern) -> set[str]:
     """The variables a match of ``pattern`` binds to an element or a path (never null)."""
     names = {pattern.variable} if pattern.variable else set()
@@ -3478,9 +3191,6 @@ def _never_null(node: e.Expr, elements: set[str]) -> bool:
         return True
     return _non_null_literal(node)
 
-
-#: Aggregates that fail in Cypher on a string or a list.
-NUMERIC_AGGREGATES = frozenset({"sum", "avg", "stdev", "stdevp"})
 
 #: Marker names of calls built by rewrites (never canonical names, which are lower-case words).
 _MOD_MARK = "%mod"
@@ -3519,9 +3229,6 @@ GqlGenerator._LOWERINGS = {
     e.Index: GqlGenerator._lower_index,
     e.Slice: GqlGenerator._lower_slice,
     e.Arithmetic: GqlGenerator._lower_arithmetic,
-    e.Xor: GqlGenerator._lower_xor,
-    e.Negate: GqlGenerator._lower_negate,
-    e.IsTruth: GqlGenerator._lower_is_truth,
     e.FunctionCall: GqlGenerator._lower_function,
     e.Aggregate: GqlGenerator._lower_aggregate,
     e.CountSubquery: GqlGenerator._lower_count_subquery,
@@ -3531,24 +3238,6 @@ GqlGenerator._LOWERINGS = {
 }  # type: ignore[assignment]
 
 
-def _non_null_literal(node: e.Expr) -> bool:
-    return is_const(node) and not isinstance(node, e.Null)
-
-
-def _dispatch(
-    branches: list[tuple[e.Expr | bool, e.Expr]], otherwise: e.Expr
-) -> tuple[tuple[e.CaseWhen, ...], e.Expr]:
-    """The WHENs and the ELSE of a CASE on runtime types from (condition, result) pairs whose
-    condition may be known: a false one is dropped, a true one ends the CASE as its ELSE."""
-    whens: list[e.CaseWhen] = []
-    for condition, result in branches:
-        if condition is True:
-            return tuple(whens), result
-        if condition is not False:
-            whens.append(e.CaseWhen(condition, result))
-    return tuple(whens), otherwise
-
-
 _STRING = frozenset({"string"})
 
 
@@ -3556,36 +3245,6 @@ _STRING = frozenset({"string"})
 def _type_names(pairs: tuple[str, ...]) -> dict[str, str]:
     """The dialect's type spellings (``INT64=INTEGER`` …) as a mapping (read, never changed)."""
     return dict(item.split("=", 1) for item in pairs)
-
-
-def _all_of(*terms: e.Expr | bool) -> e.Expr | bool:
-    """The conjunction of ``terms``, simplified where a term is known."""
-    if False in terms:
-        return False
-    rest = [t for t in terms if isinstance(t, e.Expr)]
-    return _conjoin(rest) if rest else True
-
-
-def _typed(x: e.Expr, kinds: frozenset[str], kind: str, name: str) -> e.Expr | bool:
-    """``x IS TYPED name`` for a value whose possible runtime kinds are ``kinds``."""
-    if kind not in kinds:
-        return False
-    return True if kinds == {kind} else e.TypeTest(x, e.TypeRef(name))
-
-
-def _as_list(x: e.Expr, kinds: frozenset[str]) -> e.Expr:
-    """``x`` as the right operand of Cypher's list ``+``: a list as it is, another value as a
-    one-element list, null as null (so that the concatenation is null)."""
-    is_list = _typed(x, kinds, "list", "LIST")
-    if is_list is True:
-        return x
-    wrapped = e.ListLiteral((x,))
-    if is_list is False and _non_null_literal(x):
-        return wrapped
-    whens = [e.CaseWhen(e.IsNull(x), e.Null())]
-    if is_list is not False:
-        whens.append(e.CaseWhen(is_list, x))
-    return e.Case(None, tuple(whens), wrapped)
 
 
 def schema_graph(schema: Any) -> Any:
@@ -3718,20 +3377,6 @@ def _level(node: e.Expr) -> int:
     return _ATOM
 
 
-def _conjoin(terms: list[e.Expr], pos: int | None = None) -> e.Expr:
-    out = terms[0]
-    for term in terms[1:]:
-        out = e.And(out, term, pos=pos)
-    return out
-
-
-def _disjoin(terms: list[e.Expr], pos: int | None = None) -> e.Expr:
-    out = terms[0]
-    for term in terms[1:]:
-        out = e.Or(out, term, pos=pos)
-    return out
-
-
 def _swap_exprs(node: e.Expr, names: dict[e.Expr, str]) -> e.Expr:
     """``node`` with every subexpression equal to a key of ``names`` (outside aggregates and
     subqueries) replaced by that variable. Under a comprehension, a key that reads the
@@ -3752,8 +3397,9 @@ def _swap_exprs(node: e.Expr, names: dict[e.Expr, str]) -> e.Expr:
             new = _swap_exprs(child, inner)
             if new is not child:
                 changes[attr] = new
-        elif isinstance(child, tuple) and child and all(isinstance(c, e.Expr) for c in child):
-            items = tuple(_swap_exprs(c, inner) for c in child)
+        elif isinstance(child, tuple) and child and all(isinstance(c, Node) for c in child):
+            # (expressions, or a CASE's WHEN clauses)
+            items = tuple(_swap_exprs(c, inner) for c in child)  # type: ignore[arg-type]
             if any(a is not b for a, b in zip(items, child)):
                 changes[attr] = items
         elif isinstance(child, tuple) and child and all(isinstance(c, tuple) for c in child):
@@ -3776,109 +3422,6 @@ def _shadowing(cols: list[tuple[e.Expr, str]]) -> set[str]:
     """Column names that stand for another value than the incoming variable of that name:
     where a sort key reads one of them, it reads the column."""
     return {a for x, a in cols if not (isinstance(x, e.Variable) and x.name == a)}
-
-
-def _rename(node: e.Expr, names: dict[str, str]) -> e.Expr:
-    """``node`` with its variables renamed, in patterns too (a subquery's pattern refers to an
-    outer variable by its name)."""
-
-    def swap(inner: Node) -> Node:
-        if isinstance(inner, e.Variable) and inner.name in names:
-            return e.Variable(names[inner.name], pos=inner.pos)
-        if isinstance(inner, (p.NodePattern, p.RelPattern)) and inner.variable in names:
-            return replace(inner, variable=names[inner.variable])  # type: ignore[index]
-        return inner
-
-    result = node.transform(swap)
-    assert isinstance(result, e.Expr)
-    return result
-
-
-def _mentions(node: Node, name: str) -> bool:
-    """Whether ``node`` reads ``name`` or names it in a pattern (as a string, not a Variable)."""
-    for inner in node.walk():
-        if isinstance(inner, (e.Variable, p.NodePattern, p.RelPattern, p.PathPattern)) and (
-            getattr(inner, "name", None) == name or getattr(inner, "variable", None) == name
-        ):
-            return True
-    return False
-
-
-def _rebinds(node: Node, name: str) -> bool:
-    """Whether something inside ``node`` binds ``name`` anew (a comprehension's variable, a
-    path variable …)."""
-    return any(
-        getattr(inner, attr, None) == name
-        for inner in node.walk()
-        if isinstance(inner, (e.ListComprehension, e.ListPredicate, e.Reduce, p.PathPattern))
-        for attr in ("variable", "accumulator")
-    )
-
-
-def _substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
-    """``node`` with the variable ``name`` replaced by the constant ``value``; None where a
-    subquery could see the variable (its scoping is not followed here)."""
-    if isinstance(node, e.Variable):
-        return value if node.name == name else node
-    if isinstance(node, (*_SUBQUERIES, e.PatternComprehension)):
-        if not _mentions(node, name):
-            return node
-        if (
-            isinstance(value, e.Variable)
-            and value.name not in names_in(node)
-            and not _rebinds(node, name)
-        ):
-            return _rename(node, {name: value.name})
-        return None
-    if isinstance(node, (e.ListComprehension, e.ListPredicate)):
-        source = _substitute(node.source, name, value)
-        if source is None:
-            return None
-        if node.variable == name:
-            return replace(node, source=source)
-        fields = {"source": source}
-        for attr in ("where", "projection", "predicate"):
-            inner = getattr(node, attr, None)
-            if inner is not None:
-                new = _substitute(inner, name, value)
-                if new is None:
-                    return None
-                fields[attr] = new
-        return replace(node, **fields)
-    if isinstance(node, e.Reduce) and (
-        name in (node.accumulator, node.variable) or name in _variables(node.expression)
-    ):
-        return None
-    changes = {}
-    for attr, child in node.field_values():
-        if isinstance(child, e.Expr):
-            new = _substitute(child, name, value)
-            if new is None:
-                return None
-            if new is not child:
-                changes[attr] = new
-        elif isinstance(child, tuple) and child and all(isinstance(c, e.Expr) for c in child):
-            items = []
-            for c in child:
-                new = _substitute(c, name, value)
-                if new is None:
-                    return None
-                items.append(new)
-            if any(a is not b for a, b in zip(items, child)):
-                changes[attr] = tuple(items)
-        elif isinstance(child, tuple) and any(
-            isinstance(c, tuple) for c in child
-        ):  # map literal entries
-            entries = []
-            for key, inner in child:
-                new = _substitute(inner, name, value)
-                if new is None:
-                    return None
-                entries.append((key, new))
-            changes[attr] = tuple(entries)
-        elif isinstance(child, Node) and name in _variables(child):
-            return None
-    return replace(node, **changes) if changes else node
 
 
 def _star_follows(steps: tuple[q.Step, ...]) -> list[bool]:
@@ -3937,7 +3480,8 @@ def emit_gql(
         schema=schema,
     )
     try:
-        return generator.generate(lower(node, target))
+        generator.preflight(node)
+        return generator.generate(lower(node, target, properties=generator.property_kinds))
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

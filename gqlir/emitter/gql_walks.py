@@ -30,7 +30,9 @@ from ..analysis.aggregates import aggregates
 from ..ir import expr as e
 from ..ir import query as q
 from ..ir.analysis import cannot_fail
+from ..passes.exprs import steady
 from ..passes.fold import closed
+from ..passes.substitute import substitute
 
 if TYPE_CHECKING:
     from .gql import GqlGenerator
@@ -218,9 +220,7 @@ def _not_constant(gen: GqlGenerator, node: e.Expr, construct: str, at: e.Expr) -
 
 
 def _check(gen: GqlGenerator, node: e.Expr, construct: str, at: e.Expr) -> None:
-    from .gql import _steady
-
-    if aggregates(node) or not _steady(node):
+    if aggregates(node) or not steady(node):
         raise gen.unsupported(
             construct,
             at,
@@ -238,11 +238,9 @@ def _renamed(
 def _replaced(
     gen: GqlGenerator, node: e.Expr, name: str, value: e.Expr, construct: str, at: e.Expr
 ) -> e.Expr:
-    from .gql import _substitute
-
     if isinstance(value, e.Variable) and value.name == name:
         return node
-    out = _substitute(node, name, value)
+    out = substitute(node, name, value)
     if out is None:
         raise gen.unsupported(construct, at, message="the test reads the variable in a subquery")
     return out

@@ -503,3 +503,19 @@ class ValueSubquery(Expr):
     """GQL ``VALUE { ... }``: the single value the subquery returns."""
 
     query: Query
+
+
+# -- lowered forms -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Untranslatable(Expr):
+    """``expr``, which a lowering pass found the target cannot say with its meaning: the
+    printer refuses it (``construct``, ``message``, ``rewrite``) where it reaches it, so that a
+    query's first refusal is the first refused construct in the order the query is written,
+    whether a pass or the printer refuses it. Only lowered IR holds one; no reader builds it."""
+
+    expr: Expr
+    construct: str
+    message: str = ""
+    rewrite: str = ""

@@ -13,7 +13,7 @@ The printers (:mod:`gqlir.emitter`) run :func:`lower` first and then only write 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -23,7 +23,20 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
+from . import (
+    conversions,
+    edge_uniqueness,
+    fixed_paths,
+    gql_functions,
+    implied_uniqueness,
+    list_predicates,
+    path_lists,
+    path_modes,
+    pattern_predicates,
+    property_maps,
+    relationship_types,
+    unwind_join,
+)
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -31,6 +44,10 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
+from .googlesql_temporal import NOW, TODAY, lower_timestamps
+from .gql_expressions import KINDS as _EXPRESSION_KINDS
+from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
+from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .setops import lower_set_operations
 
@@ -46,17 +63,20 @@ class Summary:
     kinds: frozenset[type]
     functions: frozenset[str]
     adds_numbers: bool
+    #: Cypher's polymorphic + (ArithOp.ADD) occurs.
+    adds: bool = False
 
 
 def summarize(node: Node) -> Summary:
     """One walk over ``node`` (written out: it runs on every translation)."""
     kinds: set[type] = set()
     functions: set[str] = set()
-    adds_numbers = False
+    adds_numbers = adds = False
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
-    function_call, arithmetic, add_numbers = e.FunctionCall, e.Arithmetic, e.ArithOp.ADD_NUMBERS
+    function_call, arithmetic = e.FunctionCall, e.Arithmetic
+    add_numbers, plus = e.ArithOp.ADD_NUMBERS, e.ArithOp.ADD
     leaves = _LEAVES
     while stack:
         inner = pop()
@@ -74,10 +94,30 @@ def summarize(node: Node) -> Summary:
         add(cls)
         if cls is function_call:
             functions.add(inner.name)
-        elif cls is arithmetic and inner.op is add_numbers:
-            adds_numbers = True
+        elif cls is arithmetic:
+            if inner.op is plus:
+                adds = True
+            elif inner.op is add_numbers:
+                adds_numbers = True
         extend(getter(inner))
-    return Summary(frozenset(kinds), frozenset(functions), adds_numbers)
+    return Summary(frozenset(kinds), frozenset(functions), adds_numbers, adds)
+
+
+def summary_of(node: Node) -> Summary:
+    """:func:`summarize` of ``node``, computed once for consecutive asks about the same query
+    (a translation lowers it twice: by its source, then for its target, most often unchanged
+    in between)."""
+    global _LAST
+    last = _LAST
+    if last[0] is node and last[1] is not None:
+        return last[1]
+    found = summarize(node)
+    _LAST = (node, found)
+    return found
+
+
+#: The last query summarized and its summary (held, so that its identity is not reused).
+_LAST: tuple[Node | None, Summary | None] = (None, None)
 
 
 #: What the summary does not look into: scalars (a map entry's key, an absent child) and the
@@ -113,12 +153,15 @@ class Lowering:
     name: str
     families: frozenset[str]
     when: Callable[[Dialect, Dialect | None], bool]
-    run: Callable[[Node, Dialect], Node]
+    run: Callable[..., Node]
     #: The rule, in a line (the pass module's docstring states it fully, with its source).
     rule: str
     by_source: bool = False
     #: Whether the query holds anything the pass rewrites (False: skip it).
     needed: Callable[[Summary], bool] = _always
+    #: ``run`` also takes the schema's property kinds (``(node|edge, key) -> kind``), which
+    #: the types of properties are read from.
+    reads_schema: bool = False
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -178,6 +221,38 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
     ),
     Lowering(
+        "conversions",
+        frozenset({"cypher", "sql"}),
+        lambda t, s: conversions.applies(t),
+        conversions.lower_conversions,
+        "toBoolean/toInteger/toFloat/toString of a value of their type as the value itself",
+        needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
+    ),
+    Lowering(
+        "conversions",
+        frozenset({"gql"}),
+        lambda t, s: conversions.applies(t),
+        conversions.lower_conversions_by_cast,
+        "as above, and toString()/toFloat() of a known integer as CAST(x AS STRING/FLOAT)",
+        needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
+    ),
+    Lowering(
+        "list-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: list_predicates.applies(t),
+        list_predicates.lower_list_predicates,
+        "all/any/none/single(x IN l WHERE p) as CASE over sizes of filtered comprehensions",
+        needed=lambda x: e.ListPredicate in x.kinds,
+    ),
+    Lowering(
+        "pattern-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: pattern_predicates.applies(t),
+        pattern_predicates.lower_pattern_predicates,
+        "EXISTS { (a)-->() } of bound variables as the pattern predicate (a)-->()",
+        needed=lambda x: e.Exists in x.kinds,
+    ),
+    Lowering(
         "cypher-meanings",
         frozenset({"cypher"}),
         lambda t, s: needs_lowering(t),
@@ -204,6 +279,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_functions,
         lower_functions,
         "left/right/substring as SUBSTR, toFloat of a number as CAST, round(x) half up",
+    ),
+    Lowering(
+        "googlesql-temporal",
+        frozenset({"gql"}),
+        lambda t, s: t.capabilities.googlesql_expressions,
+        lower_timestamps,
+        "a datetime at offset zero or compared by order as a TIMESTAMP; date() in UTC",
+        needed=lambda x: e.TemporalLiteral in x.kinds or not x.functions.isdisjoint(TODAY | NOW),
     ),
     Lowering(
         "set-operations",
@@ -237,6 +320,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: not x.functions.isdisjoint(gql_functions.NAMES),
     ),
     Lowering(
+        "relationship-types",
+        frozenset({"gql"}),
+        lambda t, s: relationship_types.applies(t),
+        relationship_types.lower_relationship_types,
+        "type(r) of -[r:T1|T2]-> as CASE WHEN r IS LABELED T1 THEN 'T1' … END",
+        needed=lambda x: "type" in x.functions,
+    ),
+    Lowering(
         "path-lists",
         frozenset({"gql"}),
         lambda t, s: path_lists.applies(t),
@@ -253,12 +344,52 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
+        "unwind-joins",
+        frozenset({"sql"}),
+        lambda t, s: unwind_join.applies(t),
+        unwind_join.lower_unwind_joins,
+        "an UNWIND before the graph pattern as a join after it on the comparisons it feeds",
+        needed=lambda x: q.Unwind in x.kinds,
+    ),
+    Lowering(
+        "fixed-path-lengths",
+        frozenset({"sql"}),
+        lambda t, s: fixed_paths.applies(t),
+        fixed_paths.lower_fixed_paths,
+        "length(p) of a fixed-length path as its number of edges where paths cannot be named",
+        needed=lambda x: "length" in x.functions,
+    ),
+    Lowering(
+        "implied-edge-uniqueness",
+        frozenset({"sql"}),
+        lambda t, s: implied_uniqueness.applies(t),
+        implied_uniqueness.lower_implied_uniqueness,
+        "DIFFERENT EDGES dropped where the WHERE's inequalities keep the edges apart",
+        needed=lambda x: p.RelPattern in x.kinds,
+    ),
+    Lowering(
         "property-maps",
         frozenset({"gql"}),
         lambda t, s: property_maps.applies(t),
         property_maps.lower_property_maps,
         "property map keys beyond the target's limit moved to the MATCH's WHERE",
         needed=lambda x: e.MapLiteral in x.kinds,
+    ),
+    Lowering(
+        "gql-expressions",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_expressions,
+        "constant list walks item by item; functions by argument type; polymorphic + by "
+        "operand types; XOR as <>, IS UNKNOWN as IS NULL",
+        needed=lambda x: (
+            x.adds
+            or not (
+                x.functions.isdisjoint(_EXPRESSION_FUNCTIONS)
+                and x.kinds.isdisjoint(_EXPRESSION_KINDS)
+            )
+        ),
+        reads_schema=True,
     ),
 )
 
@@ -287,20 +418,25 @@ def lower(
     source: Dialect | None = None,
     changed: list[str] | None = None,
     by_source: bool = False,
+    properties: Mapping[tuple[str, str], str] | None = None,
 ) -> Node:
     """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
     depend on the ``source`` dialect. The names of the passes that changed it are appended to
-    ``changed`` when given."""
+    ``changed`` when given. ``properties``: the schema's property kinds, for the passes that
+    read types (``(node|edge, key) -> kind``, :func:`gqlir.analysis.types.property_kinds`)."""
     summary: Summary | None = None
     for lowering in lowerings(target, source):
         if lowering.by_source != by_source:
             continue
         if lowering.needed is not _always:
             if summary is None:
-                summary = summarize(node)
+                summary = summary_of(node)
             if not lowering.needed(summary):
                 continue
-        out = lowering.run(node, target)
+        if lowering.reads_schema:
+            out = lowering.run(node, target, properties)
+        else:
+            out = lowering.run(node, target)
         if out is not node:
             summary = None  # the query changed: gather again when a later pass asks
             if changed is not None:

@@ -1,0 +1,375 @@
+"""The walk of a scope-typed lowering: every expression rewritten with the variables in scope.
+
+A lowering whose rules read the types of variables (:mod:`.polymorphic_plus`,
+:mod:`.typed_functions`) subclasses :class:`ScopedRewrite` and lists them in ``rules``. The walk
+follows what each step binds as :mod:`gqlir.analysis.scope` states it (the GQL printer follows
+the same rules), and rewrites top-down: a rule sees its operands as the input wrote them, which
+is what their types are inferred from, and is applied again until it changes nothing before the
+operands are visited. A walk that changes nothing returns its input (the same object), as
+:func:`gqlir.passes.pipeline.lower` expects of a pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from ..analysis.scope import (
+    Deferred,
+    ScopeTypes,
+    call_results,
+    path_bindings,
+    pattern_bindings,
+    projection_columns,
+    unwind_bindings,
+)
+from ..analysis.types import ANY, VType, unconst
+from ..dialect import Dialect
+from ..errors import UnsupportedError
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.analysis import free_variables
+from ..ir.node import Node, child_fields
+
+__all__ = ["ScopedRewrite"]
+
+#: How often a rule may rewrite one node's result again before the walk moves on.
+_MAX_ROUNDS = 64
+
+
+class ScopedRewrite:
+    """Rewrites the expressions of a query for ``target``; subclasses define :meth:`rule`."""
+
+    def __init__(
+        self, target: Dialect, properties: Mapping[tuple[str, str], str] | None = None
+    ) -> None:
+        self.dialect = target
+        self.caps = target.capabilities
+        self.types = ScopeTypes({}, properties)
+
+    # -- what a rule asks ----------------------------------------------------------------------
+    @property
+    def scope(self) -> dict[str, VType]:
+        return self.types.scope
+
+    @scope.setter
+    def scope(self, value: dict[str, VType]) -> None:
+        self.types.scope = value
+
+    def type_of(self, node: e.Expr) -> VType:
+        return self.types.of(node)
+
+    #: node class -> its rule, ``rule(walk, node)``: ``node`` rewritten, or ``node`` itself
+    #: when the rule does not apply (a subclass lists its rules).
+    rules: ClassVar[Mapping[type, Callable[[Any, Any], e.Expr]]] = {}
+
+    def unsupported(self, construct: str, node: Node | None, **kw: Any) -> UnsupportedError:
+        return UnsupportedError(
+            construct, self.dialect.name, offset=getattr(node, "pos", None), **kw
+        )
+
+    # -- the walk ------------------------------------------------------------------------------
+    def run(self, node: Node) -> Node:
+        self.scope = {}
+        if isinstance(node, q.Query):
+            return self.query(node)
+        if isinstance(node, q.Step):
+            return self.step(node)
+        if isinstance(node, e.Expr):
+            return self.expr(node)
+        return node
+
+    def query(self, query: q.Query) -> q.Query:
+        """A query in the current scope (restored after: a subquery binds nothing outside)."""
+        outer = self.scope  # (scopes are replaced, never changed in place)
+        try:
+            if isinstance(query, q.LinearQuery):
+                steps = self._steps(query.steps)
+                return query if steps is query.steps else replace(query, steps=steps)
+            if isinstance(query, q.SetOperation):
+                left = self.query(query.left)
+                right = self.query(query.right)
+                if left is query.left and right is query.right:
+                    return query
+                return replace(query, left=left, right=right)
+            return query  # a conditional query: the printer refuses it
+        finally:
+            self.scope = outer
+
+    def _steps(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
+        out: list[q.Step] | None = None
+        for i, step in enumerate(steps):
+            new = self.step(step)
+            if out is not None:
+                out.append(new)
+            elif new is not step:
+                out = [*steps[:i], new]
+        return steps if out is None else tuple(out)
+
+    def step(self, step: q.Step) -> q.Step:
+        """``step`` rewritten in the current scope, which then holds what it binds."""
+        if isinstance(step, q.Match):
+            self.scope = {**self.scope, **pattern_bindings(step.patterns)}
+            return self.children(step)
+        if isinstance(step, q.Let):
+            bindings = []
+            for binding in step.bindings:
+                value = self.expr(binding.value)
+                bound = Deferred(binding.value, self.scope)
+                self.scope = {**self.scope, binding.variable: bound}  # type: ignore[dict-item]
+                bindings.append(
+                    binding if value is binding.value else replace(binding, value=value)
+                )
+            if all(a is b for a, b in zip(bindings, step.bindings)):
+                return step
+            return replace(step, bindings=tuple(bindings))
+        if isinstance(step, q.Unwind):
+            source = self.expr(step.source)
+            self.scope = {**self.scope, **unwind_bindings(step, self.type_of(step.source))}
+            return step if source is step.source else replace(step, source=source)
+        if isinstance(step, q.Projection):
+            return self.projection(step)
+        if isinstance(step, q.CallSubquery):
+            imports = sorted(self.scope) if step.imports is None else list(step.imports)
+            inner = {name: self.scope.get(name, ANY) for name in imports}
+            outer = self.scope
+            self.scope = inner
+            try:
+                body = self.query(step.query)
+            finally:
+                self.scope = outer
+            self.scope = {**outer, **call_results(step.query, inner)}
+            return step if body is step.query else replace(step, query=body)
+        if isinstance(step, q.ProcedureCall):
+            args = None if step.args is None else self._tuple(step.args)
+            self.scope = {**self.scope, **{y.alias or y.field: ANY for y in step.yields or ()}}
+            where = None if step.where is None else self.expr(step.where)
+            if args is step.args and where is step.where:
+                return step
+            return replace(step, args=args, where=where)
+        if isinstance(step, q.Merge):
+            self.scope = {**self.scope, **pattern_bindings((step.pattern,))}
+            return self.children(step)
+        if isinstance(step, q.Foreach):
+            source = self.expr(step.source)
+            outer = self.scope
+            self.scope = {**outer, step.variable: ANY}
+            try:
+                steps = self._steps(step.body)
+            finally:
+                self.scope = outer
+            if source is step.source and steps is step.body:
+                return step
+            return replace(step, source=source, body=steps)
+        return self.children(step)
+
+    def projection(self, step: q.Projection) -> q.Projection:
+        """Items, keys and pages in the incoming scope; then the columns' scope (with, for a
+        WHERE, the variables it reads that the projection drops)."""
+        incoming = self.scope
+        cols = projection_columns(step, incoming)
+        columns: dict[str, Any] = {
+            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[attr-defined]
+            for x, a in cols
+            if a
+        }
+        items = self._tuple(step.items)
+        order_by = self._tuple(step.order_by)
+        skip = None if step.skip is None else self.expr(step.skip)
+        limit = None if step.limit is None else self.expr(step.limit)
+        group_by = None if step.group_by is None else self._tuple(step.group_by)
+        where = step.where
+        if where is not None:
+            hidden = {v: incoming.get(v, ANY) for v in free_variables(where) if v not in columns}
+            self.scope = {**columns, **hidden}
+            where = self.expr(where)
+        self.scope = columns
+        if (
+            items is step.items
+            and order_by is step.order_by
+            and skip is step.skip
+            and limit is step.limit
+            and group_by is step.group_by
+            and where is step.where
+        ):
+            return step
+        return replace(
+            step,
+            items=items,
+            order_by=order_by,
+            skip=skip,
+            limit=limit,
+            group_by=group_by,
+            where=where,
+        )
+
+    def expr(self, node: e.Expr) -> e.Expr:
+        """``node`` with the rule applied at the top until stable, then to its operands. A
+        refusal is left in the IR (:class:`~gqlir.ir.Untranslatable`) for the printer to
+        raise where it writes it."""
+        cls = type(node)
+        if cls in _LEAVES or (cls is e.Property and type(node.subject) in _LEAVES):  # type: ignore[attr-defined]
+            return node
+        found = self.rules.get(cls)
+        if found is not None:
+            for _ in range(_MAX_ROUNDS):
+                try:
+                    new = found(self, node)
+                except UnsupportedError as exc:
+                    return _untranslatable(node, exc)
+                if new is node:
+                    break
+                node = new
+                cls = type(node)
+                found = self.rules.get(cls)
+                if found is None:
+                    break
+            if cls in _LEAVES:
+                return node
+        if cls in _ITERATIONS:
+            return self._iteration(node)  # type: ignore[arg-type]
+        if cls is e.PatternComprehension:
+            outer = self.scope
+            self.scope = {**outer, **pattern_bindings((node.pattern,))}  # type: ignore[attr-defined]
+            try:
+                return self._fields(node, "")
+            finally:
+                self.scope = outer
+        return self._fields(node, "")  # (a subquery's query() keeps the scope)
+
+    def _iteration(self, node: e.ListComprehension | e.ListPredicate | e.Reduce) -> e.Expr:
+        """A list walk: its source in the scope, the rest with the walk's variable bound to the
+        source's element type (an accumulator's type is not followed)."""
+        source_type = self.type_of(node.source)
+        source = self.expr(node.source)
+        outer = self.scope
+        element = source_type.element if source_type.kind == "list" else None
+        bound = {node.variable: ANY if element is None else unconst(element)}
+        if isinstance(node, e.Reduce):
+            bound[node.accumulator] = ANY
+        self.scope = {**outer, **bound}
+        try:
+            rest = self.children(node, skip="source")
+        finally:
+            self.scope = outer
+        if source is node.source:
+            return rest
+        return replace(rest, source=source)
+
+    # -- children ------------------------------------------------------------------------------
+    def children(self, node: Any, skip: str = "") -> Any:
+        """``node`` with its children rewritten (patterns bind the variables their parts see)."""
+        cls = type(node)
+        if cls is p.ParenPath:
+            inner: dict[str, VType] = {}
+            path_bindings(node.path, inner, group=False)
+            outer = self.scope
+            self.scope = {**outer, **inner}
+            try:
+                return self._fields(node, skip)
+            finally:
+                self.scope = outer
+        if cls is p.RelPattern and node.variable and node.quantifier is not None:
+            outer = self.scope
+            self.scope = {**outer, node.variable: VType("edge")}
+            try:
+                return self._fields(node, skip)
+            finally:
+                self.scope = outer
+        return self._fields(node, skip)
+
+    def _fields(self, node: Node, skip: str) -> Node:
+        changes: dict[str, Any] | None = None
+        leaves, kinds = _LEAVES, _KINDS
+        for name in _field_names(type(node)):
+            value = getattr(node, name)
+            cls = type(value)
+            if cls in leaves or value is None or name == skip:
+                continue
+            kind = kinds.get(cls) or _kind(cls)
+            if kind is _EXPR:
+                new = self.expr(value)
+            elif kind is _TUPLE:
+                new = self._tuple(value)
+            else:
+                new = self._value(value, kind)
+            if new is not value:
+                if changes is None:
+                    changes = {}
+                changes[name] = new
+        return replace(node, **changes) if changes else node  # type: ignore[type-var]
+
+    def _value(self, value: Any, kind: str) -> Any:
+        if kind is _EXPR:
+            return self.expr(value)
+        if kind is _NODE:
+            return self.children(value)
+        if kind is _TUPLE:
+            return self._tuple(value)
+        if kind is _STEP:
+            return self.step(value)
+        if kind is _QUERY:
+            return self.query(value)
+        return value
+
+    def _tuple(self, value: tuple[Any, ...]) -> tuple[Any, ...]:
+        out: list[Any] | None = None
+        leaves, kinds = _LEAVES, _KINDS
+        for i, item in enumerate(value):
+            cls = type(item)
+            if cls in leaves:
+                new = item
+            else:
+                new = self._value(item, kinds.get(cls) or _kind(cls))
+            if out is not None:
+                out.append(new)
+            elif new is not item:
+                out = [*value[:i], new]
+        return value if out is None else tuple(out)
+
+
+#: What the walk does with a value of a class (found once per class).
+_EXPR, _QUERY, _STEP, _NODE, _TUPLE, _OTHER = "expr", "query", "step", "node", "tuple", "other"
+_KINDS: dict[type, str] = {}
+#: Expressions with no operands (no rule rewrites them).
+_LEAVES = frozenset(
+    {e.Null, e.Boolean, e.Integer, e.Float, e.String, e.Variable, e.Parameter, e.CountStar}
+)
+_ITERATIONS = frozenset({e.ListComprehension, e.ListPredicate, e.Reduce})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _kind(cls: type) -> str:
+    if issubclass(cls, (p.LabelExpr, p.Quantifier, e.TypeRef)):
+        kind = _OTHER  # (no expression inside)
+    elif issubclass(cls, e.Expr):
+        kind = _EXPR
+    elif issubclass(cls, q.Query):
+        kind = _QUERY
+    elif issubclass(cls, q.Step):
+        kind = _STEP
+    elif issubclass(cls, Node):
+        kind = _NODE
+    elif cls is tuple:
+        kind = _TUPLE
+    else:
+        kind = _OTHER
+    _KINDS[cls] = kind
+    return kind
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = child_fields(cls)
+    return found
+
+
+def _untranslatable(node: e.Expr, exc: UnsupportedError) -> e.Untranslatable:
+    message = exc.message
+    suffix = f" (rewrite: {exc.rewrite})" if exc.rewrite else ""
+    if suffix and message.endswith(suffix):
+        message = message[: -len(suffix)]
+    return e.Untranslatable(node, exc.construct, message, exc.rewrite or "", pos=node.pos)
