@@ -216,9 +216,15 @@ class CypherBuilder:
         self.colon_means_or = caps.colon_labels == "or"
         self.index_base = caps.list_index_base
         self.keyword_only = dialect.keyword_only
-        #: For the driver: rules whose value is the token's text except for these token kinds
-        #: (``variable``, where no word of the dialect is a keyword only).
-        self.text_rules = {} if self.keyword_only else {"variable": frozenset({"ESCAPED_NAME"})}
+        #: For the driver: rules whose value is the token's text except for these token kinds:
+        #: ``variable``, where no word of the dialect is a keyword only and the class that
+        #: defines ``variable`` says its method returns the text (VARIABLE_IS_TEXT, declared
+        #: beside the method, so that a subclass overriding it does not inherit the promise).
+        owner = next(k for k in type(self).__mro__ if "variable" in k.__dict__)
+        is_text = owner.__dict__.get("VARIABLE_IS_TEXT", False)
+        self.text_rules = (
+            {"variable": frozenset({"ESCAPED_NAME"})} if is_text and not self.keyword_only else {}
+        )
         self.octal_zero = caps.leading_zero_octal
         self.text = ""
         self.last_end = 0
@@ -246,6 +252,10 @@ class CypherBuilder:
         return ir.Exists(ir.LinearQuery((match,), pos=pos), pattern_predicate=True, pos=pos)
 
     # -- names -------------------------------------------------------------------------------
+
+    #: ``variable`` returns the token's text for every kind but ESCAPED_NAME (where no word is
+    #: a keyword only): see ``text_rules``.
+    VARIABLE_IS_TEXT = True
 
     def variable(self, c: list, pos: int) -> str:
         token = c[0]
