@@ -1311,11 +1311,13 @@ class GqlGenerator(GraphTextGenerator):
             keyword = "OPTIONAL CALL"
         imports = sorted(self.scope) if step.imports is None else list(step.imports)
         inner = {name: self.scope.get(name, ANY) for name in imports}
-        scope = "(" + ", ".join(self.variable_name(v, step) for v in imports) + ")"
+        scope = "(" + ", ".join(self.variable_name(v, step) for v in imports) + ") "
+        if step.imports is None and caps.call_whole_scope:
+            scope = ""  # CALL { } sees the whole incoming scope there
         outer = self.scope
         body = self.block(step.query, inner)
         self.scope = {**outer, **self._result_types(step.query, inner)}
-        return f"{keyword} {scope} {body}"
+        return f"{keyword} {scope}{body}"
 
     def _result_types(self, query: q.Query, scope: dict[str, VType]) -> dict[str, VType]:
         """The columns a subquery adds to the outer scope (their types are not followed)."""
@@ -2436,8 +2438,8 @@ class GqlGenerator(GraphTextGenerator):
         return e.Comparison(e.CompOp.NE, node.left, node.right, pos=node.pos)
 
     def _lower_is_truth(self, node: e.IsTruth) -> e.Expr:
-        # A boolean is unknown exactly when it is null (GoogleSQL has no IS UNKNOWN).
-        if node.value is e.TruthValue.UNKNOWN:
+        # A boolean is unknown exactly when it is null (capability unknown_test).
+        if node.value is e.TruthValue.UNKNOWN and not self.caps.unknown_test:
             return e.IsNull(node.operand, negated=node.negated, pos=node.pos)
         return node
 
