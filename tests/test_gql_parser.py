@@ -876,9 +876,32 @@ def test_spanner_refuses_functions_it_spells_with_another_meaning() -> None:
     )
 
 
-def test_spanner_timestamp_literal() -> None:
-    lit = _expr("GRAPH g MATCH (a) RETURN TIMESTAMP '2020-01-01 10:00:00' AS t", "spanner")
-    assert lit == ir.TemporalLiteral(ir.TemporalKind.DATETIME, "2020-01-01T10:00:00")
+@pytest.mark.parametrize(
+    ("literal", "text"),
+    [
+        # no zone: Spanner's default, America/Los_Angeles (set-default-time-zone)
+        ("'2020-01-01 10:00:00'", "2020-01-01T10:00:00[America/Los_Angeles]"),
+        ("'2020-01-01'", "2020-01-01T00:00:00[America/Los_Angeles]"),
+        ("'2020-01-01 10:00:00.25 UTC'", "2020-01-01T10:00:00.25[UTC]"),
+        ("'2014-09-27 12:30:00 America/New_York'", "2014-09-27T12:30:00[America/New_York]"),
+        ("'2020-01-01 10:00:00+08:00'", "2020-01-01T10:00:00+08:00"),
+        ("'2020-01-01T10:00:00Z'", "2020-01-01T10:00:00Z"),
+    ],
+)
+def test_spanner_timestamp_literal_is_an_instant(literal: str, text: str) -> None:
+    query = f"GRAPH g MATCH (a) RETURN TIMESTAMP {literal} AS t"
+    lit = _expr(query, "spanner")
+    assert lit == ir.TemporalLiteral(ir.TemporalKind.DATETIME, text)
+    tree = gqlir.parse(query, "spanner")
+    assert gqlir.parse(gqlir.emit(tree, "spanner"), "spanner") == tree
+    cypher = gqlir.transpile(query, "spanner", "neo4j")
+    assert f"datetime('{text}')" in cypher
+
+
+def test_spanner_timestamp_literal_that_is_no_timestamp_is_refused_with_a_position() -> None:
+    with pytest.raises(ParseError) as info:
+        gqlir.parse("GRAPH g RETURN TIMESTAMP 'soon' AS t", "spanner")
+    assert info.value.column == 16
 
 
 # -- TuGraph GQL ----------------------------------------------------------------------------------

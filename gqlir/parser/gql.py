@@ -2355,17 +2355,40 @@ class SpannerBuilder(GqlBuilder):
         return ir.Struct(tuple(c), pos=pos)
 
     def spanner_typed_literal(self, c: list, pos: int) -> ir.TemporalLiteral:
-        """``DATE '…'`` and ``TIMESTAMP '…'``. A TIMESTAMP is an absolute point in time; without
-        a zone it is read in the database's default time zone (America/Los_Angeles unless
-        changed: https://cloud.google.com/spanner/docs/set-default-time-zone), like a Cypher
-        datetime without a zone is read in the server's."""
+        """``DATE '…'`` and ``TIMESTAMP '…'``. A TIMESTAMP is an absolute point in time; text
+        without a zone is read in the database's default time zone, America/Los_Angeles unless
+        the database sets another ("If no time zone parameter is provided …, Spanner databases
+        default to the America/Los_Angeles time zone",
+        https://cloud.google.com/spanner/docs/set-default-time-zone). The IR's datetime names
+        that zone, so the literal is the same instant in every dialect (a zone-less Cypher
+        datetime would be read in the Cypher server's zone instead)."""
         text = self._string(c[0])
         word = self.text[pos : pos + 4].upper()
         if word == "DATE":
             return ir.TemporalLiteral(ir.TemporalKind.DATE, text, pos=pos)
-        iso = re.sub(r"^(\d{4}-\d{1,2}-\d{1,2})[ tT]", r"\1T", text.strip())
-        iso = re.sub(r"\s+([A-Za-z_]+/[A-Za-z_/]+)$", r"[\1]", iso)
-        return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, timestamp=True, pos=pos)
+        found = _GOOGLESQL_TIMESTAMP.fullmatch(text.strip())
+        if found is None:
+            raise _err(
+                f"{text!r} is not a TIMESTAMP literal (YYYY-MM-DD [HH:MM:SS[.F]] [zone])", pos
+            )
+        day, clock, zone = found.group("day", "clock", "zone")
+        iso = day + "T" + (clock or "00:00:00")
+        if zone is None:
+            zone = "[" + SPANNER_DEFAULT_ZONE + "]"
+        elif zone[0].isalpha() and zone not in ("Z", "z"):
+            zone = "[" + zone + "]"
+        return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso + zone, timestamp=True, pos=pos)
+
+
+#: Spanner's default time zone (https://cloud.google.com/spanner/docs/set-default-time-zone)
+SPANNER_DEFAULT_ZONE = "America/Los_Angeles"
+# GoogleSQL's canonical timestamp format: YYYY-[M]M-[D]D[( |T)[H]H:[M]M:[S]S[.F]][time zone],
+# the zone an offset, Z, or a tz database name after a space (lexical.md, Timestamp literals)
+_GOOGLESQL_TIMESTAMP = re.compile(
+    r"(?P<day>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2})"
+    r"(?:[ tT](?P<clock>[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]{1,9})?))?"
+    r"\s*(?P<zone>[zZ]|[+-][0-9]{1,2}(?::[0-9]{2})?|[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*)?"
+)
 
 
 # TuGraph GQL: !=, LIKE, IN, % and the bitwise operators besides ISO GQL's (GEAX GqlLexer.g4,
