@@ -76,7 +76,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             exists_property_function pattern_count_size pattern_comprehension_keeps_nulls
             integer_rounding_float round_half_up to_integer_truncates operator_parentheses
             sum_keeps_integers sub_second_temporals googlesql_expressions
-            power_of_integers_is_float""",
+            power_of_integers_is_float power_is_float""",
         ),
         (
             "Ordering and lexical",

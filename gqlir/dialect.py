@@ -221,6 +221,7 @@ class Capabilities:
     # TIMESTAMP '...' literals
     googlesql_expressions: bool = False
     power_of_integers_is_float: bool = False  # POWER(INT64, INT64) is a FLOAT64 (GoogleSQL)
+    power_is_float: bool = False  # POWER(x, y) is always a float, as Cypher's x ^ y
     catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
     group_by_ordinals: bool = False  # GROUP BY 1 names the first RETURN item (TuGraph GQL)
     # lexical

@@ -2307,7 +2307,8 @@ class GqlGenerator(GraphTextGenerator):
             return e.FunctionCall(_MOD_MARK, (node.left, node.right), pos=node.pos)
         if op is e.ArithOp.POW:
             floats = ("float", "integer") if self.caps.power_of_integers_is_float else ("float",)
-            base = node.left if lt.kind in floats else e.Cast(node.left, e.TypeRef("FLOAT"))
+            exact = lt.kind not in floats and not self.caps.power_is_float
+            base = e.Cast(node.left, e.TypeRef("FLOAT")) if exact else node.left
             return e.FunctionCall(_POWER_MARK, (base, node.right), pos=node.pos)
         if (
             op is e.ArithOp.DIV
@@ -2519,9 +2520,29 @@ class GqlGenerator(GraphTextGenerator):
                 return e.Case(args[0], words, e.Null(), pos=node.pos)
         if name == "toboolean" and len(args) == 1:
             return self._to_boolean(node)
-        if name in ("ceil", "floor") and len(args) == 1 and self.type_of(args[0]).kind != "float":
-            cast = e.Cast(args[0], e.TypeRef("FLOAT"))
-            return e.FunctionCall(name, (cast,), pos=node.pos)
+        if name in ("ceil", "floor") and len(args) == 1:
+            # Cypher's float-returning function: the target's of a float argument
+            arg = args[0]
+            if self.type_of(arg).kind != "float":
+                arg = e.Cast(arg, e.TypeRef("FLOAT"))
+            if not self._has_function(name) and self._has_function(name + "_typed"):
+                return e.FunctionCall(name + "_typed", (arg,), pos=node.pos)
+            return node if arg is args[0] else e.FunctionCall(name, (arg,), pos=node.pos)
+        if name in ("ceil_typed", "floor_typed") and len(args) == 1:
+            if not self.caps.integer_rounding_float and self._has_function(name):
+                return node  # the dialect's own CEIL / FLOOR keep the argument's type
+            kind = self.type_of(args[0]).kind
+            if kind == "integer":
+                return args[0]
+            if kind == "float":
+                return e.FunctionCall(name.removesuffix("_typed"), args, pos=node.pos)
+            raise self.unsupported(
+                f"{name.removesuffix('_typed').upper()} of a number of unknown type",
+                node,
+                message=f"GQL's {name.removesuffix('_typed').upper()} keeps an integer an "
+                f"integer; {self.dialect.name}'s returns a float",
+                rewrite="CAST the argument to INT64 or FLOAT64",
+            )
         return node
 
     def _to_boolean(self, node: e.FunctionCall) -> e.Expr:
