@@ -3230,7 +3230,12 @@ class GqlGenerator(GraphTextGenerator):
 
     def _temporal_call(self, node: e.FunctionCall) -> str:
         """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
-        dateFunctionParameters : dateString | recordConstructor)."""
+        dateFunctionParameters : dateString | recordConstructor). The current date or instant
+        without a constructor of that name is GQL's niladic CURRENT_DATE / CURRENT_TIMESTAMP
+        (GQL.g4 20.27), which the GQL readers read as date() / datetime()."""
+        current = _CURRENT.get(node.name)
+        if not node.args and current is not None and not self._has_function(node.name):
+            return current
         surface = self.function_name(node.name, node)
         if len(node.args) > 1:
             raise self.unsupported(f"function {node.name}()", node)
@@ -3521,6 +3526,8 @@ _COLLECT_MARK = "%collect"
 _COLLECT_ALL_MARK = "%collect_all"  # the list aggregate keeping nulls (ARRAY_AGG without IGNORE)
 _STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
 _STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
+#: Cypher's date() and datetime() of the current instant, as GQL's niladic value functions
+_CURRENT = {"date": "CURRENT_DATE", "datetime": "CURRENT_TIMESTAMP"}
 _MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _EQ_MARK, _JSON_MARK})
 _MARKED |= _STRING_FUNCTION_NAMES
 #: Catalog references that are keywords, not names (kept upper-case by the GQL front end).
