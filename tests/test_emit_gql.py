@@ -1459,11 +1459,19 @@ def _gql_corpus() -> list[str]:
     return [r["query"] for r in tck.load_jsonl_corpus(path / "gql" / "iso_gql_valid.jsonl")]
 
 
+#: Queries of the shared ISO GQL corpus whose IR changes once through the printer, and why.
+GQL_CORPUS_NOT_IDENTITY = {
+    # the intermediate column's name, the text n.name, cannot be a GQL variable, so it is
+    # written under a fresh name; no later statement reads it, so only the IR's name differs
+    "MATCH (n:Person) RETURN n.name NEXT MATCH (m:Person) RETURN m.name",
+}
+
+
 def test_iso_gql_corpus_round_trips() -> None:
-    """GQL -> IR -> GQL: each query is written back, or refused; what is written reads back,
-    and mostly to the same IR (the exceptions differ in form, not meaning: LET for a grouping
-    key, an enumerated CALL scope)."""
-    written = same = refused = 0
+    """GQL -> IR -> GQL: each query is written back, or refused; what is written reads back
+    to the same IR, but for the listed queries."""
+    written = refused = 0
+    changed = set()
     for text in _gql_corpus():
         try:
             tree = gqlir.parse(text, "iso-gql")
@@ -1477,8 +1485,10 @@ def test_iso_gql_corpus_round_trips() -> None:
         except UnsupportedError:
             continue
         written += 1
-        same += gqlir.parse(out, "iso-gql") == tree
-    assert written >= 170 and same >= 160 and refused == 2
+        if gqlir.parse(out, "iso-gql") != tree:
+            changed.add(text)
+    assert written >= 175 and refused == 2
+    assert changed == GQL_CORPUS_NOT_IDENTITY
 
 
 def test_schema_commands_are_refused() -> None:
