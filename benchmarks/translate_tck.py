@@ -144,6 +144,8 @@ def gql_to_cypher(path: Path) -> str:
                 done += 1
             except UnsupportedError as exc:
                 refused[exc.construct] += 1
+            except GqlirError as exc:  # not read as ISO GQL (e.g. a TuGraph extension)
+                refused[f"not read: {exc.code}"] += 1
         top = ", ".join(f"{c} {n}" for c, n in refused.most_common(5))
         lines.append(f"  {d}: {done} / {len(queries)} ({done / len(queries):.1%}); refused: {top}")
     return "\n".join(lines)

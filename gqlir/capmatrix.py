@@ -59,7 +59,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             quantified_edge_trail undirected_quantified quantified_edge_list
             match_rebinds_edges pattern_reads_comprehension filter_after_optional
             limit_zero_writes read_after_write search_count_parameter quantifier_rows
-            path_pattern_lists""",
+            path_pattern_lists graph_pattern_first path_variables""",
         ),
         (
             "Expressions",

@@ -89,9 +89,23 @@ from ..ir.analysis import (
     names_in,
 )
 from ..ir.analysis import SUBQUERIES as _SUBQUERIES
-from ..ir.functions import WHITESPACE
+from ..ir.functions import (
+    BOUNDARY_PARTS,
+    DATE_PARTS,
+    INTERVAL_PARTS,
+    TIMESTAMP_PARTS,
+    WHITESPACE,
+)
 from ..ir.node import Node
 from ..passes.edge_uniqueness import uniqueness_matters
+from ..passes.googlesql_temporal import (
+    add_to_date,
+    add_to_timestamp,
+    current_date_zone,
+    date_accessor,
+    truncate_date,
+    why_refused,
+)
 from ..passes.pipeline import lower
 from . import gql_merge, gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
@@ -2291,6 +2305,10 @@ class GqlGenerator(GraphTextGenerator):
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
+        if op in (e.ArithOp.ADD, e.ArithOp.SUB) and "googlesql.date_add" in self.dialect.functions:
+            dated = self._date_arithmetic(node, lt, rt)
+            if dated is not None:
+                return dated
         if op is e.ArithOp.DIV_FLOAT:
             if self.caps.integer_division == "float":
                 return node
@@ -2333,6 +2351,23 @@ class GqlGenerator(GraphTextGenerator):
                 rewrite="CAST an operand to FLOAT for a float quotient",
             )
         return node
+
+    def _date_arithmetic(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr | None:
+        """``date ± duration`` as DATE_ADD where the rule of :mod:`..passes.googlesql_temporal`
+        applies (the left operand a date, or a stored value DATE_ADD rejects unless a DATE)."""
+        if lt.kind == "datetime":
+            sub = node.op is e.ArithOp.SUB
+            return add_to_timestamp(node.left, node.right, subtract=sub, pos=node.pos)
+        if node.op is e.ArithOp.ADD and rt.kind == "datetime":
+            return add_to_timestamp(node.right, node.left, subtract=False, pos=node.pos)
+        dated = ("date", "property")
+        if lt.kind in dated:
+            sub, known = node.op is e.ArithOp.SUB, lt.kind == "date"
+            return add_to_date(node.left, node.right, subtract=sub, known=known, pos=node.pos)
+        if node.op is e.ArithOp.ADD and rt.kind in dated:
+            known = rt.kind == "date"
+            return add_to_date(node.right, node.left, subtract=False, known=known, pos=node.pos)
+        return None
 
     def _lower_add(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr:
         """Cypher's ``+``: numbers add, strings and lists concatenate, a list and an element
@@ -2816,10 +2851,12 @@ class GqlGenerator(GraphTextGenerator):
             return "TIMESTAMP " + self.string(re.sub(r"\[([^\]]+)\]$", r" \1", node.text))
         canonical = node.kind.value
         if canonical in self.caps.unsupported_functions or canonical not in self.dialect.functions:
+            why = why_refused(canonical) if self.caps.googlesql_expressions else None
             raise self.unsupported(
                 f"{canonical} value",
                 node,
-                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning",
+                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning"
+                + (f": {why}" if why else ""),
             )
         return f"{self.dialect.function_name(canonical)}({self.string(node.text)})"
 
@@ -2874,6 +2911,10 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Property)
     def property(self, node: e.Property) -> str:
         kind = self.type_of(node.subject).kind
+        if kind == "date" and "googlesql.extract" in self.dialect.functions:
+            extracted = date_accessor(node.subject, node.key, node.pos)
+            if extracted is not None:
+                return self.expr(extracted)
         if kind in TEMPORAL | {"duration", "point", "property"}:
             raise self.unsupported(
                 "temporal accessor" if kind != "point" else "point accessor",
@@ -3191,7 +3232,9 @@ class GqlGenerator(GraphTextGenerator):
         """A built-in's name in this dialect. GQL has no user-defined function calls, so a
         function without a same-meaning built-in is refused."""
         if canonical in self.caps.unsupported_functions:
-            raise self.unsupported(f"function {canonical}()", node)
+            why = why_refused(canonical) if self.caps.googlesql_expressions else None
+            message = f"{canonical}() has no {self.dialect.name} spelling: {why}" if why else None
+            raise self.unsupported(f"function {canonical}()", node, message=message)
         surface = self.dialect.functions.get(canonical)
         if surface is None:
             raise self.unsupported(
@@ -3215,6 +3258,17 @@ class GqlGenerator(GraphTextGenerator):
             )
         if name in ("date", "datetime", "localdatetime", "time", "localtime", "duration"):
             return self._temporal_call(node)
+        if name in _DATE_PART_CALLS:
+            return self._date_part_call(node)
+        if (
+            name == "date.truncate"
+            and "googlesql.date_trunc" in self.dialect.functions
+            and len(args) > 1
+            and self.type_of(args[1]).kind == "date"
+        ):
+            truncated = truncate_date(node)
+            if truncated is not None:
+                return self.expr(truncated)
         base, _, clock = name.partition(".")
         if clock == "statement" and base in TEMPORAL and not args:
             # Cypher's date() reads the statement clock: date.statement() is date().
@@ -3228,11 +3282,44 @@ class GqlGenerator(GraphTextGenerator):
             return f"({self.primary(args[0])} {surface} {self.primary(args[1])})"
         return f"{surface}({', '.join(self.expr(arg) for arg in args)})"
 
+    def _date_part_call(self, node: e.FunctionCall) -> str:
+        """GoogleSQL's ``EXTRACT(part FROM d)`` and ``INTERVAL n part``, whose part is a keyword
+        (held as a string argument in the IR: :mod:`gqlir.passes.googlesql_temporal`)."""
+        surface = self.function_name(node.name, node)
+        extract = node.name == "googlesql.extract"
+        part = node.args[0] if extract else node.args[-1]
+        parts = (
+            DATE_PARTS
+            if extract
+            else INTERVAL_PARTS | TIMESTAMP_PARTS
+            if node.name == "googlesql.interval"
+            else BOUNDARY_PARTS
+        )
+        if not isinstance(part, e.String) or part.value not in parts:
+            raise self.unsupported(f"{surface} of a part other than {sorted(parts)}", node)
+        if extract:
+            return f"{surface}({part.value} FROM {self.expr(node.args[1])})"
+        if node.name == "googlesql.interval":
+            return f"{surface} {self.primary(node.args[0])} {part.value}"
+        values = ", ".join(self.expr(arg) for arg in node.args[:-1])
+        return f"{surface}({values}, {part.value})"
+
     def _temporal_call(self, node: e.FunctionCall) -> str:
         """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
         dateFunctionParameters : dateString | recordConstructor). The current date or instant
         without a constructor of that name is GQL's niladic CURRENT_DATE / CURRENT_TIMESTAMP
         (GQL.g4 20.27), which the GQL readers read as date() / datetime()."""
+        zone = current_date_zone(node) if self.caps.googlesql_expressions else None
+        if zone is not None and "googlesql.current_date" in self.dialect.functions:
+            # the current date in a named zone (gqlir/passes/googlesql_temporal.py)
+            return f"{self.function_name('googlesql.current_date', node)}({self.string(zone)})"
+        if (
+            node.name == "datetime"
+            and not node.args
+            and self.caps.googlesql_expressions
+            and "googlesql.current_timestamp" in self.dialect.functions
+        ):
+            return self.function_name("googlesql.current_timestamp", node) + "()"
         current = _CURRENT.get(node.name)
         if not node.args and current is not None and not self._has_function(node.name):
             return current
@@ -3368,6 +3455,11 @@ class _ScopeTypes(TypeAnalysis):
         kind = self.gen._property_kinds.get((subject.kind, node.key))
         return VType(kind) if kind is not None else VType("property")
 
+
+#: GoogleSQL calls whose last or first argument is a date part keyword.
+_DATE_PART_CALLS = frozenset(
+    {"googlesql.extract", "googlesql.interval", "googlesql.date_trunc", "googlesql.date_diff"}
+)
 
 #: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
 _PRIMARIES = (

@@ -235,6 +235,111 @@ def call_substr(rt: Runtime, args: list[Any]) -> Any:
     return value[position:]
 
 
+def _date_arg(name: str, value: Any) -> Any:
+    """A DATE argument: Spanner's DATE functions take no other type (a TIMESTAMP is an analysis
+    error, and Spanner has no type for Cypher's local or zoned times)."""
+    if not isinstance(value, tm.Date):
+        raise EvaluationError(
+            f"{name} takes a DATE, not {type(value).__name__}",
+            category="TypeError",
+            detail="InvalidArgumentType",
+        )
+    return value
+
+
+def call_interval(rt: Runtime, args: list[Any]) -> Any:
+    """``INTERVAL n part`` of a DATE part: as a duration of whole months or days (a year is
+    12 months, a quarter 3, a week 7 days; date_functions, DATE_ADD)."""
+    count, part = args
+    if count is None:
+        return None
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise EvaluationError(
+            "INTERVAL takes an INT64 count", category="TypeError", detail="InvalidArgumentType"
+        )
+    months = {"YEAR": 12, "QUARTER": 3, "MONTH": 1}.get(part, 0) * count
+    days = {"WEEK": 7, "DAY": 1}.get(part, 0) * count
+    return tm.Duration(months, days, 0)
+
+
+def call_date_add(rt: Runtime, args: list[Any]) -> Any:
+    """``DATE_ADD(d, INTERVAL n part)``: months (a year, a quarter) move the month and keep the
+    day, the last day of the month where the new month is shorter; days and weeks move the day
+    (date_functions, DATE_ADD)."""
+    if any(a is None for a in args):
+        return None
+    return tm.add_duration(_date_arg("DATE_ADD", args[0]), args[1])
+
+
+def call_extract(rt: Runtime, args: list[Any]) -> Any:
+    """``EXTRACT(part FROM d)`` of a DATE: DAYOFWEEK counts from Sunday (1) to Saturday (7);
+    WEEK counts Sunday-started weeks, 0 before the year's first Sunday; ISOWEEK and ISOYEAR
+    are ISO 8601's (date_functions, EXTRACT)."""
+    part, value = args
+    if value is None:
+        return None
+    d = _date_arg("EXTRACT", value).date
+    iso = d.isocalendar()
+    parts = {
+        "YEAR": d.year,
+        "MONTH": d.month,
+        "DAY": d.day,
+        "QUARTER": (d.month - 1) // 3 + 1,
+        "DAYOFYEAR": d.timetuple().tm_yday,
+        "DAYOFWEEK": d.isoweekday() % 7 + 1,
+        "WEEK": int(d.strftime("%U")),
+        "ISOWEEK": iso[1],
+        "ISOYEAR": iso[0],
+    }
+    return parts[part]
+
+
+def _truncate(d: Any, part: str) -> Any:
+    """The first day of ``d``'s ``part``: WEEK starts on Sunday, ISOWEEK on Monday, ISOYEAR
+    is the Monday of its ISO week 1 (date_functions, DATE_TRUNC)."""
+    import datetime as _dt
+
+    if part == "DAY":
+        return d
+    if part == "WEEK":
+        return d - _dt.timedelta(days=d.isoweekday() % 7)
+    if part == "ISOWEEK":
+        return d - _dt.timedelta(days=d.isoweekday() - 1)
+    if part == "MONTH":
+        return d.replace(day=1)
+    if part == "QUARTER":
+        return d.replace(month=(d.month - 1) // 3 * 3 + 1, day=1)
+    if part == "YEAR":
+        return d.replace(month=1, day=1)
+    return _dt.date.fromisocalendar(d.isocalendar()[0], 1, 1)  # ISOYEAR
+
+
+def call_date_trunc(rt: Runtime, args: list[Any]) -> Any:
+    """``DATE_TRUNC(d, part)`` of a DATE (date_functions, DATE_TRUNC)."""
+    value, part = args
+    if value is None:
+        return None
+    return tm.Date(_truncate(_date_arg("DATE_TRUNC", value).date, part))
+
+
+def call_date_diff(rt: Runtime, args: list[Any]) -> Any:
+    """``DATE_DIFF(a, b, part)``: how many ``part`` boundaries lie between ``b`` and ``a``
+    (date_functions, DATE_DIFF)."""
+    a, b, part = args
+    if a is None or b is None:
+        return None
+    x, y = _date_arg("DATE_DIFF", a).date, _date_arg("DATE_DIFF", b).date
+    if part in ("DAY", "WEEK", "ISOWEEK"):
+        days = (_truncate(x, part) - _truncate(y, part)).days
+        return days if part == "DAY" else days // 7
+    if part in ("MONTH", "QUARTER"):
+        size = 1 if part == "MONTH" else 3
+        return (x.year * 12 + x.month - 1) // size - (y.year * 12 + y.month - 1) // size
+    if part == "YEAR":
+        return x.year - y.year
+    return x.isocalendar()[0] - y.isocalendar()[0]  # ISOYEAR
+
+
 #: canonical name -> implementation (registered by :mod:`gqlir.eval.functions`)
 FUNCTIONS = {
     "googlesql.to_json": call_to_json,
@@ -243,4 +348,9 @@ FUNCTIONS = {
     "googlesql.regexp_contains": call_regexp_contains,
     "googlesql.div": call_div,
     "googlesql.substr": call_substr,
+    "googlesql.interval": call_interval,
+    "googlesql.date_add": call_date_add,
+    "googlesql.extract": call_extract,
+    "googlesql.date_trunc": call_date_trunc,
+    "googlesql.date_diff": call_date_diff,
 }

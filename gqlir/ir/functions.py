@@ -178,14 +178,21 @@ GOOGLESQL = _spec(
     googlesql.array_to_string 2 3
     googlesql.code_points_to_string 1 1
     googlesql.concat 1 *
+    googlesql.current_date 0 1
+    googlesql.current_timestamp 0 0
+    googlesql.date_add 2 2
+    googlesql.date_diff 3 3
+    googlesql.date_trunc 2 2
     googlesql.destination_node_id 1 1
     googlesql.div 2 2
+    googlesql.extract 2 2
     googlesql.format 1 *
     googlesql.from_hex 1 1
     googlesql.greatest 1 *
     googlesql.ieee_divide 2 2
     googlesql.initcap 1 2
     googlesql.instr 2 4
+    googlesql.interval 2 2
     googlesql.is_acyclic 1 1
     googlesql.is_trail 1 1
     googlesql.json_extract 1 2
@@ -219,6 +226,8 @@ GOOGLESQL = _spec(
     googlesql.strpos 2 2
     googlesql.struct 1 *
     googlesql.substr 2 3
+    googlesql.timestamp_add 2 2
+    googlesql.timestamp_sub 2 2
     googlesql.to_code_points 1 1
     googlesql.to_hex 1 1
     googlesql.to_json 1 2
@@ -227,6 +236,20 @@ GOOGLESQL = _spec(
     googlesql.trunc 1 2
     """
 )
+
+#: The parts ``EXTRACT(part FROM d)`` reads from a DATE, and those ``DATE_ADD(d, INTERVAL n part)``
+#: adds (https://cloud.google.com/spanner/docs/reference/standard-sql/date_functions, EXTRACT
+#: and DATE_ADD): ``googlesql.extract(part, d)`` and ``googlesql.interval(n, part)``.
+DATE_PARTS = frozenset(
+    {"YEAR", "ISOYEAR", "QUARTER", "MONTH", "WEEK", "ISOWEEK", "DAY", "DAYOFYEAR", "DAYOFWEEK"}
+)
+INTERVAL_PARTS = frozenset({"YEAR", "QUARTER", "MONTH", "WEEK", "DAY"})
+#: The parts ``TIMESTAMP_ADD(t, INTERVAL n part)`` adds (timestamp_functions, TIMESTAMP_ADD).
+TIMESTAMP_PARTS = frozenset(
+    {"NANOSECOND", "MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY"}
+)
+#: The parts ``DATE_TRUNC(d, part)`` and ``DATE_DIFF(a, b, part)`` take (date_functions).
+BOUNDARY_PARTS = DATE_PARTS - {"DAYOFYEAR", "DAYOFWEEK"}
 
 # TuGraph GQL functions the IR knows only as themselves: the meaning of ``tugraph.date_format``
 # is TuGraph's DATE_FORMAT (GEAX tests isogql/0001_expression.test; label() in the manual's

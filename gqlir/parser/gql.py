@@ -51,6 +51,7 @@ from ..dialect import Dialect
 from ..errors import SemanticError, UnsupportedError
 from ..ir import functions
 from ..ir.analysis import free_variables
+from ..ir.functions import BOUNDARY_PARTS, DATE_PARTS, INTERVAL_PARTS, TIMESTAMP_PARTS
 from .aggregates import null_below
 from .cypher import (
     _BINARY,
@@ -2037,6 +2038,54 @@ class _Position(_Marker):
     """``OFFSET(i)`` and its kin (ordinal, safe, index): only inside an array subscript."""
 
 
+#: The time zone Spanner reads a date or time in when none is given (date_functions,
+#: CURRENT_DATE; timestamp_functions)
+SPANNER_DEFAULT_ZONE = "America/Los_Angeles"
+
+
+#: TIMESTAMP_ADD's part -> the duration field of the same elapsed time, and its multiple (a
+#: DAY is 24 hours: timestamp_functions, TIMESTAMP_ADD)
+_ELAPSED = {
+    "DAY": ("hours", 24),
+    "HOUR": ("hours", 1),
+    "MINUTE": ("minutes", 1),
+    "SECOND": ("seconds", 1),
+    "MILLISECOND": ("milliseconds", 1),
+    "MICROSECOND": ("microseconds", 1),
+    "NANOSECOND": ("nanoseconds", 1),
+}
+
+
+def _timestamp_plus(
+    instant: ir.Expr, interval: ir.Expr, subtract: bool, name: str, pos: int
+) -> ir.Expr:
+    """``TIMESTAMP_ADD(t, INTERVAL n part)`` (``_SUB``): ``t ± duration({field: n})`` with a
+    field of elapsed time, so that Cypher's meaning does not depend on ``t``'s zone."""
+    part = interval.args[1] if isinstance(interval, ir.FunctionCall) else None
+    if (
+        not isinstance(interval, ir.FunctionCall)
+        or interval.name != "googlesql.interval"
+        or not isinstance(part, ir.String)
+        or part.value not in _ELAPSED
+    ):
+        raise _err(f"{name} takes a TIMESTAMP and an INTERVAL n part of {sorted(_ELAPSED)}", pos)
+    field, factor = _ELAPSED[part.value]
+    count = interval.args[0]
+    if factor != 1:
+        count = (
+            ir.Integer(count.value * factor)
+            if isinstance(count, ir.Integer)
+            else ir.Arithmetic(ir.ArithOp.MUL, count, ir.Integer(factor))
+        )
+    duration = ir.FunctionCall("duration", (ir.MapLiteral(((field, count),)),), pos=pos)
+    op = ir.ArithOp.SUB if subtract else ir.ArithOp.ADD
+    return ir.Arithmetic(op, instant, duration, pos=pos)
+
+
+def _current_date(zone: ir.Expr, pos: int | None) -> ir.FunctionCall:
+    return ir.FunctionCall("date", (ir.MapLiteral((("timezone", zone),)),), pos=pos)
+
+
 class SpannerBuilder(GqlBuilder):
     """Spanner Graph (GoogleSQL GQL, ``grammars/spanner.lark``)."""
 
@@ -2204,12 +2253,31 @@ class SpannerBuilder(GqlBuilder):
             self._ignoring_nulls = False
 
     def _call(self, base: Any, args: tuple, pos: int) -> ir.Expr:
+        if isinstance(base, ir.FunctionCall) and base.name == "date" and args[0] == "args":
+            # only CURRENT_DATE reads as a call's base (niladic below)
+            if args[1:] == (False, ()):
+                return base  # CURRENT_DATE() is CURRENT_DATE
+            if not args[1] and len(args[2]) == 1:
+                return _current_date(args[2][0], base.pos)
         if isinstance(base, ir.FunctionCall) and not base.args and args == ("args", False, ()):
-            return base  # CURRENT_DATE() is CURRENT_DATE
+            return base  # CURRENT_TIMESTAMP() is CURRENT_TIMESTAMP
         return super()._call(base, args, pos)
+
+    def niladic(self, c: list, pos: int) -> ir.Expr:
+        """``CURRENT_DATE`` is the date in Spanner's default time zone, America/Los_Angeles
+        unless the database sets another (date_functions, CURRENT_DATE;
+        https://cloud.google.com/spanner/docs/set-default-time-zone), not the UTC date of
+        Cypher's ``date()``; ``CURRENT_DATE(zone)`` is ``date({timezone: zone})``."""
+        if c[0][1].upper() == "CURRENT_DATE":
+            return _current_date(ir.String(SPANNER_DEFAULT_ZONE), pos)
+        return super().niladic(c, pos)
 
     def _special_function(self, low: str, name: str, args: tuple, start: int) -> Any:
         n = len(args)
+        if low in ("date_trunc", "date_diff") and n == (2 if low == "date_trunc" else 3):
+            return self._date_part_function(low, name, args, start)
+        if low in ("timestamp_add", "timestamp_sub") and n == 2:
+            return _timestamp_plus(args[0], args[1], low == "timestamp_sub", name, start)
         if low in ("starts_with", "ends_with") and n == 2:
             op = ir.StringOp.STARTS_WITH if low == "starts_with" else ir.StringOp.ENDS_WITH
             return ir.StringMatch(op, args[0], args[1], pos=start)
@@ -2353,6 +2421,31 @@ class SpannerBuilder(GqlBuilder):
 
     def struct_expr(self, c: list, pos: int) -> ir.Struct:
         return ir.Struct(tuple(c), pos=pos)
+
+    def _date_part_function(self, low: str, name: str, args: tuple, start: int) -> Any:
+        """``DATE_TRUNC(d, part)`` and ``DATE_DIFF(a, b, part)``: the part is a keyword, read
+        by the expression grammar as a name (a variable in the IR until here)."""
+        part = args[-1]
+        word = part.name.upper() if isinstance(part, ir.Variable) else None
+        if word not in BOUNDARY_PARTS:
+            parts = sorted(BOUNDARY_PARTS)
+            raise _err(f"{name}: the last argument is a DATE part, one of {parts}", start)
+        return ir.FunctionCall(f"googlesql.{low}", (*args[:-1], ir.String(word)), pos=start)
+
+    def extract_expr(self, c: list, pos: int) -> ir.FunctionCall:
+        """``EXTRACT(part FROM d)``: the part as a string argument of ``googlesql.extract``."""
+        part = c[0].upper()
+        if part not in DATE_PARTS:
+            raise _err(f"EXTRACT of {c[0]!r}: a DATE part is one of {sorted(DATE_PARTS)}", pos)
+        return ir.FunctionCall("googlesql.extract", (ir.String(part), _val(c[1])), pos=pos)
+
+    def interval_expr(self, c: list, pos: int) -> ir.FunctionCall:
+        """``INTERVAL n part`` (DATE_ADD's argument): ``googlesql.interval(n, part)``."""
+        part = c[1].upper()
+        if part not in INTERVAL_PARTS | TIMESTAMP_PARTS:
+            parts = sorted(INTERVAL_PARTS | TIMESTAMP_PARTS)
+            raise _err(f"INTERVAL … {c[1]}: a part is one of {parts}", pos)
+        return ir.FunctionCall("googlesql.interval", (_val(c[0]), ir.String(part)), pos=pos)
 
     def spanner_typed_literal(self, c: list, pos: int) -> ir.TemporalLiteral:
         """``DATE '…'`` and ``TIMESTAMP '…'``. A TIMESTAMP is an absolute point in time; text

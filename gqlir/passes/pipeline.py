@@ -23,7 +23,20 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
+from . import (
+    conversions,
+    edge_uniqueness,
+    fixed_paths,
+    gql_functions,
+    implied_uniqueness,
+    list_predicates,
+    path_lists,
+    path_modes,
+    pattern_predicates,
+    property_maps,
+    relationship_types,
+    unwind_join,
+)
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -31,6 +44,7 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
+from .googlesql_temporal import NOW, TODAY, lower_timestamps
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .setops import lower_set_operations
 
@@ -179,6 +193,38 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
     ),
     Lowering(
+        "conversions",
+        frozenset({"cypher", "sql"}),
+        lambda t, s: conversions.applies(t),
+        conversions.lower_conversions,
+        "toBoolean/toInteger/toFloat/toString of a value of their type as the value itself",
+        needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
+    ),
+    Lowering(
+        "conversions",
+        frozenset({"gql"}),
+        lambda t, s: conversions.applies(t),
+        conversions.lower_conversions_by_cast,
+        "as above, and toString()/toFloat() of a known integer as CAST(x AS STRING/FLOAT)",
+        needed=lambda x: not x.functions.isdisjoint(conversions.NAMES),
+    ),
+    Lowering(
+        "list-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: list_predicates.applies(t),
+        list_predicates.lower_list_predicates,
+        "all/any/none/single(x IN l WHERE p) as CASE over sizes of filtered comprehensions",
+        needed=lambda x: e.ListPredicate in x.kinds,
+    ),
+    Lowering(
+        "pattern-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: pattern_predicates.applies(t),
+        pattern_predicates.lower_pattern_predicates,
+        "EXISTS { (a)-->() } of bound variables as the pattern predicate (a)-->()",
+        needed=lambda x: e.Exists in x.kinds,
+    ),
+    Lowering(
         "cypher-meanings",
         frozenset({"cypher"}),
         lambda t, s: needs_lowering(t),
@@ -205,6 +251,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_functions,
         lower_functions,
         "left/right/substring as SUBSTR, toFloat of a number as CAST, round(x) half up",
+    ),
+    Lowering(
+        "googlesql-temporal",
+        frozenset({"gql"}),
+        lambda t, s: t.capabilities.googlesql_expressions,
+        lower_timestamps,
+        "a datetime at offset zero or compared by order as a TIMESTAMP; date() in UTC",
+        needed=lambda x: e.TemporalLiteral in x.kinds or not x.functions.isdisjoint(TODAY | NOW),
     ),
     Lowering(
         "set-operations",
@@ -238,6 +292,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: not x.functions.isdisjoint(gql_functions.NAMES),
     ),
     Lowering(
+        "relationship-types",
+        frozenset({"gql"}),
+        lambda t, s: relationship_types.applies(t),
+        relationship_types.lower_relationship_types,
+        "type(r) of -[r:T1|T2]-> as CASE WHEN r IS LABELED T1 THEN 'T1' … END",
+        needed=lambda x: "type" in x.functions,
+    ),
+    Lowering(
         "path-lists",
         frozenset({"gql"}),
         lambda t, s: path_lists.applies(t),
@@ -251,6 +313,30 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: edge_uniqueness.applies(t),
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
+        needed=lambda x: p.RelPattern in x.kinds,
+    ),
+    Lowering(
+        "unwind-joins",
+        frozenset({"sql"}),
+        lambda t, s: unwind_join.applies(t),
+        unwind_join.lower_unwind_joins,
+        "an UNWIND before the graph pattern as a join after it on the comparisons it feeds",
+        needed=lambda x: q.Unwind in x.kinds,
+    ),
+    Lowering(
+        "fixed-path-lengths",
+        frozenset({"sql"}),
+        lambda t, s: fixed_paths.applies(t),
+        fixed_paths.lower_fixed_paths,
+        "length(p) of a fixed-length path as its number of edges where paths cannot be named",
+        needed=lambda x: "length" in x.functions,
+    ),
+    Lowering(
+        "implied-edge-uniqueness",
+        frozenset({"sql"}),
+        lambda t, s: implied_uniqueness.applies(t),
+        implied_uniqueness.lower_implied_uniqueness,
+        "DIFFERENT EDGES dropped where the WHERE's inequalities keep the edges apart",
         needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
