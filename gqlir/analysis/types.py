@@ -140,7 +140,9 @@ CAST_KINDS = {
     "DURATION": "duration",
 }
 #: Functions whose value has their first argument's type (``abs``, ``min``, ``max`` …).
-_SAME_AS_ARGUMENT = frozenset({"abs", "min", "max", "nullif", "percentiledisc"})
+_SAME_AS_ARGUMENT = frozenset(
+    {"abs", "min", "max", "nullif", "percentiledisc", "ceil_typed", "floor_typed"}
+)
 
 #: The runtime types a value of a partly known kind may have (null aside), in the classes
 #: Cypher's ``+`` tells apart.

@@ -1278,11 +1278,13 @@ class GqlGenerator(GraphTextGenerator):
             keyword = "OPTIONAL CALL"
         imports = sorted(self.scope) if step.imports is None else list(step.imports)
         inner = {name: self.scope.get(name, ANY) for name in imports}
-        scope = "(" + ", ".join(self.variable_name(v, step) for v in imports) + ")"
+        scope = "(" + ", ".join(self.variable_name(v, step) for v in imports) + ") "
+        if step.imports is None and caps.call_whole_scope:
+            scope = ""  # CALL { } sees the whole incoming scope there
         outer = self.scope
         body = self.block(step.query, inner)
         self.scope = {**outer, **call_results(step.query, inner)}
-        return f"{keyword} {scope} {body}"
+        return f"{keyword} {scope}{body}"
 
     @emits(q.ProcedureCall)
     def procedure_call(self, step: q.ProcedureCall) -> str:
@@ -2196,7 +2198,8 @@ class GqlGenerator(GraphTextGenerator):
             return e.FunctionCall(_MOD_MARK, (node.left, node.right), pos=node.pos)
         if op is e.ArithOp.POW:
             floats = ("float", "integer") if self.caps.power_of_integers_is_float else ("float",)
-            base = node.left if lt.kind in floats else e.Cast(node.left, e.TypeRef("FLOAT"))
+            exact = lt.kind not in floats and not self.caps.power_is_float
+            base = e.Cast(node.left, e.TypeRef("FLOAT")) if exact else node.left
             return e.FunctionCall(_POWER_MARK, (base, node.right), pos=node.pos)
         if (
             op is e.ArithOp.DIV
@@ -2221,6 +2224,12 @@ class GqlGenerator(GraphTextGenerator):
                 rewrite="CAST an operand to FLOAT for a float quotient",
             )
         return node
+
+    def _has_function(self, canonical: str) -> bool:
+        """Whether the dialect has a built-in that means ``canonical``."""
+        return (
+            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
+        )
 
     def _lower_function(self, node: e.FunctionCall) -> e.Expr:
         """The forms that need the printer's own state (the rest is the pass
@@ -2899,7 +2908,12 @@ class GqlGenerator(GraphTextGenerator):
 
     def _temporal_call(self, node: e.FunctionCall) -> str:
         """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
-        dateFunctionParameters : dateString | recordConstructor)."""
+        dateFunctionParameters : dateString | recordConstructor). The current date or instant
+        without a constructor of that name is GQL's niladic CURRENT_DATE / CURRENT_TIMESTAMP
+        (GQL.g4 20.27), which the GQL readers read as date() / datetime()."""
+        current = _CURRENT.get(node.name)
+        if not node.args and current is not None and not self._has_function(node.name):
+            return current
         surface = self.function_name(node.name, node)
         if len(node.args) > 1:
             raise self.unsupported(f"function {node.name}()", node)
@@ -3155,6 +3169,8 @@ _COLLECT_MARK = "%collect"
 _COLLECT_ALL_MARK = "%collect_all"  # the list aggregate keeping nulls (ARRAY_AGG without IGNORE)
 _STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
 _STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
+#: Cypher's date() and datetime() of the current instant, as GQL's niladic value functions
+_CURRENT = {"date": "CURRENT_DATE", "datetime": "CURRENT_TIMESTAMP"}
 _MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _EQ_MARK, _JSON_MARK})
 _MARKED |= _STRING_FUNCTION_NAMES
 #: Catalog references that are keywords, not names (kept upper-case by the GQL front end).
