@@ -3,8 +3,10 @@
 Reads every ``corpus/<name>/*.jsonl`` whose lines carry a ``query`` and a ``valid`` flag (the
 queries written from a dialect's own documentation, each with its ``source``), validates each
 query in its dialect, and prints one Markdown row per corpus directory: valid queries accepted,
-invalid ones rejected (each with a position), and the first few misjudged queries with gqlir's
-verdict. The acceptance target is 95 % of the valid queries.
+accepted ones that read back to the same IR once written in their own dialect (parse → emit →
+parse; with the corpus directory's ``*.schema.json`` where it has one), invalid ones rejected
+(each with a position), and the first few misjudged queries with gqlir's verdict. The
+acceptance target is 95 % of the valid queries.
 
 A corpus's dialect is the line's ``dialect`` field, else the directory's name when it names a
 dialect, else the dialect whose name starts the directory's name before a ``-`` (``sqlpgq-duckpgq``
@@ -22,11 +24,12 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gqlir import validate  # noqa: E402
+from gqlir import emit, parse, validate  # noqa: E402
 from gqlir.dialect import all_dialects, get_dialect  # noqa: E402
 from gqlir.errors import GqlirError  # noqa: E402
 
@@ -42,13 +45,15 @@ class Tally:
     accepted: int = 0
     invalid: int = 0
     rejected: int = 0
+    identical: int = 0
     misjudged: list[str] = field(default_factory=list)
 
     def row(self, dialect: str) -> str:
         accepted = f"{self.accepted}/{self.valid} ({_pct(self.accepted, self.valid)})"
+        identical = f"{self.identical}/{self.accepted}"
         rejected = f"{self.rejected}/{self.invalid} ({_pct(self.rejected, self.invalid)})"
         ok = "yes" if self.valid and self.accepted >= TARGET * self.valid else "no"
-        return f"| {dialect} | {accepted} | {rejected} | {ok} |"
+        return f"| {dialect} | {accepted} | {identical} | {rejected} | {ok} |"
 
 
 def _pct(part: int, whole: int) -> str:
@@ -86,13 +91,31 @@ def corpus_entries(directory: str) -> list[dict]:
     return out
 
 
-def measure(dialect: str | None, entries: list[dict]) -> Tally:
+def round_trip(query: str, dialect: str, schema: Any = None) -> str | None:
+    """None when ``query`` reads back to the same IR once written in ``dialect``; else what
+    happened (the text written, or the refusal)."""
+    tree = parse(query, dialect)
+    try:
+        text = emit(tree, dialect, schema=schema) if schema is not None else emit(tree, dialect)
+        again = parse(text, dialect)
+    except GqlirError as exc:
+        return str(exc).splitlines()[0]
+    return None if again == tree else f"written {text!r}"
+
+
+def measure(dialect: str | None, entries: list[dict], schema: Any = None) -> Tally:
     tally = Tally()
     for entry in entries:
-        result = validate(entry["query"], str(entry.get("dialect") or dialect))
+        form = str(entry.get("dialect") or dialect)
+        result = validate(entry["query"], form)
         if entry["valid"]:
             tally.valid += 1
             tally.accepted += result.valid
+            if result.valid:
+                changed = round_trip(entry["query"], form, schema)
+                tally.identical += changed is None
+                if changed is not None:
+                    tally.misjudged.append(f"{entry['query']!r}: not the same IR: {changed}")
         else:
             tally.invalid += 1
             # a rejection counts only when it says where the problem is
@@ -108,9 +131,9 @@ def table(names: list[str] | None = None, show: int = 3) -> tuple[str, list[str]
     """The Markdown table over the corpus directories (all, or those of the given dialects or
     directory names) and the misjudged queries of each (at most ``show``)."""
     lines = [
-        "| corpus (dialect) | valid queries accepted | invalid queries rejected with a position "
-        "| ≥ 95 % |",
-        "| --- | --- | --- | --- |",
+        "| corpus (dialect) | valid queries accepted | accepted ones that read back the same "
+        "| invalid queries rejected with a position | ≥ 95 % |",
+        "| --- | --- | --- | --- | --- |",
     ]
     notes: list[str] = []
     for directory in corpora():
@@ -118,17 +141,28 @@ def table(names: list[str] | None = None, show: int = 3) -> tuple[str, list[str]
         if names and directory not in names and dialect not in names:
             continue
         entries = corpus_entries(directory)
+        schema = _schema(directory)
         if not entries or (dialect is None and not all(e.get("dialect") for e in entries)):
             continue
         # one row per form where the lines name theirs (sqlpgq:oracle, sqlpgq:duckdb …)
         forms = sorted({str(e.get("dialect") or dialect) for e in entries})
         for form in forms:
             part = [e for e in entries if str(e.get("dialect") or dialect) == form]
-            tally = measure(form, part)
+            tally = measure(form, part, schema)
             label = directory if directory == form else f"{directory} ({form})"
             lines.append(tally.row(label))
             notes.extend(f"  {form}: {m}" for m in tally.misjudged[:show])
     return "\n".join(lines), notes
+
+
+def _schema(directory: str) -> Any:
+    """The schema a corpus directory ships (corpus/spanner/fingraph.schema.json), if any."""
+    found = sorted((ROOT / "corpus" / directory).glob("*.schema.json"))
+    if not found:
+        return None
+    from gqlir.schema import load_schema
+
+    return load_schema(str(found[0]))
 
 
 def write(path: Path, text: str) -> int:

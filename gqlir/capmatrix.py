@@ -32,7 +32,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
     for title, names in (
         (
             "Query composition",
-            """call_subquery call_scope optional_call call_in_transactions exists_subquery
+            """call_subquery call_scope call_whole_scope optional_call call_in_transactions exists_subquery
             pattern_predicate
             count_subquery collect_subquery value_subquery array_subquery subquery_rebinds_elements
             literal_null_operands element_filters_read_others filter_step let_step
@@ -67,7 +67,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             string_predicate_functions regex_match list_membership membership_unnest
             list_comprehension pattern_comprehension map_projection reduce list_predicates
             subscript slicing slice_syntax dynamic_property concat_operator like_operator plus_concatenates
-            integer_division cast temporal_literals return_graph_elements xor_operator
+            integer_division cast temporal_literals return_graph_elements xor_operator unknown_test
             map_literals typed_lists collect_keeps_nulls collect_empty_null sum_empty_null null_length_is_null element_json_function
             type_names element_predicates membership_null_unknown list_equality_null_unknown
             simple_case_null_matches string_plus_null_empty contains_empty_true
@@ -76,7 +76,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             exists_property_function pattern_count_size pattern_comprehension_keeps_nulls
             integer_rounding_float round_half_up to_integer_truncates operator_parentheses
             sum_keeps_integers sub_second_temporals googlesql_expressions
-            power_of_integers_is_float""",
+            power_of_integers_is_float power_is_float""",
         ),
         (
             "Ordering and lexical",

@@ -25,6 +25,9 @@ class Capabilities:
     # composition and clauses
     call_subquery: bool = True
     call_scope: bool = True  # CALL (x) { }
+    # CALL { } without a scope list sees the whole incoming scope (ISO GQL); in Cypher it
+    # imports nothing
+    call_whole_scope: bool = False
     optional_call: bool = True
     call_in_transactions: bool = True
     exists_subquery: bool = True
@@ -141,6 +144,7 @@ class Capabilities:
     unsupported_functions: tuple[str, ...] = ()
     # forms the GQL emitter chooses between (the defaults describe Neo4j)
     xor_operator: bool = True  # a XOR b (GoogleSQL has none)
+    unknown_test: bool = True  # x IS [NOT] UNKNOWN (else written x IS [NOT] NULL)
     map_literals: bool = True  # {k: v} as a value (GoogleSQL has no map type)
     # a list holds values of one type, coerced to a common supertype, and no lists (GoogleSQL)
     typed_lists: bool = False
@@ -221,6 +225,7 @@ class Capabilities:
     # TIMESTAMP '...' literals
     googlesql_expressions: bool = False
     power_of_integers_is_float: bool = False  # POWER(INT64, INT64) is a FLOAT64 (GoogleSQL)
+    power_is_float: bool = False  # POWER(x, y) is always a float, as Cypher's x ^ y
     catalog_statements: bool = False  # GQL SESSION, transaction and CREATE/DROP GRAPH statements
     group_by_ordinals: bool = False  # GROUP BY 1 names the first RETURN item (TuGraph GQL)
     # lexical

@@ -53,8 +53,8 @@ def test_every_corpus_directory_with_verdicts_is_a_row(tmp_path: Path, monkeypat
     table, notes = bench.table()
     rows = table.splitlines()[2:]
     assert rows == [
-        "| iso-gql | 1/1 (100.0 %) | 1/1 (100.0 %) | yes |",
-        "| sqlpgq-extra (iso-gql) | 1/1 (100.0 %) | 0/0 (–) | yes |",
+        "| iso-gql | 1/1 (100.0 %) | 1/1 | 1/1 (100.0 %) | yes |",
+        "| sqlpgq-extra (iso-gql) | 1/1 (100.0 %) | 1/1 | 0/0 (–) | yes |",
     ]
     assert notes == []
 

@@ -465,7 +465,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
         "RETURN 1 + 2 AS a, 'x' + 'y' AS b, [1] + [2] AS c, [1] + 2 AS d, 1.5 * 2 AS e, "
         "2 ^ 3 AS f, 7 % 2 AS g",
         "RETURN 1 + 2 AS a, 'x' || 'y' AS b, [1] || [2] AS c, [1] || [2] AS d, "
-        "1.5E0 * 2 AS e, POWER(CAST(2 AS FLOAT64), 3) AS f, MOD(7, 2) AS g",
+        # GQL's POWER() is Cypher's ^ (iso-gql.toml power_is_float)
+        "1.5E0 * 2 AS e, POWER(2, 3) AS f, MOD(7, 2) AS g",
         # GoogleSQL's POWER of INT64 operands is a FLOAT64
         "GRAPH g RETURN 1 + 2 AS a, 'x' || 'y' AS b, [1] || [2] AS c, [1] || [2] AS d, "
         "1.5 * 2 AS e, POWER(2, 3) AS f, MOD(7, 2) AS g",
@@ -705,7 +706,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     ),
     (
         "MATCH (n) CALL (*) { MATCH (n)-->(m) RETURN m } RETURN m.name AS name",
-        "MATCH (n) CALL (n) { MATCH (n)->(m) RETURN m } RETURN m.name AS name",
+        # ISO GQL's CALL { } without a scope list sees the whole scope: Cypher's CALL (*)
+        "MATCH (n) CALL { MATCH (n)->(m) RETURN m } RETURN m.name AS name",
         "GRAPH g MATCH (n) CALL (n) { MATCH (n)->(m) RETURN m } RETURN m.name AS name",
         SAME,
     ),
@@ -1092,7 +1094,8 @@ BUILT: list[tuple[str, ir.Node, str | Refused, str | Refused]] = [
                 (ir.IsTruth(ir.Null(), ir.TruthValue.UNKNOWN, negated=True), "u"),
             )
         ),
-        "RETURN TRUE IS TRUE AS t, NULL IS NOT NULL AS u",
+        "RETURN TRUE IS TRUE AS t, NULL IS NOT UNKNOWN AS u",
+        # Spanner has no IS UNKNOWN: on a boolean it is IS NULL
         "GRAPH g RETURN TRUE IS TRUE AS t, NULL IS NOT NULL AS u",
     ),
     (
@@ -1457,11 +1460,19 @@ def _gql_corpus() -> list[str]:
     return [r["query"] for r in tck.load_jsonl_corpus(path / "gql" / "iso_gql_valid.jsonl")]
 
 
+#: Queries of the shared ISO GQL corpus whose IR changes once through the printer, and why.
+GQL_CORPUS_NOT_IDENTITY = {
+    # the intermediate column's name, the text n.name, cannot be a GQL variable, so it is
+    # written under a fresh name; no later statement reads it, so only the IR's name differs
+    "MATCH (n:Person) RETURN n.name NEXT MATCH (m:Person) RETURN m.name",
+}
+
+
 def test_iso_gql_corpus_round_trips() -> None:
-    """GQL -> IR -> GQL: each query is written back, or refused; what is written reads back,
-    and mostly to the same IR (the exceptions differ in form, not meaning: LET for a grouping
-    key, an enumerated CALL scope)."""
-    written = same = refused = 0
+    """GQL -> IR -> GQL: each query is written back, or refused; what is written reads back
+    to the same IR, but for the listed queries."""
+    written = refused = 0
+    changed = set()
     for text in _gql_corpus():
         try:
             tree = gqlir.parse(text, "iso-gql")
@@ -1475,8 +1486,10 @@ def test_iso_gql_corpus_round_trips() -> None:
         except UnsupportedError:
             continue
         written += 1
-        same += gqlir.parse(out, "iso-gql") == tree
-    assert written >= 170 and same >= 160 and refused == 2
+        if gqlir.parse(out, "iso-gql") != tree:
+            changed.add(text)
+    assert written >= 175 and refused == 2
+    assert changed == GQL_CORPUS_NOT_IDENTITY
 
 
 def test_schema_commands_are_refused() -> None:

@@ -876,9 +876,32 @@ def test_spanner_refuses_functions_it_spells_with_another_meaning() -> None:
     )
 
 
-def test_spanner_timestamp_literal() -> None:
-    lit = _expr("GRAPH g MATCH (a) RETURN TIMESTAMP '2020-01-01 10:00:00' AS t", "spanner")
-    assert lit == ir.TemporalLiteral(ir.TemporalKind.DATETIME, "2020-01-01T10:00:00")
+@pytest.mark.parametrize(
+    ("literal", "text"),
+    [
+        # no zone: Spanner's default, America/Los_Angeles (set-default-time-zone)
+        ("'2020-01-01 10:00:00'", "2020-01-01T10:00:00[America/Los_Angeles]"),
+        ("'2020-01-01'", "2020-01-01T00:00:00[America/Los_Angeles]"),
+        ("'2020-01-01 10:00:00.25 UTC'", "2020-01-01T10:00:00.25[UTC]"),
+        ("'2014-09-27 12:30:00 America/New_York'", "2014-09-27T12:30:00[America/New_York]"),
+        ("'2020-01-01 10:00:00+08:00'", "2020-01-01T10:00:00+08:00"),
+        ("'2020-01-01T10:00:00Z'", "2020-01-01T10:00:00Z"),
+    ],
+)
+def test_spanner_timestamp_literal_is_an_instant(literal: str, text: str) -> None:
+    query = f"GRAPH g MATCH (a) RETURN TIMESTAMP {literal} AS t"
+    lit = _expr(query, "spanner")
+    assert lit == ir.TemporalLiteral(ir.TemporalKind.DATETIME, text)
+    tree = gqlir.parse(query, "spanner")
+    assert gqlir.parse(gqlir.emit(tree, "spanner"), "spanner") == tree
+    cypher = gqlir.transpile(query, "spanner", "neo4j")
+    assert f"datetime('{text}')" in cypher
+
+
+def test_spanner_timestamp_literal_that_is_no_timestamp_is_refused_with_a_position() -> None:
+    with pytest.raises(ParseError) as info:
+        gqlir.parse("GRAPH g RETURN TIMESTAMP 'soon' AS t", "spanner")
+    assert info.value.column == 16
 
 
 # -- TuGraph GQL ----------------------------------------------------------------------------------
@@ -924,3 +947,44 @@ def test_accent_quoted_names_read_both_escapes() -> None:
     cypher = "MATCH (n:`we``ird`) WHERE n.x = $`p``q` RETURN n.`pro``p` AS `col``x`"
     there = gqlir.transpile(cypher, "neo4j", "iso-gql")
     assert gqlir.parse(there, "iso-gql") == gqlir.parse(cypher, "neo4j")
+
+
+# -- what the GQL printer writes reads back to the IR it came from --------------------------------
+
+
+def test_return_star_is_the_variables_in_scope_by_name() -> None:
+    star = gql("MATCH (n)-[e]->(m) LET x = n.x RETURN *")
+    assert star == gql("MATCH (n)-[e]->(m) LET x = n.x RETURN e, m, n, x")
+
+
+def test_let_reading_its_own_binding_is_two_lets() -> None:
+    tree = gql("MATCH (n) LET a = n.age, b = a + 1, c = 2 RETURN b, c")
+    lets = [s for s in tree.steps if isinstance(s, ir.Let)]
+    assert [[b.variable for b in let.bindings] for let in lets] == [["a"], ["b", "c"]]
+
+
+def test_grouping_let_before_return_is_the_projection() -> None:
+    assert gql("MATCH (n) LET city = n.city RETURN city, count(*) AS c GROUP BY city") == gql(
+        "MATCH (n) RETURN n.city AS city, count(*) AS c GROUP BY city"
+    )
+    # a LET variable the RETURN reads otherwise stays a LET
+    kept = gql("MATCH (n) LET city = n.city RETURN city, count(city) AS c GROUP BY city")
+    assert isinstance(kept.steps[1], ir.Let)
+
+
+def test_tugraph_walk_and_trail_add_nothing() -> None:
+    plain = gql("MATCH (n)-[e]->{1,3}(m) RETURN m", "tugraph-gql")
+    for mode in ("WALK", "TRAIL"):
+        assert gql(f"MATCH {mode} (n)-[e]->{{1,3}}(m) RETURN m", "tugraph-gql") == plain
+    assert gql("MATCH TRAIL (n)-[e]->{1,3}(m) RETURN m") != gql("MATCH (n)-[e]->{1,3}(m) RETURN m")
+
+
+def test_gql_floor_and_ceil_keep_integers() -> None:
+    tree = gql("RETURN FLOOR(2) AS f, CEILING(2.5E0) AS c")
+    items = tree.steps[-1].items
+    assert [i.expr.name for i in items] == ["floor_typed", "ceil_typed"]
+    assert gqlir.transpile("RETURN FLOOR(2) AS f", "iso-gql", "neo4j") == "RETURN 2 AS f"
+    cypher = gqlir.transpile("MATCH (n) RETURN FLOOR(n.x) AS f", "iso-gql", "neo4j")
+    assert "CASE WHEN n.x IS :: INTEGER THEN n.x ELSE floor(n.x) END" in cypher
+    with pytest.raises(UnsupportedError):
+        gqlir.transpile("MATCH (n) RETURN FLOOR(n.x) AS f", "iso-gql", "opencypher9")

@@ -41,6 +41,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "relationship-types",
         "edge-uniqueness",
         "gql-expressions",
+        "googlesql-dates",
     ]
     assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
     assert "cypher-meanings" in names("kuzu")
@@ -162,3 +163,22 @@ def test_a_refusal_found_by_a_pass_is_raised_where_the_printer_writes_it() -> No
         emit_gql(gqlir.parse("MATCH (n) RETURN n.x + n.y AS s"), "spanner", graph="g")
     assert caught.value.construct == "polymorphic +"
     assert caught.value.rewrite is not None and "toString" in caught.value.rewrite
+
+
+def test_spanner_dates_are_decided_by_the_pass_over_the_scope() -> None:
+    # d is bound by WITH to a date: its accessor and arithmetic are GoogleSQL calls in the IR
+    year, later, day, now = _items(
+        "WITH date('2020-01-31') AS d "
+        "RETURN d.year AS y, d + duration({months: 1}) AS m, date.truncate('week', d) AS w, "
+        "datetime() AS t",
+        "spanner",
+    )
+    d = ir.Variable("d")
+    assert year == ir.FunctionCall("googlesql.extract", (ir.String("YEAR"), d))
+    month = ir.FunctionCall("googlesql.interval", (ir.Integer(1), ir.String("MONTH")))
+    assert later == ir.FunctionCall("googlesql.date_add", (d, month))
+    assert day == ir.FunctionCall("googlesql.date_trunc", (d, ir.String("ISOWEEK")))
+    assert now == ir.FunctionCall("googlesql.current_timestamp", ())
+    # an accessor of a value not known to be a date is left for the printer to refuse
+    (other,) = _items("MATCH (n) RETURN n.born.year AS y", "spanner")
+    assert isinstance(other, ir.Property)

@@ -189,7 +189,7 @@ def test_other_conversions_stay_refused(query: str) -> None:
     assert info.value.id.startswith("function:to")
 
 
-def test_a_variable_an_inner_scope_binds_again_is_not_known() -> None:
+def test_a_walk_variable_shadows_the_outer_one_only_inside_the_walk() -> None:
     from gqlir.dialect import get_dialect
     from gqlir.ir import expr as e
     from gqlir.passes.conversions import lower_conversions
@@ -200,8 +200,10 @@ def test_a_variable_an_inner_scope_binds_again_is_not_known() -> None:
     )
     lowered = lower_conversions(query, get_dialect("kuzu"))
     calls = [n for n in lowered.walk() if isinstance(n, e.FunctionCall)]
-    # y is known to be an integer; x is a string inside the comprehension, so not known
-    assert [(c.name, c.args) for c in calls] == [("tointeger", (e.Variable("x"),))] * 2
+    # y and the outer x are integers; inside the comprehension x is a string, kept converted
+    assert [(c.name, c.args) for c in calls] == [("tointeger", (e.Variable("x"),))]
+    items = lowered.steps[-1].items  # type: ignore[attr-defined]
+    assert [i.expr for i in items[1:]] == [e.Variable("y"), e.Variable("x")]
 
 
 def test_kuzu_keeps_to_string_of_an_integer_refused() -> None:

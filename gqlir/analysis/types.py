@@ -94,7 +94,7 @@ _KIND_OF_TEMPORAL = {
 FUNCTION_KINDS: dict[str, str] = {}
 for _kind, _names in {
     "integer": "count size length char_length tointeger tointegerornull id timestamp sign "
-    "googlesql.div googlesql.strpos",
+    "googlesql.div googlesql.strpos googlesql.extract googlesql.date_diff",
     "float": "tofloat tofloatornull sqrt exp log log10 sin cos tan cot asin acos atan atan2 "
     "degrees radians rand e pi haversin stdev stdevp avg percentilecont ceil floor round",
     "string": "upper lower trim ltrim rtrim btrim tostring tostringornull substring left right "
@@ -103,6 +103,10 @@ for _kind, _names in {
     "map": "properties",
     "node": "startnode endnode",
     "point": "point",
+    # GoogleSQL's date and time functions the googlesql-temporal lowering writes
+    "date": "googlesql.date_add googlesql.date_trunc googlesql.current_date",
+    "datetime": "googlesql.timestamp_add googlesql.timestamp_sub googlesql.current_timestamp",
+    "duration": "googlesql.interval",
 }.items():
     for _name in _names.split():
         FUNCTION_KINDS[_name] = _kind
@@ -136,7 +140,9 @@ CAST_KINDS = {
     "DURATION": "duration",
 }
 #: Functions whose value has their first argument's type (``abs``, ``min``, ``max`` …).
-_SAME_AS_ARGUMENT = frozenset({"abs", "min", "max", "nullif", "percentiledisc"})
+_SAME_AS_ARGUMENT = frozenset(
+    {"abs", "min", "max", "nullif", "percentiledisc", "ceil_typed", "floor_typed"}
+)
 
 #: The runtime types a value of a partly known kind may have (null aside), in the classes
 #: Cypher's ``+`` tells apart.

@@ -108,14 +108,7 @@ from ..passes.exprs import non_null_literal as _non_null_literal
 from ..passes.exprs import pure as _pure
 from ..passes.exprs import repeatable as _repeatable
 from ..passes.exprs import typed as _typed
-from ..passes.googlesql_temporal import (
-    add_to_date,
-    add_to_timestamp,
-    current_date_zone,
-    date_accessor,
-    truncate_date,
-    why_refused,
-)
+from ..passes.googlesql_temporal import why_refused
 from ..passes.pipeline import lower
 from ..passes.substitute import rename as _rename
 from . import gql_merge, gql_walks
@@ -1285,11 +1278,13 @@ class GqlGenerator(GraphTextGenerator):
             keyword = "OPTIONAL CALL"
         imports = sorted(self.scope) if step.imports is None else list(step.imports)
         inner = {name: self.scope.get(name, ANY) for name in imports}
-        scope = "(" + ", ".join(self.variable_name(v, step) for v in imports) + ")"
+        scope = "(" + ", ".join(self.variable_name(v, step) for v in imports) + ") "
+        if step.imports is None and caps.call_whole_scope:
+            scope = ""  # CALL { } sees the whole incoming scope there
         outer = self.scope
         body = self.block(step.query, inner)
         self.scope = {**outer, **call_results(step.query, inner)}
-        return f"{keyword} {scope} {body}"
+        return f"{keyword} {scope}{body}"
 
     @emits(q.ProcedureCall)
     def procedure_call(self, step: q.ProcedureCall) -> str:
@@ -2188,11 +2183,6 @@ class GqlGenerator(GraphTextGenerator):
         op = node.op
         if op is e.ArithOp.ADD_NUMBERS:
             return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
-        if op in (e.ArithOp.ADD, e.ArithOp.SUB) and "googlesql.date_add" in self.dialect.functions:
-            lt, rt = self.type_of(node.left), self.type_of(node.right)
-            dated = self._date_arithmetic(node, lt, rt)
-            if dated is not None:
-                return dated
         if op in (e.ArithOp.ADD, e.ArithOp.SUB, e.ArithOp.MUL):
             return node  # (Cypher's + is the pass polymorphic_plus's)
         lt, rt = self.type_of(node.left), self.type_of(node.right)
@@ -2208,7 +2198,8 @@ class GqlGenerator(GraphTextGenerator):
             return e.FunctionCall(_MOD_MARK, (node.left, node.right), pos=node.pos)
         if op is e.ArithOp.POW:
             floats = ("float", "integer") if self.caps.power_of_integers_is_float else ("float",)
-            base = node.left if lt.kind in floats else e.Cast(node.left, e.TypeRef("FLOAT"))
+            exact = lt.kind not in floats and not self.caps.power_is_float
+            base = e.Cast(node.left, e.TypeRef("FLOAT")) if exact else node.left
             return e.FunctionCall(_POWER_MARK, (base, node.right), pos=node.pos)
         if (
             op is e.ArithOp.DIV
@@ -2234,22 +2225,11 @@ class GqlGenerator(GraphTextGenerator):
             )
         return node
 
-    def _date_arithmetic(self, node: e.Arithmetic, lt: VType, rt: VType) -> e.Expr | None:
-        """``date ± duration`` as DATE_ADD where the rule of :mod:`..passes.googlesql_temporal`
-        applies (the left operand a date, or a stored value DATE_ADD rejects unless a DATE)."""
-        if lt.kind == "datetime":
-            sub = node.op is e.ArithOp.SUB
-            return add_to_timestamp(node.left, node.right, subtract=sub, pos=node.pos)
-        if node.op is e.ArithOp.ADD and rt.kind == "datetime":
-            return add_to_timestamp(node.right, node.left, subtract=False, pos=node.pos)
-        dated = ("date", "property")
-        if lt.kind in dated:
-            sub, known = node.op is e.ArithOp.SUB, lt.kind == "date"
-            return add_to_date(node.left, node.right, subtract=sub, known=known, pos=node.pos)
-        if node.op is e.ArithOp.ADD and rt.kind in dated:
-            known = rt.kind == "date"
-            return add_to_date(node.right, node.left, subtract=False, known=known, pos=node.pos)
-        return None
+    def _has_function(self, canonical: str) -> bool:
+        """Whether the dialect has a built-in that means ``canonical``."""
+        return (
+            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
+        )
 
     def _lower_function(self, node: e.FunctionCall) -> e.Expr:
         """The forms that need the printer's own state (the rest is the pass
@@ -2545,10 +2525,6 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Property)
     def property(self, node: e.Property) -> str:
         kind = self.type_of(node.subject).kind
-        if kind == "date" and "googlesql.extract" in self.dialect.functions:
-            extracted = date_accessor(node.subject, node.key, node.pos)
-            if extracted is not None:
-                return self.expr(extracted)
         if kind in TEMPORAL | {"duration", "point", "property"}:
             raise self.unsupported(
                 "temporal accessor" if kind != "point" else "point accessor",
@@ -2895,15 +2871,6 @@ class GqlGenerator(GraphTextGenerator):
             return self._temporal_call(node)
         if name in _DATE_PART_CALLS:
             return self._date_part_call(node)
-        if (
-            name == "date.truncate"
-            and "googlesql.date_trunc" in self.dialect.functions
-            and len(args) > 1
-            and self.type_of(args[1]).kind == "date"
-        ):
-            truncated = truncate_date(node)
-            if truncated is not None:
-                return self.expr(truncated)
         base, _, clock = name.partition(".")
         if clock == "statement" and base in TEMPORAL and not args:
             # Cypher's date() reads the statement clock: date.statement() is date().
@@ -2941,18 +2908,12 @@ class GqlGenerator(GraphTextGenerator):
 
     def _temporal_call(self, node: e.FunctionCall) -> str:
         """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
-        dateFunctionParameters : dateString | recordConstructor)."""
-        zone = current_date_zone(node) if self.caps.googlesql_expressions else None
-        if zone is not None and "googlesql.current_date" in self.dialect.functions:
-            # the current date in a named zone (gqlir/passes/googlesql_temporal.py)
-            return f"{self.function_name('googlesql.current_date', node)}({self.string(zone)})"
-        if (
-            node.name == "datetime"
-            and not node.args
-            and self.caps.googlesql_expressions
-            and "googlesql.current_timestamp" in self.dialect.functions
-        ):
-            return self.function_name("googlesql.current_timestamp", node) + "()"
+        dateFunctionParameters : dateString | recordConstructor). The current date or instant
+        without a constructor of that name is GQL's niladic CURRENT_DATE / CURRENT_TIMESTAMP
+        (GQL.g4 20.27), which the GQL readers read as date() / datetime()."""
+        current = _CURRENT.get(node.name)
+        if not node.args and current is not None and not self._has_function(node.name):
+            return current
         surface = self.function_name(node.name, node)
         if len(node.args) > 1:
             raise self.unsupported(f"function {node.name}()", node)
@@ -3208,6 +3169,8 @@ _COLLECT_MARK = "%collect"
 _COLLECT_ALL_MARK = "%collect_all"  # the list aggregate keeping nulls (ARRAY_AGG without IGNORE)
 _STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
 _STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
+#: Cypher's date() and datetime() of the current instant, as GQL's niladic value functions
+_CURRENT = {"date": "CURRENT_DATE", "datetime": "CURRENT_TIMESTAMP"}
 _MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _EQ_MARK, _JSON_MARK})
 _MARKED |= _STRING_FUNCTION_NAMES
 #: Catalog references that are keywords, not names (kept upper-case by the GQL front end).

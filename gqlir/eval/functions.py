@@ -308,6 +308,20 @@ def _floor(rt: Runtime, a: list[Any]) -> Any:
     return v if math.isnan(v) or math.isinf(v) else float(math.floor(v))
 
 
+@_fn("ceil_typed")
+def _ceil_typed(rt: Runtime, a: list[Any]) -> Any:
+    """SQL's and GQL's CEIL: an integer stays the integer, a float is rounded up as a float."""
+    v = _num("ceil", a[0])
+    return v if isinstance(v, int) else _ceil(rt, a)
+
+
+@_fn("floor_typed")
+def _floor_typed(rt: Runtime, a: list[Any]) -> Any:
+    """SQL's and GQL's FLOOR: an integer stays the integer, a float is rounded down as a float."""
+    v = _num("floor", a[0])
+    return v if isinstance(v, int) else _floor(rt, a)
+
+
 _ROUND_MODES = ("UP", "DOWN", "CEILING", "FLOOR", "HALF_UP", "HALF_DOWN", "HALF_EVEN")
 
 

@@ -52,6 +52,7 @@ SCALARS = _spec(
     btrim 1 2
     byte_length 1 1
     ceil 1 1
+    ceil_typed 1 1
     char_length 1 1
     coalesce 1 *
     cos 1 1
@@ -81,6 +82,7 @@ SCALARS = _spec(
     endnode 1 1
     exp 1 1
     floor 1 1
+    floor_typed 1 1
     haversin 1 1
     head 1 1
     id 1 1

@@ -13,7 +13,18 @@ What GQL leaves implicit and the IR makes explicit:
   :class:`ir.Unwind` counted from 1 (``WITH OFFSET``: from 0).
 * The default match mode (edge uniqueness) and where nulls sort come from the dialect's
   capabilities (``default_match_mode``, ``nulls_sort_high``).
-* ``GROUP BY`` that names exactly the implicit grouping keys is ``group_by=None``.
+* ``GROUP BY`` that names exactly the implicit grouping keys is ``group_by=None``. Where a
+  grouping key must be a variable (capability ``group_by = "variables"``, ISO GQL), ``LET city =
+  n.city RETURN city, count(*) AS c GROUP BY city`` is ``RETURN n.city AS city, count(*) AS
+  c``: the form the GQL printer writes for a key that is not a variable reads back to the
+  projection it came from.
+* ``RETURN *`` is the variables in scope, by name, then the items written after it (the
+  columns the GQL printer writes for a star), completed by the scoped pass below.
+* ``LET a = …, b = a + 1``: a definition that reads one made in the same ``LET`` starts a new
+  :class:`ir.Let` (the IR's LET evaluates its bindings in order, so this is the same meaning,
+  and it is the form the GQL printer writes).
+* ``WALK`` and ``TRAIL`` where the dialect has no path modes but keeps a MATCH's edges distinct
+  (TuGraph GQL) add nothing and are not kept: the rule of :mod:`gqlir.passes.path_modes`.
 * Function names become canonical through the dialect's ``[functions]`` table; GQL built-ins
   whose meaning differs from the canonical function of the same name are rewritten to one that
   means the same (``TRIM(s)`` trims spaces only: ``btrim(s, ' ')``; ``LOG(b, x)`` is
@@ -280,6 +291,16 @@ class GqlBuilder(CypherBuilder):
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)
         self.fixups: dict[int, tuple] = {}  # id(IR node) -> what the scoped pass must complete
+        caps = dialect.capabilities
+        self._groups_by_variables = caps.group_by == "variables"
+        # WALK and TRAIL add nothing to a MATCH whose edges the dialect keeps distinct unasked
+        # and it has no path modes to write them with (TuGraph GQL; the rule of
+        # gqlir.passes.path_modes, which a translation to such a dialect runs)
+        self._modes_add_nothing = (
+            not {"WALK", "TRAIL"} <= set(caps.path_modes)
+            and caps.default_match_mode == "DIFFERENT_EDGES"
+            and not caps.match_modes
+        )
         self.graph: str | None = None
 
     def begin(self, text: str, graph: str | None = None) -> None:
@@ -412,6 +433,23 @@ class GqlBuilder(CypherBuilder):
     def value_definition(self, c: list, pos: int) -> ir.Binding:
         return self.let_binding(c, pos)
 
+    def let_clause(self, c: list, pos: int) -> ir.Let | tuple[ir.Let, ...]:
+        """A definition that reads one made earlier in the same LET starts a new LET."""
+        groups: list[list[ir.Binding]] = [[]]
+        bound: set[str] = set()
+        for binding in c:
+            reads = {v.name for v in binding.value.find_all(ir.Variable)}
+            if groups[-1] and not bound.isdisjoint(reads):
+                groups.append([])
+                bound = set()
+            groups[-1].append(binding)
+            bound.add(binding.variable)
+        if len(groups) == 1:
+            return ir.Let(tuple(c), pos=pos)
+        return tuple(
+            ir.Let(tuple(g), pos=g[0].pos if g[0].pos is not None else pos) for g in groups
+        )
+
     def let_binding(self, c: list, pos: int) -> ir.Binding:
         typed = next((x for x in c if isinstance(x, _Typed)), None)
         if typed is not None:
@@ -528,7 +566,12 @@ class GqlBuilder(CypherBuilder):
                     message = f"{where} ends a linear statement; continue with NEXT"
                 raise _err(message, _pos_of(x, pos), "PARSE_CLAUSE_ORDER")
             if isinstance(x, _Result):
-                steps.append(x.value)
+                projection = x.value
+                if steps and isinstance(steps[-1], ir.Let) and self._groups_by_variables:
+                    let, projection = _fold_grouping_lets(steps.pop(), projection)
+                    if let is not None:
+                        steps.append(let)
+                steps.append(projection)
                 result = len(steps) - 1
             elif isinstance(x, _OrderPage):
                 step = self._order_step(x)
@@ -626,6 +669,8 @@ class GqlBuilder(CypherBuilder):
     def match_clause(self, c: list, pos: int, optional: bool = False) -> ir.Step | tuple:
         mode, patterns, where = c[0].value
         match = ir.Match(patterns, where, optional, mode, pos=pos)
+        if self._modes_add_nothing and mode is ir.MatchMode.DIFFERENT_EDGES:
+            match = replace(match, patterns=tuple(_without_trail(p) for p in patterns))
         if len(c) == 1:
             return match
         yielded = c[1]
@@ -720,7 +765,10 @@ class GqlBuilder(CypherBuilder):
     # -- RETURN and SELECT ---------------------------------------------------------------------
 
     def return_clause(self, c: list, pos: int) -> _Result:
-        return _Result(self._projection_of(c, pos), pos)
+        projection = self._projection_of(c, pos)
+        if projection.star:
+            self.fixups[id(projection)] = ("star", pos)
+        return _Result(projection, pos)
 
     def _projection_of(self, c: list, pos: int) -> ir.Projection:
         distinct = False
@@ -1552,6 +1600,8 @@ class _Resolver:
             fix = self.fixups.get(id(step))
             if fix is not None and fix[0] == "yield":
                 step = self.yield_projection(step, fix, prev)
+            elif fix is not None and fix[0] == "star":
+                step = self.rewrite_fields(_expand_star(step, cur, fix[1]), cur)
             elif isinstance(step, ir.CallSubquery):
                 step, out = self.call(step, cur, fix)
                 steps.append(step)
@@ -1823,6 +1873,71 @@ def _after(step: ir.Step, cur: dict | None) -> dict | None:
     return cur
 
 
+def _without_trail(pattern: ir.PathPattern) -> ir.PathPattern:
+    """``pattern`` without WALK or TRAIL on it or on its parenthesised sub-paths."""
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, (ir.PathPattern, ir.ParenPath)) and node.mode in _TRAIL_OR_LESS:
+            return replace(node, mode=None)
+        return node
+
+    return pattern.transform(strip)
+
+
+_TRAIL_OR_LESS = frozenset({ir.PathMode.WALK, ir.PathMode.TRAIL})
+
+
+def _expand_star(step: ir.Projection, cur: dict | None, pos: int) -> ir.Projection:
+    """``RETURN *, …`` as the variables in scope by name, then the other items; left a star
+    where the scope is not known (after a procedure call without YIELD)."""
+    if cur is None:
+        return step
+    named = {i.alias for i in step.items}
+    star = tuple(
+        ir.ReturnItem(ir.Variable(v, pos=pos), v, pos=pos) for v in sorted(cur) if v not in named
+    )
+    if not star and not step.items:
+        return step
+    return replace(step, items=star + step.items, star=False)
+
+
+def _fold_grouping_lets(
+    let: ir.Let, projection: ir.Projection
+) -> tuple[ir.Let | None, ir.Projection]:
+    """``LET city = n.city RETURN city, count(*) AS c GROUP BY city`` as ``RETURN n.city AS
+    city, count(*) AS c``: a LET variable that the grouping RETURN right after it only returns
+    under its own name, as a grouping key, is that expression (the form the GQL printer writes
+    for a grouping key that is not a variable, read back to the projection it came from)."""
+    if projection.distinct or projection.star or projection.group_by is not None:
+        return let, projection
+    if not any(aggregates(i.expr) for i in projection.items):
+        return let, projection
+    folded: dict[str, ir.Expr] = {}
+    for binding in let.bindings:
+        name = binding.variable
+        uses = [
+            i for i in projection.items if any(v.name == name for v in i.expr.find_all(ir.Variable))
+        ]
+        if (
+            len(uses) == 1
+            and uses[0].alias == name
+            and isinstance(uses[0].expr, ir.Variable)
+            and not aggregates(binding.value)
+        ):
+            folded[name] = binding.value
+    if not folded:
+        return let, projection
+    items = tuple(
+        replace(i, expr=folded[i.alias])
+        if i.alias in folded and isinstance(i.expr, ir.Variable)
+        else i
+        for i in projection.items
+    )
+    rest = tuple(b for b in let.bindings if b.variable not in folded)
+    kept = replace(let, bindings=rest) if rest else None
+    return kept, replace(projection, items=items)
+
+
 def _union(a: dict | None, b: dict | None) -> dict | None:
     if a is None or b is None:
         return None
@@ -2032,7 +2147,7 @@ class SpannerBuilder(GqlBuilder):
     def let_clause(self, c: list, pos: int) -> ir.Let:
         """A LET statement cannot read a variable it defines itself ("Unrecognized name",
         Spanner's analyser): write a second LET."""
-        let = super().let_clause(c, pos)
+        let = ir.Let(tuple(c), pos=pos)
         _reject_markers(let)
         defined: set[str] = set()
         for binding in let.bindings:
@@ -2336,17 +2451,40 @@ class SpannerBuilder(GqlBuilder):
         return ir.FunctionCall("googlesql.interval", (_val(c[0]), ir.String(part)), pos=pos)
 
     def spanner_typed_literal(self, c: list, pos: int) -> ir.TemporalLiteral:
-        """``DATE '…'`` and ``TIMESTAMP '…'``. A TIMESTAMP is an absolute point in time; without
-        a zone it is read in the database's default time zone (America/Los_Angeles unless
-        changed: https://cloud.google.com/spanner/docs/set-default-time-zone), like a Cypher
-        datetime without a zone is read in the server's."""
+        """``DATE '…'`` and ``TIMESTAMP '…'``. A TIMESTAMP is an absolute point in time; text
+        without a zone is read in the database's default time zone, America/Los_Angeles unless
+        the database sets another ("If no time zone parameter is provided …, Spanner databases
+        default to the America/Los_Angeles time zone",
+        https://cloud.google.com/spanner/docs/set-default-time-zone). The IR's datetime names
+        that zone, so the literal is the same instant in every dialect (a zone-less Cypher
+        datetime would be read in the Cypher server's zone instead)."""
         text = self._string(c[0])
         word = self.text[pos : pos + 4].upper()
         if word == "DATE":
             return ir.TemporalLiteral(ir.TemporalKind.DATE, text, pos=pos)
-        iso = re.sub(r"^(\d{4}-\d{1,2}-\d{1,2})[ tT]", r"\1T", text.strip())
-        iso = re.sub(r"\s+([A-Za-z_]+/[A-Za-z_/]+)$", r"[\1]", iso)
-        return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso, timestamp=True, pos=pos)
+        found = _GOOGLESQL_TIMESTAMP.fullmatch(text.strip())
+        if found is None:
+            raise _err(
+                f"{text!r} is not a TIMESTAMP literal (YYYY-MM-DD [HH:MM:SS[.F]] [zone])", pos
+            )
+        day, clock, zone = found.group("day", "clock", "zone")
+        iso = day + "T" + (clock or "00:00:00")
+        if zone is None:
+            zone = "[" + SPANNER_DEFAULT_ZONE + "]"
+        elif zone[0].isalpha() and zone not in ("Z", "z"):
+            zone = "[" + zone + "]"
+        return ir.TemporalLiteral(ir.TemporalKind.DATETIME, iso + zone, timestamp=True, pos=pos)
+
+
+#: Spanner's default time zone (https://cloud.google.com/spanner/docs/set-default-time-zone)
+SPANNER_DEFAULT_ZONE = "America/Los_Angeles"
+# GoogleSQL's canonical timestamp format: YYYY-[M]M-[D]D[( |T)[H]H:[M]M:[S]S[.F]][time zone],
+# the zone an offset, Z, or a tz database name after a space (lexical.md, Timestamp literals)
+_GOOGLESQL_TIMESTAMP = re.compile(
+    r"(?P<day>[0-9]{4}-[0-9]{1,2}-[0-9]{1,2})"
+    r"(?:[ tT](?P<clock>[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]{1,9})?))?"
+    r"\s*(?P<zone>[zZ]|[+-][0-9]{1,2}(?::[0-9]{2})?|[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*)?"
+)
 
 
 # TuGraph GQL: !=, LIKE, IN, % and the bitwise operators besides ISO GQL's (GEAX GqlLexer.g4,

@@ -4,9 +4,10 @@
   on booleans, ``<>`` is exclusive or in three-valued logic, null when either side is null
   (GoogleSQL's logical operators are ``NOT``, ``AND``, ``OR``: google/zetasql
   docs/operators.md, "Logical operators"; Cypher's XOR: openCypher 9, "Boolean operators").
-* ``x IS [NOT] UNKNOWN`` is ``x IS [NOT] NULL``: a boolean is unknown exactly when it is null
-  (ISO/IEC 39075 19.6 ``booleanTestPredicate``; GoogleSQL has ``IS NULL`` but no
-  ``IS UNKNOWN``), so every GQL target writes the form all of them read.
+* ``x IS [NOT] UNKNOWN`` is ``x IS [NOT] NULL`` where the target has no ``IS UNKNOWN``
+  (capability ``unknown_test``): a boolean is unknown exactly when it is null (ISO/IEC 39075
+  19.6 ``booleanTestPredicate``; GoogleSQL has ``IS NULL`` but gqlir's Spanner grammar reads no
+  ``IS UNKNOWN``). Targets that have it write it as read, so it round-trips.
 """
 
 from __future__ import annotations
@@ -28,6 +29,6 @@ def xor(walk: ScopedRewrite, node: e.Xor) -> e.Expr:
 
 
 def is_truth(walk: ScopedRewrite, node: e.IsTruth) -> e.Expr:
-    if node.value is e.TruthValue.UNKNOWN:
+    if node.value is e.TruthValue.UNKNOWN and not walk.caps.unknown_test:
         return e.IsNull(node.operand, negated=node.negated, pos=node.pos)
     return node

@@ -16,23 +16,21 @@ alike; ``toFloat`` of an integer is ``CAST(x AS FLOAT)`` there (both the nearest
 Java's ``long`` to ``double`` conversion). Other types stay refused: floats, booleans and temporal values are written differently,
 and a string's conversion to a number or boolean fails differently.
 
-The argument's type comes from :class:`gqlir.analysis.types.TypeAnalysis` over the variables a
-linear query has bound so far (an UNWIND of a list of known element type, a WITH item of known
-type); a name some inner scope binds again (a comprehension's variable, a subquery's) is not
-known, nor is anything after a step this pass does not follow.
+The argument's type comes from the scope analysis (:mod:`gqlir.analysis.scope`, walked by
+:class:`~.scoped.ScopedRewrite`): what each step binds, a walk's variable typed by its list, a
+subquery's imports. A nested conversion is decided first, since its result is the operand's
+value (``toString(toInteger(null))`` is null).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
+from typing import Any, ClassVar
 
-from ..analysis.types import ANY, TypeAnalysis, VType
 from ..dialect import Dialect
 from ..ir import expr as e
-from ..ir import query as q
-from ..ir.analysis import OPAQUE, names_in
 from ..ir.node import Node
+from .scoped import ScopedRewrite
 
 __all__ = ["NAMES", "applies", "lower_conversions", "lower_conversions_by_cast"]
 
@@ -41,21 +39,10 @@ _OWN_TYPE = {"toboolean": "boolean", "tointeger": "integer", "tofloat": "float"}
 _OWN_TYPE["tostring"] = "string"
 NAMES = frozenset(_OWN_TYPE)
 
-#: steps after which the variables in scope are still the ones this pass tracks
-_FOLLOWED = (q.Match, q.Filter, q.SetClause, q.Remove, q.Delete)
-
 
 def applies(target: Dialect) -> bool:
     """A target that lacks one of the conversion functions."""
     return not NAMES.isdisjoint(target.capabilities.unsupported_functions)
-
-
-class _Scope(TypeAnalysis):
-    def __init__(self, bound: dict[str, VType], unknown: frozenset[str]) -> None:
-        self.bound, self.unknown = bound, unknown
-
-    def variable(self, name: str) -> VType:
-        return ANY if name in self.unknown else self.bound.get(name, ANY)
 
 
 def lower_conversions(root: Node, target: Dialect) -> Node:
@@ -73,88 +60,26 @@ def _lower(root: Node, target: Dialect, *, cast: bool) -> Node:
     lacking = NAMES & set(target.capabilities.unsupported_functions)
     if not lacking:
         return root
-    unknown = frozenset(_rebound(root))
-
-    def linear(node: Node) -> Node:
-        if not isinstance(node, q.LinearQuery):
-            return node
-        bound: dict[str, VType] = {}
-        steps: list[q.Step] = []
-        for step in node.steps:
-            scope = _Scope(bound, unknown)
-            if isinstance(step, q.Projection):
-                items = tuple(
-                    replace(item, expr=_rewrite(item.expr, scope, lacking, cast))
-                    for item in step.items
-                )
-                steps.append(replace(step, items=items) if items != step.items else step)
-                out = dict(bound) if step.star else {}
-                for item in items:
-                    name = item.alias or (
-                        item.expr.name if isinstance(item.expr, e.Variable) else None
-                    )
-                    if name is not None:
-                        out[name] = scope.of(item.expr)
-                bound = out
-                continue
-            if isinstance(step, q.Unwind):
-                steps.append(_rewrite_all(step, scope, lacking, cast))
-                listed = scope.of(step.source)
-                element = listed.element if listed.kind == "list" else None
-                bound = {**bound, step.variable: element or ANY}
-                if step.index is not None:
-                    bound[step.index] = VType("integer")
-                continue
-            steps.append(_rewrite_all(step, scope, lacking, cast))
-            if not isinstance(step, _FOLLOWED):
-                bound = {}
-        new = tuple(steps)
-        return (
-            node
-            if all(a is b for a, b in zip(new, node.steps, strict=True))
-            else replace(node, steps=new)
-        )
-
-    return root.transform(linear)
+    return _Conversions(target, lacking, cast=cast).run(root)
 
 
-def _rebound(root: Node) -> set[str]:
-    """Names an inner scope binds (a comprehension's, a predicate's, reduce()'s, or any name
-    inside a subquery or pattern comprehension)."""
-    found: set[str] = set()
-    for node in root.walk():
-        if isinstance(node, (e.ListComprehension, e.ListPredicate)):
-            found.add(node.variable)
-        elif isinstance(node, e.Reduce):
-            found |= {node.variable, node.accumulator}
-        elif isinstance(node, OPAQUE):
-            found |= names_in(node)
-    return found
-
-
-def _rewrite_all(step: q.Step, scope: _Scope, lacking: frozenset[str], cast: bool) -> q.Step:
-    changed = step.transform(_call_rewriter(scope, lacking, cast))
-    return changed  # type: ignore[return-value]
-
-
-def _rewrite(expr: e.Expr, scope: _Scope, lacking: frozenset[str], cast: bool) -> e.Expr:
-    return expr.transform(_call_rewriter(scope, lacking, cast))  # type: ignore[return-value]
-
-
-def _call_rewriter(scope: _Scope, lacking: frozenset[str], cast: bool) -> Callable[[Node], Node]:
-    def rewrite(node: Node) -> Node:
-        if not isinstance(node, e.FunctionCall) or node.name not in lacking:
-            return node
-        if len(node.args) != 1:
-            return node
-        (arg,) = node.args
-        kind = scope.of(arg).kind
-        if kind in (_OWN_TYPE[node.name], "null"):
-            return arg
-        if node.name == "tostring" and kind == "integer" and cast:
-            return e.Cast(arg, e.TypeRef("STRING"), pos=node.pos)
-        if node.name == "tofloat" and kind == "integer" and cast:
-            return e.Cast(arg, e.TypeRef("FLOAT"), pos=node.pos)
+def _conversion(walk: _Conversions, node: e.FunctionCall) -> e.Expr:
+    if node.name not in walk.lacking or len(node.args) != 1:
         return node
+    arg = walk.expr(node.args[0])  # (an inner conversion first: its result is the value)
+    kind = walk.type_of(arg).kind
+    if kind in (_OWN_TYPE[node.name], "null"):
+        return arg
+    if walk.cast and kind == "integer" and node.name in ("tostring", "tofloat"):
+        to = "STRING" if node.name == "tostring" else "FLOAT"
+        return e.Cast(arg, e.TypeRef(to), pos=node.pos)
+    return node if arg is node.args[0] else replace(node, args=(arg,))
 
-    return rewrite
+
+class _Conversions(ScopedRewrite):
+    rules: ClassVar[Any] = {e.FunctionCall: _conversion}
+
+    def __init__(self, target: Dialect, lacking: frozenset[str], *, cast: bool) -> None:
+        super().__init__(target)
+        self.lacking = lacking
+        self.cast = cast

@@ -86,11 +86,14 @@ components.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from datetime import date
+from typing import Any, ClassVar
 
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir.node import Node
+from .scoped import ScopedRewrite
 
 #: Cypher temporal function (or its namespace) -> why GoogleSQL for Spanner has no value of
 #: its result's type with Cypher's meaning (data-types: DATE, TIMESTAMP, INTERVAL only)
@@ -334,3 +337,100 @@ def add_to_timestamp(
     interval = e.FunctionCall("googlesql.interval", (e.Integer(total // size), e.String(unit)))
     name = "googlesql.timestamp_sub" if subtract else "googlesql.timestamp_add"
     return e.FunctionCall(name, (instant, interval), pos=pos)
+
+
+# -- the scope-typed rules: which operand is a date or an instant ---------------------------------
+
+
+def applies(target: Dialect) -> bool:
+    """Whether the target writes GoogleSQL's date and time functions."""
+    return not _WRITTEN.isdisjoint(target.functions)
+
+
+#: The GoogleSQL functions the rules write (each rule runs where the target spells its own).
+_WRITTEN = frozenset(
+    {"googlesql.date_add", "googlesql.extract", "googlesql.date_trunc"}
+    | {"googlesql.current_date", "googlesql.current_timestamp"}
+)
+
+
+#: The functions and node kinds the scope-typed rules rewrite (the pass is skipped without them).
+NAMES = frozenset({"date", "datetime", "date.truncate"})
+
+
+def lower_dates(
+    root: Node, target: Dialect, properties: Mapping[tuple[str, str], str] | None = None
+) -> Node:
+    """``root`` with its date accessors, truncations, date and instant arithmetic and current
+    date or instant written as GoogleSQL's functions (the rules above), typing operands over
+    the variables in scope and the schema's property kinds."""
+    return GoogleSqlDates(target, properties).run(root)
+
+
+def _arithmetic(walk: ScopedRewrite, node: e.Arithmetic) -> e.Expr:
+    """``date ± duration`` as DATE_ADD (the left operand a date, or a stored value DATE_ADD
+    rejects unless a DATE), ``instant ± duration`` as TIMESTAMP_ADD / TIMESTAMP_SUB."""
+    if node.op not in (e.ArithOp.ADD, e.ArithOp.SUB) or (
+        "googlesql.date_add" not in walk.dialect.functions
+    ):
+        return node
+    lt, rt = walk.type_of(node.left), walk.type_of(node.right)
+    sub = node.op is e.ArithOp.SUB
+    out: e.Expr | None = None
+    if lt.kind == "datetime":
+        out = add_to_timestamp(node.left, node.right, subtract=sub, pos=node.pos)
+    elif not sub and rt.kind == "datetime":
+        out = add_to_timestamp(node.right, node.left, subtract=False, pos=node.pos)
+    elif lt.kind in ("date", "property"):
+        known = lt.kind == "date"
+        out = add_to_date(node.left, node.right, subtract=sub, known=known, pos=node.pos)
+    elif not sub and rt.kind in ("date", "property"):
+        known = rt.kind == "date"
+        out = add_to_date(node.right, node.left, subtract=False, known=known, pos=node.pos)
+    return node if out is None else out
+
+
+def _property(walk: ScopedRewrite, node: e.Property) -> e.Expr:
+    """``d.key`` of a value known to be a date as EXTRACT (or the arithmetic over it)."""
+    if "googlesql.extract" not in walk.dialect.functions:
+        return node
+    if walk.type_of(node.subject).kind != "date":
+        return node
+    return date_accessor(node.subject, node.key, node.pos) or node
+
+
+def _function(walk: ScopedRewrite, node: e.FunctionCall) -> e.Expr:
+    """``date.truncate`` of a date as DATE_TRUNC; ``date({timezone: z})`` as
+    ``CURRENT_DATE(z)``; ``datetime()`` as ``CURRENT_TIMESTAMP()``."""
+    name, args = node.name, node.args
+    functions = walk.dialect.functions
+    if name == "date.truncate":
+        dated = len(args) > 1 and "googlesql.date_trunc" in functions
+        if dated and walk.type_of(args[1]).kind == "date":
+            return truncate_date(node) or node
+        return node
+    if not walk.caps.googlesql_expressions:
+        return node
+    if name == "date" and "googlesql.current_date" in functions:
+        zone = current_date_zone(node)
+        if zone is not None:
+            return e.FunctionCall("googlesql.current_date", (e.String(zone),), pos=node.pos)
+    if name == "datetime" and not args and "googlesql.current_timestamp" in functions:
+        return e.FunctionCall("googlesql.current_timestamp", (), pos=node.pos)
+    return node
+
+
+class GoogleSqlDates(ScopedRewrite):
+    rules: ClassVar[Mapping[type, Callable[[Any, Any], e.Expr]]] = {
+        e.Arithmetic: _arithmetic,
+        e.Property: _property,
+        e.FunctionCall: _function,
+    }
+
+    def expr(self, node: e.Expr) -> e.Expr:
+        # (the walk leaves ``v.key`` of a variable alone: here it may be a date's accessor)
+        if type(node) is e.Property and type(node.subject) is e.Variable:
+            new = _property(self, node)
+            if new is not node:
+                return super().expr(new)
+        return super().expr(node)

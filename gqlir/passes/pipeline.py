@@ -44,7 +44,9 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
-from .googlesql_temporal import NOW, TODAY, lower_timestamps
+from .googlesql_temporal import NAMES as _DATE_FUNCTIONS
+from .googlesql_temporal import NOW, TODAY, lower_dates, lower_timestamps
+from .googlesql_temporal import applies as _googlesql_dates
 from .gql_expressions import KINDS as _EXPRESSION_KINDS
 from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
 from .gql_expressions import lower_gql_expressions
@@ -217,7 +219,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         frozenset({"cypher", "sql"}),
         lambda t, s: True,
         lower_gql_meanings,
-        "GQL's numeric + is the target's + on numbers; GoogleSQL-only functions are refused",
+        "GQL's numeric + is the target's + on numbers, GQL's FLOOR/CEIL keep integers; "
+        "GoogleSQL-only functions are refused",
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
     ),
     Lowering(
@@ -388,6 +391,21 @@ LOWERINGS: tuple[Lowering, ...] = (
                 x.functions.isdisjoint(_EXPRESSION_FUNCTIONS)
                 and x.kinds.isdisjoint(_EXPRESSION_KINDS)
             )
+        ),
+        reads_schema=True,
+    ),
+    Lowering(
+        "googlesql-dates",
+        frozenset({"gql"}),
+        lambda t, s: _googlesql_dates(t),
+        lower_dates,
+        "d.year as EXTRACT, date ± duration as DATE_ADD, instant ± duration as TIMESTAMP_ADD, "
+        "date.truncate as DATE_TRUNC, date({timezone}) / datetime() as CURRENT_DATE / "
+        "CURRENT_TIMESTAMP, by operand types",
+        needed=lambda x: (
+            e.Arithmetic in x.kinds
+            or e.Property in x.kinds
+            or not x.functions.isdisjoint(_DATE_FUNCTIONS)
         ),
         reads_schema=True,
     ),

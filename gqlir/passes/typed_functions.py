@@ -17,6 +17,9 @@ Rules (each a same-meaning rewrite, decided by the argument's type in scope, see
   BOOLEAN)`` is; a value of unknown type is dispatched on ``IS TYPED``.
 * ``ceil(x)`` / ``floor(x)`` of a value that may be an integer compute on ``CAST(x AS FLOAT)``:
   Cypher returns a float (Neo4j Cypher manual, numeric functions), GQL the argument's type.
+  GQL's own ``ceil_typed`` / ``floor_typed`` (an integer stays an integer) are the target's
+  CEIL / FLOOR where they keep the type (capability ``integer_rounding_float`` false), else
+  the argument itself for an integer and the float function for a float; refused otherwise.
 * ``substring(s, start[, length])`` (0-based in Cypher, with literal non-negative bounds) with
   GQL's ``LEFT`` and ``RIGHT`` (GQL.g4 20.23 ``characterSubstringFunction``).
 * ``range(a, b[, step])`` of integer literals, ``head``/``last``/``tail``/``reverse`` of a
@@ -43,7 +46,7 @@ __all__ = ["NAMES", "fold_range", "rewrite"]
 #: The functions this pass may rewrite.
 NAMES = frozenset(
     {"range", "head", "last", "tail", "reverse", "size", "length", "substring", "tostring"}
-    | {"toboolean", "ceil", "floor"}
+    | {"toboolean", "ceil", "floor", "ceil_typed", "floor_typed"}
 )
 #: Largest constant list written out when folding ``range()``.
 MAX_FOLDED_LIST = 10_000
@@ -78,10 +81,42 @@ def rewrite(walk: Lowering, node: e.FunctionCall) -> e.Expr:
         return _to_string(walk, node)
     if name == "toboolean" and len(args) == 1:
         return _to_boolean(walk, node)
-    if name in ("ceil", "floor") and len(args) == 1 and walk.type_of(args[0]).kind != "float":
-        cast = e.Cast(args[0], e.TypeRef("FLOAT"))
-        return e.FunctionCall(name, (cast,), pos=node.pos)
+    if name in ("ceil", "floor") and len(args) == 1:
+        return _float_rounding(walk, node)
+    if name in ("ceil_typed", "floor_typed") and len(args) == 1:
+        return _typed_rounding(walk, node)
     return node
+
+
+def _float_rounding(walk: Lowering, node: e.FunctionCall) -> e.Expr:
+    """Cypher's float-returning ceil/floor: the target's function of a float argument."""
+    name, arg = node.name, node.args[0]
+    if walk.type_of(arg).kind != "float":
+        arg = e.Cast(arg, e.TypeRef("FLOAT"))
+    if not _has_function(walk, name) and _has_function(walk, name + "_typed"):
+        return e.FunctionCall(name + "_typed", (arg,), pos=node.pos)
+    return node if arg is node.args[0] else e.FunctionCall(name, (arg,), pos=node.pos)
+
+
+def _typed_rounding(walk: Lowering, node: e.FunctionCall) -> e.Expr:
+    """GQL's CEIL/FLOOR, which keep an integer an integer: the target's own where it has that
+    meaning, the argument itself for an integer, the float function for a float."""
+    name, arg = node.name, node.args[0]
+    if not walk.caps.integer_rounding_float and _has_function(walk, name):
+        return node
+    kind = walk.type_of(arg).kind
+    if kind == "integer":
+        return arg
+    if kind == "float":
+        return e.FunctionCall(name.removesuffix("_typed"), node.args, pos=node.pos)
+    surface = name.removesuffix("_typed").upper()
+    raise walk.unsupported(
+        f"{surface} of a number of unknown type",
+        node,
+        message=f"GQL's {surface} keeps an integer an integer; {walk.dialect.name}'s returns "
+        "a float",
+        rewrite="CAST the argument to INT64 or FLOAT64",
+    )
 
 
 def _list_function(walk: Lowering, node: e.FunctionCall) -> e.Expr:

@@ -107,8 +107,9 @@ FUNCTIONS: dict[str, tuple[str, object]] = {
     "elements": (f"MATCH p = (a WHERE a.gqlir_k = 1){E}(b) RETURN CARDINALITY({{f}}(p)) AS v", 3),
     "degrees": ("{f}(0)", 0.0),
     "radians": ("{f}(0)", 0.0),
-    "ceil": ("{f}(1.5E0)", 2.0),
-    "floor": ("{f}(1.5E0)", 1.0),
+    # GQL's CEIL and FLOOR keep an integer an integer (iso-gql.toml integer_rounding_float)
+    "ceil_typed": ("{f}(2)", 2),
+    "floor_typed": ("{f}(-2)", -2),
     "exp": ("{f}(0)", 1.0),
     "sqrt": ("{f}(4)", 2.0),
     "log": ("{f}(1)", 0.0),
