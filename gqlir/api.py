@@ -11,6 +11,7 @@ from . import ir
 from .dialect import get_dialect
 from .errors import DialectError, GqlirError, ParseError, UnsupportedError
 from .optional import MissingDependencyError
+from .parser import parse as _parse
 
 if TYPE_CHECKING:
     from .schema.checks import SchemaIssue
@@ -75,8 +76,6 @@ def parse(
     """``schema`` maps tables to node and edge types when ``dialect`` is SQL (ignored
     otherwise): a graph folder, a schema or DDL file, a database, or a schema object.
     ``graph`` names the graph a Spanner query without a GRAPH clause reads."""
-    from .parser import parse as _parse
-
     return _parse(text, get_dialect(dialect), schema=schema, graph=graph)
 
 

@@ -390,8 +390,16 @@ def _get(name: str) -> Dialect:
     return _build(name)
 
 
+#: Names already looked up -> their dialect (every translation looks its dialects up by name,
+#: several times).
+_FOUND: dict[str, Dialect] = {}
+
+
 def get_dialect(name: str | Dialect) -> Dialect:
     """Look up a dialect by name or alias; ``sql:<sqlglot dialect>`` selects a SQL flavour."""
+    found = _FOUND.get(name)  # type: ignore[call-overload]
+    if found is not None:
+        return found
     if isinstance(name, Dialect):
         return name
     found = _FOUND.get(name)  # (asked several times per translation)
@@ -417,6 +425,7 @@ def _lookup(name: str) -> Dialect:
         if dialect.family != "sql":
             raise DialectError(f"dialect {base!r} takes no ':{flavour}' variant")
         dialect = _with_sql_flavour(dialect, flavour)
+    _FOUND[name] = dialect
     return dialect
 
 

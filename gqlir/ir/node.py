@@ -18,8 +18,9 @@ import functools
 import json
 import math
 import sys
+import types
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, TypeVar
 
 from ..errors import ParseError
@@ -33,6 +34,12 @@ IR_JSON_VERSION = 1
 @dataclass(frozen=True, slots=True)
 class Node:
     pos: int | None = field(default=None, compare=False, repr=False, kw_only=True)
+
+    def __init_subclass__(cls) -> None:
+        # (No super() call: object's does nothing, and the class ``slots=True`` rebuilds
+        # is not the one a zero-argument super() would name.)
+        if "__dataclass_fields__" in cls.__dict__ and "__slots__" in cls.__dict__:
+            _install_init(cls)  # the slotted class ``@dataclass(slots=True)`` makes
 
     # -- structure ---------------------------------------------------------------------------
     def field_values(self) -> Iterator[tuple[str, Any]]:
@@ -79,17 +86,27 @@ class Node:
 
     def transform(self, fn: Callable[[Node], Node]) -> Node:
         """Rebuild bottom-up: children first, then ``fn`` on the rebuilt node."""
-        changes: dict[str, Any] = {}
-        for name in _child_field_names(type(self)):
+        cls = type(self)
+        names = _CHILD_FIELD_CACHE.get(cls)
+        if names is None:
+            names = _child_field_names(cls)
+        changes: dict[str, Any] | None = None
+        for name in names:
             value = getattr(self, name)
-            new = _transform_value(value, fn)
+            if isinstance(value, Node):
+                new = value.transform(fn)
+            elif isinstance(value, tuple):
+                new = _transform_value(value, fn)
+            else:
+                continue
             if new is not value:
+                if changes is None:
+                    changes = {}
                 changes[name] = new
-        node = replace(self, **changes) if changes else self
-        return fn(node)
+        return fn(self if changes is None else _rebuilt(self, changes))
 
     def with_pos(self: N, pos: int | None) -> N:
-        return replace(self, pos=pos)
+        return _rebuilt(self, {"pos": pos})
 
     # -- JSON --------------------------------------------------------------------------------
     def to_json(self, *, indent: int | None = None) -> str:
@@ -111,6 +128,79 @@ class Node:
         lines: list[str] = []
         _dump(self, 0, None, lines)
         return "\n".join(lines)
+
+
+# -- construction -------------------------------------------------------------------------------
+
+_FACTORY = object()  # stands for a field's default factory in a constructor's signature
+
+
+def _install_init(cls: type) -> None:
+    """Give a frozen slotted node class a constructor that stores its fields through the
+    slots' descriptors. The one ``dataclass(frozen=True)`` writes calls ``object.__setattr__``
+    per field, which makes building a node about twice as slow; parsers and passes build
+    hundreds of thousands. Same signature, defaults and ``__post_init__`` call; a class with
+    a field outside the constructor keeps the generated one."""
+    all_fields = fields(cls)
+    if any(not f.init or f.name == "self" or f.name.startswith("_") for f in all_fields):
+        return
+    env: dict[str, Any] = {"_FACTORY": _FACTORY}
+    params: list[str] = []
+    kw_params: list[str] = []
+    body: list[str] = []
+    for i, f in enumerate(all_fields):
+        slot = next((k.__dict__[f.name] for k in cls.__mro__ if f.name in k.__dict__), None)
+        if not isinstance(slot, types.MemberDescriptorType):
+            return
+        env[f"_set{i}"] = slot.__set__
+        param = f.name
+        if f.default is not MISSING:
+            env[f"_default{i}"] = f.default
+            param += f"=_default{i}"
+        elif f.default_factory is not MISSING:
+            env[f"_factory{i}"] = f.default_factory
+            param += "=_FACTORY"
+            body.append(f"    if {f.name} is _FACTORY: {f.name} = _factory{i}()")
+        (kw_params if f.kw_only else params).append(param)
+        body.append(f"    _set{i}(self, {f.name})")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    signature = ", ".join(["self", *params, *(["*", *kw_params] if kw_params else [])])
+    names = ", ".join(env)
+    source = f"def _make({names}):\n  def __init__({signature}):\n"
+    source += "\n".join("  " + line for line in body) + "\n  return __init__\n"
+    scope: dict[str, Any] = {}
+    exec(source, scope)  # the source is built above from the class's own field names
+    init = scope["_make"](**env)
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init
+
+
+def _rebuilt[T: Node](node: T, changes: dict[str, Any]) -> T:
+    """``dataclasses.replace(node, **changes)`` without its per-call field analysis: the
+    constructor's arguments are the node's fields (all of them are constructor fields where
+    :func:`_install_init` gave the class its constructor)."""
+    cls = type(node)
+    names = _INIT_FIELDS.get(cls)
+    if names is None:
+        names = _INIT_FIELDS[cls] = _init_field_names(cls)
+    if not names:
+        return replace(node, **changes)
+    args = {name: getattr(node, name) for name in names}
+    args.update(changes)
+    return cls(**args)
+
+
+#: class -> the names of its constructor's fields, pos included; () where some field is not one
+_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _init_field_names(cls: type) -> tuple[str, ...]:
+    all_fields = fields(cls)
+    if any(not f.init for f in all_fields):
+        return ()
+    return tuple(f.name for f in all_fields)
 
 
 _FIELD_CACHE: dict[type, tuple[str, ...]] = {}
@@ -171,7 +261,12 @@ def _transform_value(value: Any, fn: Callable[[Node], Node]) -> Any:
     if isinstance(value, tuple):
         out: list[Any] | None = None  # a copy only once something changed
         for i, item in enumerate(value):
-            new = _transform_value(item, fn)
+            if isinstance(item, Node):
+                new = item.transform(fn)
+            elif isinstance(item, tuple):
+                new = _transform_value(item, fn)
+            else:
+                new = item
             if out is not None:
                 out.append(new)
             elif new is not item:

@@ -215,6 +215,17 @@ class CypherBuilder:
         self.nulls_high = caps.nulls_sort_high
         self.colon_means_or = caps.colon_labels == "or"
         self.index_base = caps.list_index_base
+        self.keyword_only = dialect.keyword_only
+        #: For the driver: rules whose value is the token's text except for these token kinds:
+        #: ``variable``, where no word of the dialect is a keyword only and the class that
+        #: defines ``variable`` says its method returns the text (VARIABLE_IS_TEXT, declared
+        #: beside the method, so that a subclass overriding it does not inherit the promise).
+        owner = next(k for k in type(self).__mro__ if "variable" in k.__dict__)
+        is_text = owner.__dict__.get("VARIABLE_IS_TEXT", False)
+        self.text_rules = (
+            {"variable": frozenset({"ESCAPED_NAME"})} if is_text and not self.keyword_only else {}
+        )
+        self.octal_zero = caps.leading_zero_octal
         self.text = ""
         self.last_end = 0
         self.pending: list[int] = []  # offsets of pattern expressions not yet accepted
@@ -242,18 +253,24 @@ class CypherBuilder:
 
     # -- names -------------------------------------------------------------------------------
 
+    #: ``variable`` returns the token's text for every kind but ESCAPED_NAME (where no word is
+    #: a keyword only): see ``text_rules``.
+    VARIABLE_IS_TEXT = True
+
     def variable(self, c: list, pos: int) -> str:
         token = c[0]
         if token[0] == "ESCAPED_NAME":
             return unquote_identifier(token[1])
-        return self._name(token)
+        if self.keyword_only:
+            return self._name(token)
+        return token[1]
 
     def keyword(self, c: list, pos: int) -> str:
         return self._name(c[0])
 
     def _name(self, token: tuple) -> str:
         """An unescaped name, unless the dialect's grammar has that word as a keyword only."""
-        if token[1].upper() in self.dialect.keyword_only:
+        if token[1].upper() in self.keyword_only:
             raise _err(
                 f"{token[1]} is a keyword of {self.dialect.name}, not a name: escape it "
                 f"(`{token[1]}`) to use it as one",
@@ -1514,7 +1531,10 @@ class CypherBuilder:
 
     def lit_int(self, c: list, pos: int) -> ir.Integer:
         _, text, tpos = c[0]
-        if self.dialect.capabilities.leading_zero_octal and text[:1] == "0" and text.isdigit():
+        if text.isdigit() and len(text) < 19 and (text[0] != "0" or text == "0"):
+            # Decimal digits without a leading zero, below 10**18: no check can fail.
+            return ir.Integer(int(text), pos=tpos)
+        if self.octal_zero and text[:1] == "0" and text.isdigit():
             return self._integer(decode_leading_zero_octal(text, tpos), tpos)
         return self._integer(decode_integer(text, tpos), tpos)
 

@@ -39,15 +39,24 @@ MAX_STACK = 3 * 600
 
 
 class Parser:
-    """Parses text with one grammar's tables, calling ``builder`` methods on reductions."""
+    """Parses text with one grammar's tables, calling ``builder`` methods on reductions.
+
+    At run time a parser state is the bound ``get`` of its action dict (calling a bound method
+    is cheaper than indexing a table and looking ``get`` up, and it hashes by identity, so it
+    keys the memo of unit reductions). An action is either such a state (shift or goto) or
+    the reduction's plan, a tuple (see :func:`_plan`); the end state accepts ``$END`` with the
+    plan ``_ACCEPT_PLAN``.
+    """
 
     def __init__(self, tables: Tables, builder: object) -> None:
         self.tables = tables
         self.builder = builder
-        self.tokens = 0  # tokens in the text parsed last
         self.states = tables.states
         # (state below, top state, lookahead) -> the top state after its unit reductions.
-        self.unit_chains: dict[tuple[int, int, str], int] = {}
+        self.unit_chains: dict[tuple[Any, Any, str], Any] = {}
+        # _accepts' memo: (lookahead, states...) -> answer; (lookahead, top state) -> depth.
+        self._accepted: dict[tuple, bool] = {}
+        self._accept_depths: dict[tuple[str, Any], int] = {}
         # Separators and the next token in one match: `(?:skip)*(?:token)?`.
         self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
         self.keywords = tables.keywords
@@ -65,19 +74,42 @@ class Parser:
         all_terminals |= {n for names in tables.regex_terminals.values() for n in names}
         self.base_kind = {n: _strip(n) for n in all_terminals}
         self.base_kind["$END"] = "$END"
+        # A spelling's terminal when it has only one (else None: the state picks).
+        self.op_kind = {
+            op: names[0] if len(names) == 1 else None for op, names in tables.operators.items()
+        }
+        self.group_kind = {
+            g: names[0] if len(names) == 1 else None for g, names in tables.regex_terminals.items()
+        }
         self.splits = {
             op: [(p, tables.operators[p]) for p in ops if len(p) < len(op) and op.startswith(p)]
             for op in ops
         }
         wants_end = getattr(builder, "WANTS_END", frozenset())
-        self.reducers: list[tuple] = []
+        # callback -> the token kinds it is called for; any other token's value is its text
+        text_rules: dict[str, frozenset[str]] = getattr(builder, "text_rules", {})
+        plans: list[tuple] = []
         for rule in tables.rules:
             fn = None
             if not rule.inline:
                 fn = getattr(builder, rule.callback, None)
                 if fn is None and not rule.expand1:
                     raise RuntimeError(f"builder has no method for grammar rule {rule.callback!r}")
-            self.reducers.append(_plan(rule, fn, rule.callback in wants_end))
+            plan = _plan(rule, fn, rule.callback in wants_end)
+            if plan[0] == _CALL1 and rule.callback in text_rules:
+                plan = (_TEXT1, *plan[1:4], text_rules[rule.callback], *plan[5:])
+            plans.append(plan)
+        self.reducers = plans
+        # The run-time states: action dicts whose shifts and gotos name the next state's
+        # bound ``get`` and whose reductions hold the plan.
+        actions: list[dict[str, Any]] = [{} for _ in tables.states]
+        self.gets = [acts.get for acts in actions]
+        self.index_of = {get: i for i, get in enumerate(self.gets)}
+        for acts, table in zip(actions, tables.states):
+            for symbol, act in table.items():
+                acts[symbol] = self.gets[act] if act >= 0 else plans[~act]
+        actions[tables.end_state]["$END"] = _ACCEPT_PLAN
+        self.start_get = self.gets[tables.start_state]
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -95,13 +127,13 @@ class Parser:
         }
         return tuple(sorted(names))
 
-    def _unexpected(self, text: str, token: Token, state: int) -> ParseError:
+    def _unexpected(self, text: str, token: Token, state: Any) -> ParseError:
         kind, value, offset = token
         if kind == "$END":
             what = "unexpected end of input"
         else:
             what = f"unexpected {value!r}"
-        expected = self._expected(state)
+        expected = self._expected(self.index_of[state])
         shown = ", ".join(expected[:12]) + (", ..." if len(expected) > 12 else "")
         return ParseError(
             f"{what}; expected {shown}" if expected else what,
@@ -113,74 +145,110 @@ class Parser:
 
     def _accepts(self, stack: list, kind: str) -> bool:
         """Would the parser shift ``kind`` after the reductions it triggers? LALR tables list
-        lookaheads merged from several contexts, so a reduce action alone does not say so."""
-        states = self.states
-        act = states[stack[-3]].get(kind)
+        lookaheads merged from several contexts, so a reduce action alone does not say so.
+
+        The answer depends only on the states the simulation reads, top down; it is memoised
+        under the top ``depth`` states, ``depth`` being the most any simulation from the same
+        top state and lookahead has read (a memo entry holds for every stack with those top
+        states, as the simulation reads no deeper than its key)."""
+        top_state = stack[-3]
+        act = top_state(kind)
         if act is None:
             return False
-        if act >= 0:
+        if type(act) is not tuple:
             return True
-        reducers = self.reducers
+        depths = self._accept_depths
+        depth = depths.get((kind, top_state), 1)
+        memo = self._accepted
+        found = memo.get((kind, *stack[-3 * depth :: 3]))
+        if found is not None:
+            return found
+        result, read = self._simulate(stack, kind, act)
+        if read > depth:
+            depth = depths[(kind, top_state)] = read
+        if len(memo) > 100_000:  # a bound, never reached by the grammars' own tables
+            memo.clear()
+        memo[(kind, *stack[-3 * depth :: 3])] = result
+        return result
+
+    def _simulate(self, stack: list, kind: str, act: tuple) -> tuple[bool, int]:
+        """:meth:`_accepts` by running the reductions on a copy of the top of the stack; also
+        how many of the stack's states it read."""
         top = len(stack) // 3  # states on the stack
-        extra: list[int] = []
+        lowest = top
+        extra: list[Any] = []
         while True:
-            plan = reducers[~act]
-            lhs, size = plan[1], -plan[2] // 3
+            if act[0] == _ACCEPT:
+                return True, len(stack) // 3 - lowest + 1
+            lhs, size = act[1], -act[2] // 3
             while size:
                 if extra:
                     extra.pop()
                 else:
                     top -= 1
                 size -= 1
-            prev = extra[-1] if extra else stack[3 * top - 3]
-            state = states[prev][lhs]
+            if extra:
+                prev = extra[-1]
+            else:
+                prev = stack[3 * top - 3]
+                lowest = min(lowest, top)
+            state = prev(lhs)
             extra.append(state)
-            act = states[state].get(kind)
+            act = state(kind)
             if act is None:
-                return False
-            if act >= 0:
-                return True
+                return False, len(stack) // 3 - lowest + 1
+            if type(act) is not tuple:
+                return True, len(stack) // 3 - lowest + 1
 
-    def _unit_chain(self, below: int, lhs: str, kind: str) -> int:
+    def _unit_chain(self, below: Any, lhs: str, kind: str) -> Any:
         """The state after a unit reduction to ``lhs`` over state ``below`` and every unit
         reduction it leads to on lookahead ``kind`` (they all replace the top state only, so
-        the outcome depends on ``below``, the state reduced from and ``kind``: memoised).
-        Stops at the end state on ``$END``, where the loop returns."""
-        states = self.states
-        reducers = self.reducers
-        end_state = self.tables.end_state
+        the outcome depends on ``below``, the state reduced from and ``kind``: memoised)."""
         while True:
-            top = states[below][lhs]
-            if kind == "$END" and top == end_state:
+            top = below(lhs)
+            act = top(kind)
+            if type(act) is not tuple or act[0] != _UNIT:
                 return top
-            act = states[top].get(kind)
-            if act is None or act >= 0 or reducers[~act][0] != _UNIT:
-                return top
-            lhs = reducers[~act][1]
+            lhs = act[1]
+
+    def _split(
+        self, stack: list, value: str, kind: str, tpos: int, pos: int, act: Any
+    ) -> tuple[str, str, int]:
+        """The token a compound operator is read as: itself, or the longest shorter operator
+        the parser takes where it cannot take the whole (``1--1`` is ``1 - -1``)."""
+        acts = stack[-3]
+        shorter = [
+            (short, k)
+            for short, short_kinds in self.splits[value]
+            for k in (_pick(short_kinds, acts),)
+            if acts(k) is not None
+        ]
+        if shorter and (act is None or not self._accepts(stack, kind)):
+            for short, short_kind in shorter:
+                if self._accepts(stack, short_kind):
+                    return short, short_kind, tpos + len(short)
+        return value, kind, pos
 
     # -- the loop ----------------------------------------------------------------------------
 
     def parse(self, text: str) -> Any:
-        states = self.states
-        reducers = self.reducers
         last_end = 0
         match = self.regex.match
         keywords = self.keywords
         operators = self.operators
         regex_terminals = self.regex_terminals
         name_terminals = self.name_terminals
-        splits = self.splits
+        op_kind = self.op_kind
+        group_kind = self.group_kind
+        name_kind = group_kind.get("NAME")
         base_kind = self.base_kind
-        end_state = self.tables.end_state
         builder = self.builder
-        unit_chains = self.unit_chains
+        unit_get = self.unit_chains.get
         # One stack of (state, value, start offset) triples, flattened.
-        stack: list[Any] = [self.tables.start_state, None, 0]
-        top = self.tables.start_state
+        acts = self.start_get  # the top state
+        stack: list[Any] = [acts, None, 0]
         pos = 0
         length = len(text)
-        at_end = False
-        shifted = 0
         while True:
             # ---- next token
             m = match(text, pos)
@@ -195,45 +263,33 @@ class Parser:
                         code="PARSE_CHARACTER",
                     )
                 kind, value, pos = "$END", "", length
-                at_end = True
             else:
                 tpos, pos = m.span(kind)
                 value = text[tpos:pos]
-                acts = states[top]
                 if kind == "OP":
-                    names = operators[value]
-                    kind = names[0] if len(names) == 1 else _pick(names, acts)
-                    act = acts.get(kind)
-                    if (act is None or act < 0) and len(value) > 1:
-                        # A compound operator the state may not take: read a shorter one if
-                        # that is what the parser can take (only then is a simulation needed).
-                        shorter = [
-                            (short, k)
-                            for short, short_kinds in splits[value]
-                            for k in (_pick(short_kinds, acts),)
-                            if k in acts
-                        ]
-                        if shorter and (act is None or not self._accepts(stack, kind)):
-                            for short, short_kind in shorter:
-                                if self._accepts(stack, short_kind):
-                                    value, kind = short, short_kind
-                                    pos = tpos + len(short)
-                                    break
+                    kind = op_kind[value] or _pick(operators[value], acts)
+                    if len(value) > 1:
+                        act = acts(kind)
+                        if act is None or type(act) is tuple:
+                            # A compound operator the state may not take: read a shorter one
+                            # if that is what the parser can take (only then is a simulation
+                            # needed).
+                            value, kind, pos = self._split(stack, value, kind, tpos, pos, act)
+                elif kind == "NAME":
+                    kind = name_kind or _pick(name_terminals, acts)
+                    kws = keywords.get(value.upper())
+                    if kws is not None:
+                        kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
+                        act = acts(kw)
+                        if acts(kind) is None or (
+                            act is not None
+                            and (type(act) is not tuple or self._accepts(stack, kw))
+                            and _next_allows(text, pos, value.upper())
+                        ):
+                            kind = kw
                 else:
-                    names = regex_terminals[kind]
-                    kind = names[0] if len(names) == 1 else _pick(names, acts)
-                    if names is name_terminals:
-                        kws = keywords.get(value.upper())
-                        if kws is not None:
-                            kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
-                            act = acts.get(kw)
-                            if kind not in acts or (
-                                act is not None
-                                and (act >= 0 or self._accepts(stack, kw))
-                                and _next_allows(text, pos, value.upper())
-                            ):
-                                kind = kw
-                    elif value[0] in operators and not self._accepts(stack, kind):
+                    kind = group_kind[kind] or _pick(regex_terminals[kind], acts)
+                    if value[0] in operators and not self._accepts(stack, kind):
                         # A token that starts with an operator, where the state cannot take it
                         # but may take the operator: ``:Person`` is a label there, not a
                         # parameter (SQL/PGQ's ``:name``).
@@ -242,14 +298,13 @@ class Parser:
                             value, kind, pos = value[0], short, tpos + 1
             # ---- feed it (modes are the _UNIT.. constants, written as literals for speed)
             while True:
-                act = states[top].get(kind)
-                if act is None:
-                    raise self._unexpected(text, (kind, value, tpos), top)
-                if act >= 0:
-                    top = act
+                act = acts(kind)
+                if type(act) is not tuple:  # a shift (or an error)
+                    if act is None:
+                        raise self._unexpected(text, (kind, value, tpos), acts)
+                    acts = act
                     stack += (act, (base_kind[kind], value, tpos), tpos)
                     last_end = pos
-                    shifted += 1
                     if len(stack) > MAX_STACK:
                         raise ParseError(
                             "query is nested too deeply",
@@ -258,34 +313,45 @@ class Parser:
                             code="PARSE_TOO_DEEP",
                         )
                     break
-                mode, lhs, n, fn, keep = reducers[~act]
-                if mode == 0:  # _UNIT: the whole chain of unit reductions at once
-                    key = (stack[-6], top, kind)
-                    top = unit_chains.get(key, -1)
-                    if top < 0:
-                        top = unit_chains[key] = self._unit_chain(stack[-6], lhs, kind)
-                    stack[-3] = top
-                    if at_end and top == end_state:
-                        self.tokens = shifted
-                        return stack[-2]
+                if act[0] == 0:  # _UNIT: the whole chain of unit reductions at once
+                    below = stack[-6]
+                    key = (below, acts, kind)
+                    acts = unit_get(key)
+                    if acts is None:
+                        acts = self.unit_chains[key] = self._unit_chain(below, act[1], kind)
+                    stack[-3] = acts
+                    continue
+                mode, lhs, n, fn, keep, values, first = act
+                if mode == 10:  # _CALL1: one symbol, so its triple is replaced in place
+                    stack[-2] = fn([stack[-2]], stack[-1])
+                    acts = stack[-3] = stack[-6](lhs)
+                    continue
+                if mode == 11:  # _TEXT1: a token's text, unless its kind is in ``keep``
+                    token = stack[-2]
+                    stack[-2] = fn([token], stack[-1]) if token[0] in keep else token[1]
+                    acts = stack[-3] = stack[-6](lhs)
                     continue
                 if n:
-                    args = stack[n + 1 :: 3]
-                    start = stack[n + 2]
+                    args = stack[values]
+                    start = stack[first]
                     del stack[n:]
                 else:
                     args = []
                     start = tpos
                 if mode == 1:  # _CALL
                     result = fn(args, start)
-                elif mode == 2:  # _LIST
-                    result = args
+                elif mode == 4:  # _CALL_PICK
+                    result = fn([args[i] for i in keep], start)
+                elif mode == 12:  # _CALL_PICK1: ``keep`` is the one kept symbol's index
+                    result = fn([args[keep]], start)
                 elif mode == 3:  # _APPEND
                     result = args[0]
                     for i in keep:
                         result.append(args[i])
-                elif mode == 4:  # _CALL_PICK
-                    result = fn([args[i] for i in keep], start)
+                elif mode == 2:  # _LIST
+                    result = args
+                elif mode == _ACCEPT:
+                    return stack[-2]
                 else:
                     children = []
                     for flag, arg in zip(keep, args):
@@ -301,17 +367,14 @@ class Parser:
                         if mode == _CALL_END:
                             builder.last_end = last_end
                         result = fn(children, start)
-                top = states[stack[-3]][lhs]
-                stack += (top, result, start)
-                if at_end and top == end_state:
-                    self.tokens = shifted
-                    return result
+                acts = stack[-3](lhs)
+                stack += (acts, result, start)
 
 
-def _pick(names: tuple[str, ...], acts: dict[str, int]) -> str:
-    """The first of a spelling's terminal names that the parser state accepts."""
+def _pick(names: tuple[str, ...], acts: Callable[[str], Any]) -> str:
+    """The first of a spelling's terminal names that the parser state (its ``get``) accepts."""
     for name in names:
-        if name in acts:
+        if acts(name) is not None:
             return name
     return names[0]
 
@@ -321,14 +384,36 @@ def _strip(terminal: str) -> str:
 
 
 # How the driver reduces a rule (see _plan).
-_UNIT, _CALL, _LIST, _APPEND, _CALL_PICK, _SPLICED_LIST, _EXPAND1, _CALL_END, _CALL_GENERIC = range(
-    9
-)
+(
+    _UNIT,
+    _CALL,
+    _LIST,
+    _APPEND,
+    _CALL_PICK,
+    _SPLICED_LIST,
+    _EXPAND1,
+    _CALL_END,
+    _CALL_GENERIC,
+    _ACCEPT,
+    _CALL1,
+    _TEXT1,
+    _CALL_PICK1,
+) = range(13)
+
+#: The end state's action on ``$END``: the value below it is the parse.
+_ACCEPT_PLAN = (_ACCEPT, None, 0, None, (), None, None)
 
 
 def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
-    """The cheapest way to reduce ``rule``: (mode, lhs, -3 * size, callback, keep or picks);
-    -3 * size is where the rule's (state, value, offset) triples start on the driver's stack."""
+    """The cheapest way to reduce ``rule``: (mode, lhs, -3 * size, callback, keep or picks,
+    the slice of the rule's values, the index of its start offset); -3 * size is where the
+    rule's (state, value, offset) triples start on the driver's stack."""
+    plan = _mode(rule, fn, wants_end)
+    size = plan[2]
+    return (*plan, slice(size + 1, None, 3), size + 2)
+
+
+def _mode(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     keep = rule.keep
     size = -3 * rule.size
     only_kept = all(k == KEEP for k in keep)
@@ -347,9 +432,12 @@ def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     if wants_end:
         return (_CALL_END, rule.lhs, size, fn, keep)
     if only_kept:
-        return (_CALL, rule.lhs, size, fn, keep)
+        return (_CALL1 if rule.size == 1 else _CALL, rule.lhs, size, fn, keep)
     if SPLICE not in keep:
-        return (_CALL_PICK, rule.lhs, size, fn, tuple(i for i, k in enumerate(keep) if k == KEEP))
+        picks = tuple(i for i, k in enumerate(keep) if k == KEEP)
+        if len(picks) == 1:
+            return (_CALL_PICK1, rule.lhs, size, fn, picks[0])
+        return (_CALL_PICK, rule.lhs, size, fn, picks)
     return (_CALL_GENERIC, rule.lhs, size, fn, keep)
 
 

@@ -256,6 +256,9 @@ class GqlBuilder(CypherBuilder):
     #: the character that makes the next one of a LIKE pattern literal (GoogleSQL: backslash)
     LIKE_ESCAPE: str | None = "\\"
 
+    #: ``variable`` returns the token's text for every kind but ESCAPED_NAME (``text_rules``).
+    VARIABLE_IS_TEXT = True
+
     def variable(self, c: list, pos: int) -> str:
         token = c[0]
         if token[0] != "ESCAPED_NAME":

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from typing import Any
 
 from .. import ir
@@ -86,7 +87,7 @@ def fold_constants(query: ir.Statement, dialect: str = "neo4j") -> ir.Statement:
     from .propagate import propagate_constants
 
     folder = _Folder(dialect)
-    folded = query.transform(folder)
+    folded = query.transform(folder) if _has_candidate(query) else query
     propagated = propagate_constants(folded, folder)
     return drop_dead_constants(propagated) if propagated is not folded else propagated
 
@@ -129,7 +130,10 @@ class _Folder:
 
     def evaluate(self, expr: ir.Expr) -> Any:
         if self.runtime is None:
+            from ..eval.temporal import now_utc
+
             self.runtime = _runtime(self.dialect)
+            self.runtime.now = now_utc()  # the statement clock of this folding
         evaluator = self.runtime.expressions
         evaluator.left = WORK_BUDGET
         try:
@@ -138,10 +142,38 @@ class _Folder:
             return _FAILED
 
 
+def _has_candidate(query: ir.Node) -> bool:
+    """Whether any node of ``query`` is a constant as it stands: folding works bottom-up, so
+    without one nothing folds, and the rebuilding walk is skipped."""
+    unwritable: dict[int, ir.Node] = {}
+    for node in query.walk():
+        kind = type(node)
+        if kind in _FOLDABLE_TYPES:
+            if _constant(node, unwritable):
+                return True
+        elif kind in _SCOPED and closed(node):
+            return True
+    return False
+
+
+#: Evaluator runtimes by thread and dialect: making one costs more than folding a query.
+_RUNTIMES = threading.local()
+
+
 def _runtime(dialect: str) -> Any:
     """An evaluator runtime on an empty graph, whose expressions count their work: constants
     read nothing, write nothing and never ask for the time or a random number (``_constant``
-    leaves those calls alone)."""
+    leaves those calls alone), so one serves every folding of its thread."""
+    made = getattr(_RUNTIMES, "by_dialect", None)
+    if made is None:
+        made = _RUNTIMES.by_dialect = {}
+    runtime = made.get(dialect)
+    if runtime is None:
+        runtime = made[dialect] = _new_runtime(dialect)
+    return runtime
+
+
+def _new_runtime(dialect: str) -> Any:
     from ..dialect import get_dialect
     from ..eval import Graph
     from ..eval.runtime import Runtime
