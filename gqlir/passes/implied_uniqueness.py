@@ -27,6 +27,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
+from .branches import each_linear_query
 
 __all__ = ["applies", "lower_implied_uniqueness"]
 
@@ -47,14 +48,10 @@ def lower_implied_uniqueness(root: Node, target: Dialect) -> Node:
     repeatable-elements mode."""
     if not applies(target):
         return root
-    if isinstance(root, q.SetOperation):
-        left = lower_implied_uniqueness(root.left, target)
-        right = lower_implied_uniqueness(root.right, target)
-        if left is root.left and right is root.right:
-            return root
-        return replace(root, left=left, right=right)  # type: ignore[arg-type]
-    if not isinstance(root, q.LinearQuery):
-        return root
+    return each_linear_query(root, _lower_linear)
+
+
+def _lower_linear(root: q.LinearQuery) -> q.LinearQuery:
     steps = list(root.steps)
     changed = False
     for i, step in enumerate(steps):

@@ -38,6 +38,7 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.analysis import free_variables, names_in
 from ..ir.node import Node
+from .branches import each_linear_query
 
 __all__ = ["applies", "lower_unwind_joins"]
 
@@ -53,15 +54,7 @@ def lower_unwind_joins(root: Node, target: Dialect) -> Node:
     refused, see the module docstring)."""
     if not applies(target):
         return root
-    if isinstance(root, q.SetOperation):
-        left = lower_unwind_joins(root.left, target)
-        right = lower_unwind_joins(root.right, target)
-        if left is root.left and right is root.right:
-            return root
-        return replace(root, left=cast(Any, left), right=cast(Any, right))
-    if isinstance(root, q.LinearQuery):
-        return _Lowering(root, target).run()
-    return root
+    return each_linear_query(root, lambda linear: _Lowering(linear, target).run())
 
 
 def _conjuncts(x: e.Expr | None) -> list[e.Expr]:
