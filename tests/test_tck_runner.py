@@ -386,7 +386,7 @@ def test_the_opencypher_tck() -> None:
 TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1946,
-    "kuzu": 1255,
+    "kuzu": 1234,  # 21 refused: properties compared without a schema may be lists with nulls
     "iso-gql": 1803,
     "tugraph-gql": 1798,
     "spanner": 835,  # two refused since ZetaSQL rejects their text (IN with a list item, a property of NULL)

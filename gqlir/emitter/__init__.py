@@ -41,14 +41,15 @@ def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any =
 
     ``schema`` is the table mapping a SQL generator lowers patterns through (see
     :mod:`gqlir.sqlmapping`); a GQL generator reads property types from it (so that Cypher's
-    ``+`` is written as the one operation the types allow); Cypher families do not read it.
+    ``+`` is written as the one operation the types allow); a Cypher generator reads which
+    properties are never lists or maps (see :mod:`gqlir.passes.cypher_lowering`).
     """
     target = get_dialect(dialect)
     entry = _VARIANTS.get(target.grammar) or _FAMILIES.get(target.family)
     if entry is None:
         raise UnsupportedError(f"dialect family {target.family}", target.name)
     cls = _generator_class(*entry)
-    if target.family in ("sql", "gql"):
+    if target.family in ("sql", "gql", "cypher"):
         return cls(target, pretty=pretty, schema=schema)  # type: ignore[call-arg]
     return cls(target, pretty=pretty)
 

@@ -30,6 +30,7 @@ import itertools
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from ..dialect import Dialect
 from ..ir import ddl as d
@@ -46,7 +47,8 @@ from ..ir.analysis import (
     reads_only,
 )
 from ..ir.node import Node
-from ..passes.cypher_lowering import lower
+from ..passes.composites import scalar_properties
+from ..passes.cypher_lowering import lower, needs_lowering
 from ..passes.setops import set_operation_by_counting
 from . import precedence as prec
 from .base import emits, quote_identifier
@@ -102,8 +104,10 @@ class CypherGenerator(GraphTextGenerator):
 
     FAMILY_RESERVED = CYPHER_RESERVED
 
-    def __init__(self, dialect: Dialect, *, pretty: bool = False) -> None:
+    def __init__(self, dialect: Dialect, *, pretty: bool = False, schema: Any = None) -> None:
         super().__init__(dialect, pretty=pretty)
+        #: The graph's schema (property types decide what the lowering may leave as it is).
+        self.schema = schema
         #: The quantifier syntax chosen for the graph pattern being written (None: the
         #: dialect's own).
         self.edge_syntax: str | None = None
@@ -117,7 +121,8 @@ class CypherGenerator(GraphTextGenerator):
         """Render a query, a single step (as a one-step query), or any expression or pattern,
         lowered first to what the dialect's expressions mean (see
         :mod:`gqlir.passes.cypher_lowering`)."""
-        node = lower(node, self.dialect)
+        if needs_lowering(self.dialect):
+            node = lower(node, self.dialect, scalar_properties(self.schema))
         self._root = node
         if isinstance(node, q.Step):
             return self.join_clauses(self.clauses((node,), node))

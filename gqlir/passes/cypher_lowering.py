@@ -16,6 +16,7 @@ from ..ir import expr as e
 from ..ir import query as q
 from ..ir.analysis import aggregates, column_name, free_variables, names_in
 from ..ir.node import Node
+from .composites import Composites, Grade
 
 _SCALAR_LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)
 
@@ -34,19 +35,29 @@ def needs_lowering(dialect: Dialect) -> bool:
     )
 
 
-def lower(root: Node, dialect: Dialect) -> Node:
-    """``root`` with every construct whose meaning differs on ``dialect`` rewritten."""
+def lower(root: Node, dialect: Dialect, scalar_properties: frozenset[str] = frozenset()) -> Node:
+    """``root`` with every construct whose meaning differs on ``dialect`` rewritten.
+    ``scalar_properties``: the properties a schema gives a scalar type (see
+    :class:`~gqlir.passes.composites.Composites`)."""
     if not needs_lowering(dialect):
         return root
-    return _Lowering(root, dialect).run()
+    return _Lowering(root, dialect, scalar_properties).run()
 
 
 class _Lowering:
-    def __init__(self, root: Node, dialect: Dialect) -> None:
+    def __init__(self, root: Node, dialect: Dialect, scalar_properties: frozenset[str]) -> None:
         self.root = root
         self.dialect = dialect
         self.caps = dialect.capabilities
         self.taken = names_in(root)
+        self._composites: Composites | None = None
+        self._scalar_properties = scalar_properties
+
+    @property
+    def composites(self) -> Composites:
+        if self._composites is None:  # only a comparison or IN needs the grades
+            self._composites = Composites(self.root, self._scalar_properties)
+        return self._composites
 
     def run(self) -> Node:
         return self.root.transform(self.rewrite)
@@ -66,13 +77,13 @@ class _Lowering:
         if isinstance(node, e.Comparison) and not caps.list_equality_null_unknown:
             return self.list_equality(node)
         if isinstance(node, e.Case) and node.subject is not None and caps.simple_case_null_matches:
-            return _searched_case(node)
+            return self.searched_case(node)
         if isinstance(node, e.Arithmetic) and caps.string_plus_null_empty:
             return _null_propagating_plus(node)
         if isinstance(node, e.StringMatch) and not caps.contains_empty_true:
             return _contains_empty(node)
         if isinstance(node, e.Index) and not caps.index_out_of_range_null:
-            return _literal_subscript(node)
+            return self.subscript(node)
         if isinstance(node, q.LinearQuery) and caps.order_by_reads_shadowed:
             return self.unshadow_order_by(node)
         return node
@@ -89,6 +100,13 @@ class _Lowering:
             if all(isinstance(x, _SCALAR_LITERALS) for x in container.items):
                 return node
             return self.any_equal(item, container.items)
+        if self.nulls_compared(item, container):
+            raise self.refuse(
+                "IN with a list value",
+                node,
+                f"{self.dialect.name} compares the nulls inside two lists as equal, and the "
+                "item and the list's elements may be lists holding a null",
+            )
         y = self.fresh("_v")
         holds_null = e.ListPredicate(e.ListQuantifier.ANY, y, container, e.IsNull(e.Variable(y)))
         unknown = e.Or(e.IsNull(item), holds_null)
@@ -116,24 +134,76 @@ class _Lowering:
 
     # -- list = list ------------------------------------------------------------------------
     def list_equality(self, node: e.Comparison) -> e.Expr:
-        """``=``/``<>`` with a list literal: element by element (Cypher's three-valued AND)
-        when both sides are list literals; refused when only one is (the other may hold a
-        null that the target would compare as equal)."""
-        if node.op not in (e.CompOp.EQ, e.CompOp.NE):
-            return node
+        """A comparison of two lists or maps, where a null inside makes Cypher's answer null:
+        element by element (Cypher's three-valued AND) when both sides are list literals of
+        one length; refused when both sides may be lists or maps and one may hold a null (or
+        is a value whose type is not known here)."""
         left, right = node.left, node.right
         lists = isinstance(left, e.ListLiteral), isinstance(right, e.ListLiteral)
-        if not any(lists):
-            return node
-        if not all(lists):
+        if all(lists) and node.op in (e.CompOp.EQ, e.CompOp.NE):
+            equal = _elementwise_equal(left, right)  # type: ignore[arg-type]
+            return equal if node.op is e.CompOp.EQ else e.Not(equal)
+        grades = self.composites.grade(left), self.composites.grade(right)
+        construct = "list equality" if node.op in (e.CompOp.EQ, e.CompOp.NE) else "list order"
+        if any(lists) and min(grades) == Grade.SCALAR:
             raise self.refuse(
-                "list equality",
+                construct,
                 node,
-                f"{self.dialect.name} compares the nulls inside two lists as equal; a list "
-                "literal can only be compared with another list literal",
+                f"{self.dialect.name} types a comparison of a list with a value that may not "
+                "be one as an error (Cypher: false or null)",
             )
-        equal = _elementwise_equal(left, right)  # type: ignore[arg-type]
-        return equal if node.op is e.CompOp.EQ else e.Not(equal)
+        if self.nulls_compared(left, right):
+            raise self.refuse(
+                construct,
+                node,
+                f"{self.dialect.name} compares the nulls inside two lists or maps as equal "
+                "(Cypher: null), and both sides may be lists or maps that hold a null, or "
+                "stored values of a type not known without the graph's schema",
+            )
+        return node
+
+    def nulls_compared(self, left: e.Expr, right: e.Expr) -> bool:
+        """Whether the target may compare two lists or maps one of which holds a null."""
+        grades = self.composites.grade(left), self.composites.grade(right)
+        return min(grades) >= Grade.CLEAN and max(grades) >= Grade.STORED
+
+    def searched_case(self, node: e.Case) -> e.Case:
+        """``CASE x WHEN v …`` as ``CASE WHEN x = v …``: the target's simple CASE takes a null
+        ``v`` as a match, its ``=`` does not (and that ``=`` is lowered like any other)."""
+        subject = node.subject
+        assert subject is not None
+        whens = tuple(
+            e.CaseWhen(
+                self.list_equality(e.Comparison(e.CompOp.EQ, subject, w.condition)), w.result
+            )
+            for w in node.whens
+        )
+        return e.Case(None, whens, node.default)
+
+    # -- list[i] ----------------------------------------------------------------------------
+    def subscript(self, node: e.Index) -> e.Expr:
+        """A position out of range is null in Cypher and an error on the target, which also
+        evaluates every branch of a CASE (so no guard helps): a literal position in a list
+        literal is known to be in range or not; a position in any other list is refused."""
+        subject, index = node.subject, node.index
+        if isinstance(index, e.String) or self.composites.grade(subject) == Grade.SCALAR:
+            return node  # a map key (a missing one is null there too), or not a list at all
+        if type(getattr(index, "value", None)) is int:
+            position = index.value  # type: ignore[attr-defined]
+            if isinstance(subject, e.ListLiteral):
+                size = len(subject.items)
+                return node if -size <= position < size else e.Null()
+            if isinstance(subject, e.Variable):  # bound to list literals only
+                sizes = self.composites.literal_lengths(subject.name) or {0}
+                if all(-size <= position < size for size in sizes):
+                    return node
+        raise self.refuse(
+            "list subscript",
+            node,
+            f"{self.dialect.name} raises an error for a list position out of range (Cypher: "
+            "null), in every branch of a CASE too; only a literal position in a list literal "
+            "(or a variable bound to list literals) is known to be in range",
+        )
 
     # -- ORDER BY after an alias that shadows a variable -----------------------------------
     def unshadow_order_by(self, query: q.LinearQuery) -> q.LinearQuery:
@@ -207,17 +277,6 @@ def _elementwise_equal(left: e.ListLiteral, right: e.ListLiteral) -> e.Expr:
     return test
 
 
-def _searched_case(node: e.Case) -> e.Case:
-    """``CASE x WHEN v …`` as ``CASE WHEN x = v …``: the target's simple CASE takes a null
-    ``v`` as a match, its ``=`` does not."""
-    subject = node.subject
-    assert subject is not None
-    whens = tuple(
-        e.CaseWhen(e.Comparison(e.CompOp.EQ, subject, w.condition), w.result) for w in node.whens
-    )
-    return e.Case(None, whens, node.default)
-
-
 def _null_propagating_plus(node: e.Arithmetic) -> e.Expr:
     """``a + b`` is null where either side is null; the target reads a null string as ''.
     A numeric literal operand makes it numeric addition, which propagates nulls there too."""
@@ -244,14 +303,3 @@ def _contains_empty(node: e.StringMatch) -> e.Expr:
         return starts if right.value == "" else node
     empty = e.Comparison(e.CompOp.EQ, right, e.String(""))
     return e.Or(node, e.And(empty, starts))
-
-
-def _literal_subscript(node: e.Index) -> e.Expr:
-    """A literal position in a list literal is known to be in range or not: out of range it
-    is null (the target raises)."""
-    subject, index = node.subject, node.index
-    if not (isinstance(subject, e.ListLiteral) and type(getattr(index, "value", None)) is int):
-        return node
-    position = index.value  # type: ignore[attr-defined]
-    size = len(subject.items)
-    return node if -size <= position < size else e.Null()
