@@ -228,15 +228,6 @@ QUIRKS: dict[str, Known] = {
         "grafeo's Cypher compares a string with a number by its value: '1' = 1 and "
         "'1' IN [1] are true (Cypher: false, values of different types are never equal)",
     ),
-    "arcadedb-static-types": Known(
-        ARCADEDB,
-        r"\b(abs|reverse|toUpper)\(|[-+*%]",
-        "MATCH (a:B) RETURN abs('a') AS c",
-        "ArcadeDB types a literal argument when it plans the query: abs('a') is an error even "
-        "where no row reaches it (the reference raises it on a row that does)",
-        REFUSES,
-        message="Type mismatch",
-    ),
     "arcadedb-early-type-errors": Known(
         ARCADEDB,
         r"\bWHERE\b",
@@ -245,18 +236,6 @@ QUIRKS: dict[str, Known] = {
         "would never meet (the whole pattern matches nothing) stops the query",
         REFUSES,
         graph={"nodes": [{"id": 0, "labels": ["A"], "properties": {"s": "a"}}], "edges": []},
-    ),
-    "neo4j-static-types": Known(
-        NEO4J_ROUTES,
-        r"\b(abs|reverse|toUpper)\(|[-+*%]",
-        "MATCH (a:B) RETURN abs(toString(a.x)) AS c",
-        "Neo4j types expressions when it plans the query: an argument or operand whose type is "
-        "known to be wrong (abs(toString(x)), reverse(toString(x)) * 1) is a compile-time "
-        "error even where no row would evaluate it; the reference raises it only on a row "
-        "that reaches it (statically only for literal operands)",
-        REFUSES,
-        "Neo.ClientError.Statement.SyntaxError",
-        message="Type mismatch",
     ),
     "neo4j-early-type-errors": Known(
         NEO4J_ROUTES,

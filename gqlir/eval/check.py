@@ -562,11 +562,23 @@ class _Checker:
         if _kind(e.container, scope) in _NOT_LIST:
             raise _fail("InvalidArgumentType", "IN needs a list", e)
 
+    def e_Negate(self, e: ir.Negate, scope: Scope, ctx: _Ctx) -> None:
+        self.expr(e.operand, scope, ctx)
+        if _kind(e.operand, scope) in _NOT_NUMBER:
+            raise _fail("InvalidArgumentType", f"- cannot take a {_kind(e.operand, scope)}", e)
+
     def e_FunctionCall(self, e: ir.FunctionCall, scope: Scope, ctx: _Ctx) -> None:
         for a in e.args:
             self.expr(a, scope, ctx)
         wants = _ENTITY_ARGUMENT.get(e.name)
         if wants and e.args and _kind(e.args[0], scope) in {NODE, REL, PATH} - {wants}:
+            raise _fail(
+                "InvalidArgumentType", f"{e.name}() cannot take a {_kind(e.args[0], scope)}", e
+            )
+        # Neo4j types a function's arguments when it plans the query: an argument whose type is
+        # certain and wrong is an error even if no row would reach the call
+        refused = _ARGUMENT_NOT.get(e.name)
+        if refused and e.args and _kind(e.args[0], scope) in refused:
             raise _fail(
                 "InvalidArgumentType", f"{e.name}() cannot take a {_kind(e.args[0], scope)}", e
             )
@@ -713,17 +725,30 @@ def _unambiguous(expr: ir.Expr, keys: list[ir.Expr], local: frozenset[str] = fro
         _unambiguous(child, keys, local)
 
 
+_NUMERIC_FUNCTIONS = """abs ceil floor round sign sqrt exp log log10 sin cos tan cot asin acos
+    atan atan2 degrees radians haversin""".split()
+_STRING_FUNCTIONS = "upper lower trim ltrim rtrim left right substring replace split".split()
+#: The kinds a function's first argument cannot have (Neo4j: "Type mismatch" at compile time).
+_ARGUMENT_NOT = {
+    **dict.fromkeys(_NUMERIC_FUNCTIONS, _NOT_NUMBER),
+    **dict.fromkeys(_STRING_FUNCTIONS, _NOT_NUMBER - {STRING} | {INTEGER, FLOAT}),
+    "reverse": {INTEGER, FLOAT, BOOLEAN, MAP, NODE, REL, PATH},
+}
+_FLOAT_FUNCTIONS = set(_NUMERIC_FUNCTIONS) - {"abs", "sign"}
+
 _FUNCTION_KINDS = {
     "size": INTEGER,
     "length": INTEGER,
     "id": INTEGER,
     "tostring": STRING,
     "type": STRING,
-    "upper": STRING,
-    "lower": STRING,
+    "sign": INTEGER,
+    **dict.fromkeys(_STRING_FUNCTIONS, STRING),
+    **dict.fromkeys(_FLOAT_FUNCTIONS, FLOAT),
     "labels": LIST,
     "keys": LIST,
     "range": LIST,
+    "split": LIST,
     "nodes": LIST,
     "relationships": LIST,
     "startnode": NODE,
@@ -777,7 +802,12 @@ def _kind(e: ir.Expr, scope: Scope) -> str:
     if isinstance(e, ir.Aggregate):
         return {"count": INTEGER, "collect": LIST}.get(e.name, ANY)
     if isinstance(e, ir.FunctionCall):
-        return _FUNCTION_KINDS.get(e.name, ANY)
+        return _call_kind(e, scope)
+    if isinstance(e, ir.Case):
+        # a missing ELSE does not count: Neo4j 5.26 types CASE WHEN … THEN 'a' END as a
+        # string, but CASE WHEN … THEN null ELSE 'a' END as any value (observed)
+        results = [w.result for w in e.whens] + ([e.default] if e.default else [])
+        return _common_kind(results, scope)
     if isinstance(e, ir.Arithmetic):
         left, right = _kind(e.left, scope), _kind(e.right, scope)
         if (
@@ -796,6 +826,31 @@ def _kind(e: ir.Expr, scope: Scope) -> str:
     if isinstance(e, ir.Negate):
         inner = _kind(e.operand, scope)
         return inner if inner in (INTEGER, FLOAT) else ANY
+    return ANY
+
+
+def _common_kind(exprs: list[ir.Expr], scope: Scope) -> str:
+    """The kind every one of ``exprs`` has (ANY when they differ, or one is null)."""
+    kinds = {_kind(x, scope) for x in exprs}
+    return kinds.pop() if len(kinds) == 1 and not kinds & {NULL, ANY} else ANY
+
+
+def _call_kind(e: ir.FunctionCall, scope: Scope) -> str:
+    """The kind of a function's value: fixed, or that of its arguments (the kind they share,
+    for ``coalesce``; a list literal's elements, for ``head`` and ``last``)."""
+    if e.name in _FUNCTION_KINDS:
+        return _FUNCTION_KINDS[e.name]
+    if not e.args:
+        return ANY
+    if e.name == "coalesce":
+        return _common_kind(list(e.args), scope)
+    if e.name in ("head", "last") and isinstance(e.args[0], ir.ListLiteral):
+        return _common_kind(list(e.args[0].items), scope) if e.args[0].items else ANY
+    first = _kind(e.args[0], scope)
+    if e.name == "abs" and first in (INTEGER, FLOAT):
+        return first
+    if e.name == "reverse" and first in (STRING, LIST):
+        return first
     return ANY
 
 
