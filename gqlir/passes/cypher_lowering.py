@@ -101,12 +101,8 @@ class _Lowering:
                 return node
             return self.any_equal(item, container.items)
         if self.nulls_compared(item, container):
-            raise self.refuse(
-                "IN with a list value",
-                node,
-                f"{self.dialect.name} compares the nulls inside two lists as equal, and the "
-                "item and the list's elements may be lists holding a null",
-            )
+            grades = self.composites.grade(item), self.composites.grade(container)
+            raise self.refuse("IN with a list value", node, self.why_refused(grades))
         y = self.fresh("_v")
         holds_null = e.ListPredicate(e.ListQuantifier.ANY, y, container, e.IsNull(e.Variable(y)))
         unknown = e.Or(e.IsNull(item), holds_null)
@@ -153,14 +149,20 @@ class _Lowering:
                 "be one as an error (Cypher: false or null)",
             )
         if self.nulls_compared(left, right):
-            raise self.refuse(
-                construct,
-                node,
-                f"{self.dialect.name} compares the nulls inside two lists or maps as equal "
-                "(Cypher: null), and both sides may be lists or maps that hold a null, or "
-                "stored values of a type not known without the graph's schema",
-            )
+            raise self.refuse(construct, node, self.why_refused(grades))
         return node
+
+    def why_refused(self, grades: tuple[Grade, Grade]) -> str:
+        why = (
+            f"{self.dialect.name} compares the nulls inside two lists or maps as equal "
+            "(Cypher: null), and "
+        )
+        if max(grades) == Grade.STORED:
+            return why + (
+                "a property or parameter compared here may be a list holding a null: give the "
+                "graph's schema (--schema) so that the property types are known"
+            )
+        return why + "both sides may be lists or maps, one holding a null"
 
     def nulls_compared(self, left: e.Expr, right: e.Expr) -> bool:
         """Whether the target may compare two lists or maps one of which holds a null."""
