@@ -67,6 +67,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             type_names element_predicates membership_null_unknown list_equality_null_unknown
             simple_case_null_matches string_plus_null_empty contains_empty_true
             index_out_of_range_null case_unifies_result_types order_by_reads_shadowed
+            with_distinct_constants_kept
             exists_property_function pattern_count_size""",
         ),
         (

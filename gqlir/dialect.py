@@ -166,6 +166,7 @@ class Capabilities:
     contains_empty_true: bool = True  # 'abc' CONTAINS '' is true
     index_out_of_range_null: bool = True  # [1, 2][5] is null, not an error
     order_by_reads_shadowed: bool = False  # RETURN -x AS x ORDER BY x sorts by the old x
+    with_distinct_constants_kept: bool = False  # WITH DISTINCT 1 AS c keeps every row
     undirected_self_loop_once: bool = True  # (a)-[r]-(b) matches a self-loop once, not twice
     trail_function: str = ""  # a function true of a path whose edges differ (Kuzu is_trail)
     case_unifies_result_types: bool = False  # CASE casts its results to one type (0 to '0')

@@ -115,6 +115,15 @@ def test_a_case_does_not_guard_an_out_of_range_subscript(plain: Callable[[str], 
     assert isinstance(plain("WITH [1, 2] AS l RETURN l[5]"), RuntimeError)
 
 
+def test_with_distinct_of_constants_keeps_every_row(plain: Callable[[str], Any]) -> None:
+    """Why a WITH DISTINCT of constant columns is refused (found by make fuzz)."""
+    assert CAPS.with_distinct_constants_kept
+    assert plain("MATCH (n:N) WITH DISTINCT 1 AS c RETURN c") == [[1], [1], [1]]
+    assert plain("MATCH (n:N) WITH 1 AS k WITH DISTINCT k RETURN k") == [[1], [1], [1]]
+    assert plain("MATCH (n:N) RETURN DISTINCT 1 AS c") == [[1]]
+    assert plain("MATCH (n:N) WITH DISTINCT n.id * 0 AS c RETURN c") == [[0]]
+
+
 def test_order_by_after_a_shadowing_alias(plain: Callable[[str], Any]) -> None:
     rows = plain("UNWIND [1, 2, 3] AS x RETURN -x AS x ORDER BY x")
     assert [r[0] for r in rows] == ([-1, -2, -3] if CAPS.order_by_reads_shadowed else [-3, -2, -1])
@@ -188,6 +197,8 @@ AGREE = [
     "MATCH (a:A), (b) WHERE a.x = b.x RETURN a.x AS ax, b.s AS bs",
     "MATCH (a:A), (b:B) RETURN a.s = b.s AS v, a.x < b.x AS w, a.x IN [b.x, 2] AS u",
     "UNWIND [1, 2, 3] AS x RETURN -x AS x ORDER BY x",
+    "MATCH (a:A) RETURN DISTINCT 1 AS c0 ORDER BY c0 ASC",
+    "MATCH (a) WITH DISTINCT a.x * 0 AS c RETURN c",
     "MATCH (n:B) RETURN n.x * -1 AS n ORDER BY n",
     "MATCH (a)-[:R*1..3]->(b) RETURN a.x AS ax, b.x AS bx, count(*) AS c",
     "MATCH (a:A)-[:R*2..2]->(b:A) RETURN count(*) AS c",
@@ -223,6 +234,9 @@ REFUSED = {
     "MATCH (a) WITH {k: a.x} AS m RETURN m = m AS v": "list equality",
     "MATCH (a) WITH [a.x] AS l RETURN l IN [[1], l] AS v": "list equality",
     "MATCH (a) WITH [a.x] AS l, collect([a.x]) AS c RETURN l IN c AS v": "IN with a list value",
+    "MATCH (a:A) WITH DISTINCT 1 AS c RETURN c": "WITH DISTINCT of constants",
+    "MATCH (a) WITH 1 AS k WITH DISTINCT k RETURN k": "WITH DISTINCT of constants",
+    "UNWIND [1, 2] AS x WITH x RETURN DISTINCT 1 AS x ORDER BY x": "WITH DISTINCT of constants",
     # properties whose type no schema gives may be lists holding a null
     "MATCH (a), (b) WHERE a.x = b.x RETURN count(*) AS c": "list equality",
     "MATCH (a) WHERE a.x IN $p RETURN count(*) AS c": "IN with a list value",

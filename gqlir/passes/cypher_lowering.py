@@ -8,6 +8,7 @@ openCypher 9.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from ..dialect import Dialect
@@ -32,6 +33,7 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.contains_empty_true
         and c.index_out_of_range_null
         and not c.order_by_reads_shadowed
+        and not c.with_distinct_constants_kept
     )
 
 
@@ -51,7 +53,25 @@ class _Lowering:
         self.caps = dialect.capabilities
         self.taken = names_in(root)
         self._composites: Composites | None = None
+        self._sites: Counter[str] | None = None
         self._scalar_properties = scalar_properties
+
+    @property
+    def binding_sites(self) -> Counter[str]:
+        """How many places of the query bind each name (a projection's alias is one)."""
+        if self._sites is None:
+            self._sites = Counter()
+            for node in self.root.walk():
+                if isinstance(node, q.Projection):
+                    self._sites.update(a for a in map(column_name, node.items) if a)
+                    continue
+                if isinstance(node, q.ReturnItem):
+                    continue  # counted with its projection
+                for attribute in ("variable", "accumulator", "alias"):
+                    name = getattr(node, attribute, None)
+                    if isinstance(name, str):
+                        self._sites[name] += 1
+        return self._sites
 
     @property
     def composites(self) -> Composites:
@@ -85,8 +105,35 @@ class _Lowering:
         if isinstance(node, e.Index) and not caps.index_out_of_range_null:
             return self.subscript(node)
         if isinstance(node, q.LinearQuery) and caps.order_by_reads_shadowed:
-            return self.unshadow_order_by(node)
+            node = self.unshadow_order_by(node)
+        if isinstance(node, q.LinearQuery) and caps.with_distinct_constants_kept:
+            self.distinct_of_constants(node)
         return node
+
+    # -- WITH DISTINCT of constants --------------------------------------------------------
+    def distinct_of_constants(self, query: q.LinearQuery) -> None:
+        """The target keeps every row of a WITH DISTINCT whose columns are all constants (a
+        final RETURN DISTINCT is right): refused. A column is constant when it reads no
+        variable, or only variables bound to constants."""
+        constant: set[str] = set()
+        for i, step in enumerate(query.steps):
+            if not isinstance(step, q.Projection) or step.star:
+                continue
+            columns = {column_name(item): item.expr for item in step.items}
+            fixed = {
+                name
+                for name, expr in columns.items()
+                if name is not None and free_variables(expr) <= constant
+            }
+            final = i == len(query.steps) - 1
+            if step.distinct and not final and columns and len(fixed) == len(columns):
+                raise self.refuse(
+                    "WITH DISTINCT of constants",
+                    step,
+                    f"{self.dialect.name} keeps every row of a WITH DISTINCT whose columns are "
+                    "all constants (RETURN DISTINCT is right)",
+                )
+            constant = fixed
 
     # -- x IN list --------------------------------------------------------------------------
     def membership(self, node: e.In) -> e.Expr:
@@ -211,7 +258,7 @@ class _Lowering:
     def unshadow_order_by(self, query: q.LinearQuery) -> q.LinearQuery:
         steps: list[q.Step] = []
         for step in query.steps:
-            if isinstance(step, q.Projection) and _shadows_in_order(step):
+            if isinstance(step, q.Projection) and _shadows_in_order(step, self.binding_sites):
                 steps.extend(self.project_then_order(step))
             else:
                 steps.append(step)
@@ -253,15 +300,17 @@ class _Lowering:
         return first, second
 
 
-def _shadows_in_order(step: q.Projection) -> bool:
+def _shadows_in_order(step: q.Projection, sites: Counter[str]) -> bool:
     """Whether an ORDER BY key reads a column whose alias names another value than the
-    variable of that name (which the target's ORDER BY would read instead)."""
+    variable of that name (which the target's ORDER BY would read instead): an alias that
+    nothing else in the query binds shadows nothing."""
     if not step.order_by:
         return False
     reads = set().union(*(free_variables(s.expr) for s in step.order_by))
     for item in step.items:
         name = item.alias
-        if name is not None and name in reads and item.expr != e.Variable(name):
+        shadowing = name is not None and sites[name] > 1
+        if shadowing and name in reads and item.expr != e.Variable(name):
             return True
     return False
 
