@@ -615,3 +615,21 @@ def test_kuzu_adapter_refuses_only_the_broken_unions() -> None:
         assert sorted(same.rows) == [(1, 1), (2, 2)]
         plain = kuzu.run("RETURN 1 AS a, 2 AS b UNION ALL RETURN 3 AS a, 4 AS b")
         assert sorted(plain.rows) == [(1, 2), (3, 4)]
+
+
+# -- translation fixes found by the campaigns ------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine_name", ["sqlite", "duckdb"])
+def test_a_with_where_holding_exists_filters_in_sql(
+    engines: Callable[[str, int], Any], engine_name: str
+) -> None:
+    """make fuzz (seed 20261121): the SQL translation dropped a WITH's WHERE that holds an
+    EXISTS subquery (the reader keeps such a WHERE on the projection), so every row passed."""
+    query = "MATCH (a:A) WITH a, a.x AS e WHERE EXISTS { (a)-[:R]->(:B) } RETURN a.x AS c0"
+    for graph in range(POOL):
+        engine = engines(engine_name, graph)
+        text = _translate(engine, query, f"sql:{engine_name}")
+        assert "EXISTS" in text, text
+        want = _run(engines("reference", graph), query, "neo4j")
+        assert compare(want, _run(engine, text, f"sql:{engine_name}"), query) is None, text

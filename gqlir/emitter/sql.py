@@ -305,6 +305,8 @@ class SqlGenerator(Generator):
                     self._result_kinds = kinds  # after select(): its subqueries set their own
                     return tree
                 frame = self.wrap(step, frame)
+                if step.where is not None:  # a WITH's WHERE filters the projected rows
+                    frame.where.append(self.condition(step.where, frame))
             else:
                 raise self.unsupported(_step_name(step), step)
         raise AssertionError("unreachable")
