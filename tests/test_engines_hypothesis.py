@@ -222,6 +222,32 @@ QUIRKS: dict[str, Known] = {
         "grafeo's GQL returns null for arithmetic on a string (GQL: a data exception)",
         LENIENT,
     ),
+    "grafeo-unwind-two-hops": Known(
+        GRAFEO,
+        r"\bUNWIND\b.*\bMATCH\b",
+        "UNWIND [1, 2, null] AS k MATCH (a:B)-->(b)-->(c) RETURN a.x AS c0, count(*) AS agg",
+        "grafeo fails with an internal error (GRAFEO-X001 'Column not found') on an UNWIND "
+        "followed by a two-hop MATCH that matches nothing and an aggregation, in its Cypher and "
+        "its GQL (found by make fuzz, seed 20261121, on pool graph 1, kept here)",
+        REFUSES,
+        "GRAFEO-X001",
+        graph={
+            "nodes": [
+                {"id": 0, "labels": ["A"], "properties": {}},
+                {"id": 1, "labels": ["A"], "properties": {"s": "b"}},
+                {"id": 2, "labels": ["A"], "properties": {"x": -3, "s": "b"}},
+                {"id": 3, "labels": ["B"], "properties": {}},
+                {"id": 4, "labels": ["A"], "properties": {"x": -1}},
+            ],
+            "edges": [
+                {"id": i, "type": t, "source": src, "target": dst, "properties": {}}
+                for i, (t, src, dst) in enumerate(
+                    [("S", 1, 1), ("S", 1, 3), ("R", 4, 3), ("S", 1, 4), ("S", 1, 4), ("R", 0, 0)]
+                )
+            ],
+        },
+        message="Column not found",
+    ),
     "kuzu-union-repeats": Known(
         KUZU,
         r"\bUNION\b",
