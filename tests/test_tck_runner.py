@@ -386,7 +386,7 @@ def test_the_opencypher_tck() -> None:
 TRANSLATED_AT_LEAST = {
     "opencypher9": 1999,
     "tugraph-cypher": 1946,
-    "kuzu": 1269,
+    "kuzu": 1248,  # 21 refused: properties compared without a schema may be lists with nulls
     "iso-gql": 1803,
     "tugraph-gql": 1798,
     "spanner": 884,  # + dead constant map columns, CONTAINS as STRPOS, integer division as DIV

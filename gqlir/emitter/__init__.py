@@ -41,7 +41,8 @@ def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any =
 
     ``schema`` is the table mapping a SQL generator lowers patterns through (see
     :mod:`gqlir.sqlmapping`); a GQL generator reads property types from it (so that Cypher's
-    ``+`` is written as the one operation the types allow); Cypher families do not read it.
+    ``+`` is written as the one operation the types allow); Cypher families do not read it
+    (:func:`emit` gives it to the lowering passes that read it).
     """
     target = get_dialect(dialect)
     entry = _VARIANTS.get(target.grammar) or _FAMILIES.get(target.family)
@@ -63,7 +64,7 @@ def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False, schema: An
     try:
         from ..passes.pipeline import lower
 
-        return generator.generate(lower(node, generator.dialect))
+        return generator.generate(lower(node, generator.dialect, schema=schema))
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

@@ -23,7 +23,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
+from . import composites, edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -108,7 +108,8 @@ def _always(summary: Summary) -> bool:
 class Lowering:
     """One pass: ``run(node, target)`` where ``when(target, source)`` holds. ``by_source``:
     the pass depends on the source dialect, so only :func:`gqlir.api.translate` (which knows
-    it) runs it; the emitters run the others."""
+    it) runs it; the emitters run the others. ``reads_schema``: the pass also takes the
+    graph's schema, when the caller gives one (``run(node, target, schema)``)."""
 
     name: str
     families: frozenset[str]
@@ -119,6 +120,7 @@ class Lowering:
     by_source: bool = False
     #: Whether the query holds anything the pass rewrites (False: skip it).
     needed: Callable[[Summary], bool] = _always
+    reads_schema: bool = False
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -157,6 +159,7 @@ def _googlesql_functions(target: Dialect, _: Dialect | None) -> bool:
 
 
 _ALL = frozenset({"cypher", "gql", "sql"})
+_COMPOSITE_KINDS = frozenset({e.In, e.Comparison, e.Case, e.Index})
 
 #: Every lowering, in the order they run; each names the families it is written for.
 LOWERINGS: tuple[Lowering, ...] = (
@@ -176,6 +179,16 @@ LOWERINGS: tuple[Lowering, ...] = (
         lower_gql_meanings,
         "GQL's numeric + is the target's + on numbers; GoogleSQL-only functions are refused",
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
+    ),
+    Lowering(
+        "composite-values",
+        frozenset({"cypher"}),
+        lambda t, s: composites.applies(t),
+        composites.check_composites,
+        "comparisons, IN and subscripts of lists or maps that may hold a null (or a position "
+        "out of range) refused where the target gives them another meaning",
+        needed=lambda x: not x.kinds.isdisjoint(_COMPOSITE_KINDS),
+        reads_schema=True,
     ),
     Lowering(
         "cypher-meanings",
@@ -287,10 +300,11 @@ def lower(
     source: Dialect | None = None,
     changed: list[str] | None = None,
     by_source: bool = False,
+    schema: Any = None,
 ) -> Node:
     """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
     depend on the ``source`` dialect. The names of the passes that changed it are appended to
-    ``changed`` when given."""
+    ``changed`` when given. ``schema``: the graph's schema, for the passes that read it."""
     summary: Summary | None = None
     for lowering in lowerings(target, source):
         if lowering.by_source != by_source:
@@ -300,7 +314,10 @@ def lower(
                 summary = summarize(node)
             if not lowering.needed(summary):
                 continue
-        out = lowering.run(node, target)
+        if lowering.reads_schema:
+            out = lowering.run(node, target, schema)  # type: ignore[call-arg]
+        else:
+            out = lowering.run(node, target)
         if out is not node:
             summary = None  # the query changed: gather again when a later pass asks
             if changed is not None:
