@@ -310,3 +310,15 @@ def test_long_patterns_translate_in_linear_size() -> None:
     text = gqlir.transpile(query + " RETURN count(*) AS c", "neo4j", "kuzu")
     assert text.count("is_trail(") == 1 and text.count("id(") == 0
     assert len(text) < 20 * hops
+
+
+def test_trail_test_runs_in_a_read_only_run(engines: dict[str, Any]) -> None:
+    """The Kuzu text of a two-relationship MATCH tests is_trail(), which gqlir reads as
+    GoogleSQL's IS_TRAIL: a read-only run lets it through, and it reads back as itself."""
+    query = "MATCH (a)-[:R]->(b)-[:R]->(c) RETURN count(*) AS c"
+    text = gqlir.transpile(query, "neo4j", "kuzu")
+    assert "is_trail(" in text
+    assert gqlir.transpile(text, "kuzu", "kuzu") == text
+    want = _run(engines["reference"], query, "neo4j")
+    got = engines["kuzu"].run(text, dialect="kuzu", timeout=20, read_only=True)
+    assert compare(want, got, query) is None
