@@ -75,7 +75,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             with_distinct_constants_kept
             exists_property_function pattern_count_size pattern_comprehension_keeps_nulls
             integer_rounding_float round_half_up to_integer_truncates operator_parentheses
-            sum_keeps_integers sub_second_temporals googlesql_expressions
+            sum_keeps_integers decimal_aggregates sub_second_temporals googlesql_expressions
             power_of_integers_is_float""",
         ),
         (

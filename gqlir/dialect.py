@@ -198,6 +198,7 @@ class Capabilities:
     round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0
     to_integer_truncates: bool = True  # toInteger(-1.5) is -1 (toward zero), not -2
     sum_keeps_integers: bool = True  # sum() of integers is an integer (FalkorDB: a float)
+    decimal_aggregates: bool = True  # sum/min/max/avg/count take DECIMAL values (Kuzu: no)
     # the grammar ranks operators otherwise than Cypher (FalkorDB: ^ is right-associative, +
     # binds less tightly than IN): every operand that is an operator is parenthesised
     operator_parentheses: bool = False

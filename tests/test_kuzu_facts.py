@@ -322,3 +322,52 @@ def test_trail_test_runs_in_a_read_only_run(engines: dict[str, Any]) -> None:
     want = _run(engines["reference"], query, "neo4j")
     got = engines["kuzu"].run(text, dialect="kuzu", timeout=20, read_only=True)
     assert compare(want, got, query) is None
+
+
+def test_aggregates_of_decimal_properties_are_refused(tmp_path: Any) -> None:
+    """Kuzu's sum/min/max/avg/count take no DECIMAL (a binder error on the loaded column), so
+    a translation given a schema that types the property DECIMAL refuses them; collect() and a
+    property of another type stay."""
+    from gqlir.engines import open_engine
+    from gqlir.schema import load_schema
+
+    schema_json = {
+        "format": "gqlir-schema",
+        "version": 1,
+        "name": "decimals",
+        "nodes": [
+            {
+                "label": "P",
+                "properties": [
+                    {"name": "d", "type": "DECIMAL(10, 2)"},
+                    {"name": "x", "type": "INT64"},
+                ],
+            }
+        ],
+        "edges": [],
+    }
+    (tmp_path / "schema.json").write_text(json.dumps(schema_json))
+    graph = {
+        "nodes": [{"id": 1, "labels": ["P"], "properties": {"d": 1.5, "x": 1}}],
+        "edges": [],
+    }
+    _write_graph(str(tmp_path / "graph"), graph)
+    schema = load_schema(str(tmp_path / "schema.json"))
+    assert not CAPS.decimal_aggregates
+    engine = open_engine("kuzu")
+    try:
+        engine.load(schema, str(tmp_path / "graph"))
+        for name in ("sum", "min", "max", "avg", "count"):
+            query = f"MATCH (p:P) RETURN {name}(p.d) AS v"
+            with pytest.raises(EngineError):  # the fact: Kuzu does not bind it
+                engine.run(query, dialect="kuzu")
+            with pytest.raises(UnsupportedError) as info:
+                gqlir.transpile(
+                    f"MATCH (p:P) RETURN {name}(p.d * 2) AS v", "neo4j", "kuzu", schema=schema
+                )
+            assert info.value.construct == f"{name}() of a DECIMAL value"
+        for query in ("MATCH (p:P) RETURN collect(p.d) AS v", "MATCH (p:P) RETURN sum(p.x) AS v"):
+            text = gqlir.transpile(query, "neo4j", "kuzu", schema=schema)
+            assert engine.run(text, dialect="kuzu").rows
+    finally:
+        engine.close()

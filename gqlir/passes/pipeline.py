@@ -23,7 +23,15 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
-from . import composites, edge_uniqueness, gql_functions, path_lists, path_modes, property_maps
+from . import (
+    composites,
+    decimal_aggregates,
+    edge_uniqueness,
+    gql_functions,
+    path_lists,
+    path_modes,
+    property_maps,
+)
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -188,6 +196,16 @@ LOWERINGS: tuple[Lowering, ...] = (
         "comparisons, IN and subscripts of lists or maps that may hold a null (or a position "
         "out of range) refused where the target gives them another meaning",
         needed=lambda x: not x.kinds.isdisjoint(_COMPOSITE_KINDS),
+        reads_schema=True,
+    ),
+    Lowering(
+        "decimal-aggregates",
+        frozenset({"cypher"}),
+        lambda t, s: decimal_aggregates.applies(t),
+        decimal_aggregates.check_decimal_aggregates,
+        "sum/min/max/avg/count of a property the schema types DECIMAL refused where the "
+        "target's aggregates take no DECIMAL",
+        needed=lambda x: e.Aggregate in x.kinds,
         reads_schema=True,
     ),
     Lowering(
