@@ -82,6 +82,7 @@ class Capabilities:
     quantified_paths: bool = True  # ((a)-->(b)){1,3}
     quantified_edge_syntax: str = "star"  # star: -[*1..3]->, braces: -[]->{1,3}
     unbounded_quantifiers: bool = True
+    max_quantifier_upper: int = 0  # a larger upper bound is capped by the engine; 0: none
     shortest_prefix: bool = True  # ANY SHORTEST, SHORTEST k ...
     shortest_function: bool = True  # shortestPath(), allShortestPaths()
     label_expressions: str = "full"  # full (& | ! %), colon (:A:B, [:R1|R2]), or (|), single
