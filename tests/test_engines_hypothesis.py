@@ -310,15 +310,6 @@ QUIRKS: dict[str, Known] = {
         "and numbers is a binder error where Cypher answers (an error, never another value)",
         REFUSES,
     ),
-    "falkordb-static-types": Known(
-        (("falkordb", "falkordb"),),
-        r"\b(abs|reverse|toUpper)\(|[-+*%]",
-        "MATCH (a:B) RETURN abs('a') AS c",
-        "FalkorDB types a literal argument when it plans the query: abs('a') is an error "
-        "even where no row reaches it (the reference raises it on a row that does)",
-        REFUSES,
-        message="Type mismatch",
-    ),
     "kuzu-static-types": Known(
         KUZU,
         r".",
