@@ -49,7 +49,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
         ),
         (
             "Patterns",
-            """quantified_paths quantified_edge_syntax unbounded_quantifiers shortest_prefix
+            """quantified_paths quantified_edge_syntax unbounded_quantifiers max_quantifier_upper shortest_prefix
             shortest_function shortest_in_quantifier label_expressions colon_labels
             max_node_labels max_property_map_keys inline_where match_modes default_match_mode
             match_mode_implicit path_modes
@@ -59,7 +59,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             quantified_edge_trail undirected_quantified quantified_edge_list
             match_rebinds_edges pattern_reads_comprehension filter_after_optional
             limit_zero_writes read_after_write search_count_parameter quantifier_rows
-            path_pattern_lists""",
+            path_pattern_lists graph_pattern_first path_variables""",
         ),
         (
             "Expressions",

@@ -317,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--probe",
         action="store_true",
         help="check NAME's facts on --engine E with small queries and print what the engine "
-        "contradicts (Cypher dialects)",
+        "contradicts (Cypher dialects, iso-gql, sql:<flavour>)",
     )
     p.add_argument("-e", "--engine", metavar="E", help="the engine --probe runs on")
     _add_engine_arguments(p)
@@ -1486,15 +1486,15 @@ def _ir_to_data(value: Any) -> Any:
 def _cmd_probe(args: argparse.Namespace) -> int:
     """``gqlir dialects NAME --probe --engine E``: NAME's facts as engine E shows them."""
     from .dialect import get_dialect
-    from .probes import first_value, probe
+    from .probes import engine_differences, first_value, probe, suite_for
 
     if len(args.names) != 1 or not args.engine:
         raise UsageError("--probe takes one dialect NAME and --engine E")
     dialect = get_dialect(args.names[0])
-    if dialect.family != "cypher":
-        raise UsageError(
-            f"--probe has probes for Cypher dialects; {dialect.name} is {dialect.family}"
-        )
+    try:
+        suite_for(dialect)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     with _open_engine(args, args.engine) as engine:
         native = engine.native_dialect(dialect.name)
         if native is None:
@@ -1502,7 +1502,11 @@ def _cmd_probe(args: argparse.Namespace) -> int:
                 f"{args.engine} does not run {dialect.name} text as it is (it runs "
                 f"{', '.join(engine.dialects)}): probes must reach the engine untranslated"
             )
-        findings = probe(dialect, first_value(engine, dialect.name))
+        findings = probe(
+            dialect,
+            first_value(engine, dialect.name),
+            differences=engine_differences(engine, dialect),
+        )
     wrong = [f for f in findings if f.verdict == "contradicted"]
     if args.json:
         print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
@@ -1510,11 +1514,13 @@ def _cmd_probe(args: argparse.Namespace) -> int:
         for f in findings:
             if f.verdict != "holds" or not f.fact.startswith("reserved word"):
                 shown = "" if f.verdict == "holds" else f" (engine: {f.observed!r}; {f.detail})"
-                print(f"{f.verdict:<12} {f.fact} = {f.declared!r}{shown}")
+                print(f"{f.verdict:<14} {f.fact} = {f.declared!r}{shown}")
         held = sum(f.verdict == "holds" for f in findings)
+        differs = sum(f.verdict == "engine differs" for f in findings)
         print(
             f"{dialect.name} on {args.engine}: {held} facts hold, {len(wrong)} contradicted, "
-            f"{len(findings) - held - len(wrong)} without an answer",
+            f"{differs} recorded as the engine's own differences, "
+            f"{len(findings) - held - len(wrong) - differs} without an answer",
             file=sys.stderr,
         )
     return EXIT_INVALID if wrong else EXIT_OK

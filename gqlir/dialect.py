@@ -213,6 +213,10 @@ class Capabilities:
     # "endpoint" (one per reachable endpoint: DuckPGQ's bounded path expansion)
     quantifier_rows: str = "path"
     path_pattern_lists: bool = True  # MATCH (a)->(b), (b)->(c): several comma-separated paths
+    # the query's graph pattern comes before any other step (SQL/PGQ: GRAPH_TABLE's MATCH reads
+    # no row of the SQL around it), so an UNWIND before it is written as a join after it
+    graph_pattern_first: bool = False
+    path_variables: bool = True  # MATCH p = (…): a pattern may name its path
     search_count_parameter: bool = False  # a search prefix's count may be a parameter (ANY @k)
     array_subquery: bool = False  # ARRAY { ... } and x IN { ... } (GoogleSQL graph subqueries)
     # GoogleSQL's own expressions: a[OFFSET(i)] / SAFE_OFFSET / ORDINAL, SAFE_CAST, STRUCT(...),
@@ -249,6 +253,9 @@ class Dialect:
     aliases: tuple[str, ...] = ()
     sources: dict[str, str] = field(default_factory=dict)
     sql_dialect: str | None = None  # for family "sql": the sqlglot dialect
+    #: how a SQL/PGQ form writes and reads GRAPH_TABLE: the ``[form]`` table, with a flavour's
+    #: ``[flavours.<name>.form]`` over it (read as :class:`gqlir.sqlpgqforms.Form`)
+    form: dict[str, Any] = field(default_factory=dict)
 
     def function_name(self, canonical: str) -> str:
         """The surface spelling of a canonical function name in this dialect."""
@@ -333,7 +340,9 @@ def _build(name: str) -> Dialect:
         reserved_words=frozenset(w.upper() for w in spec.get("reserved_words", [])),
         keyword_only=frozenset(w.upper() for w in spec.get("keyword_only", [])),
         aliases=tuple(spec.get("aliases", [])),
-        sources=dict(spec.get("sources", {})),
+        sources=dict(spec.get("sources", {}))
+        | {f"form.{k}": v for k, v in spec.get("form_sources", {}).items()},
+        form=dict(spec.get("form", {})),
     )
 
 
@@ -411,6 +420,7 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
     sources = dict(dialect.sources)
     functions = dict(dialect.functions)
     aliases = dict(dialect.function_aliases)
+    form = dict(dialect.form)
     own = _raw_specs().get(dialect.name, {}).get("flavours", {}).get(flavour)
     if own is not None:
         # the flavour's own facts, recorded in the dialect file ([flavours.<name>])
@@ -426,6 +436,8 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
                 changed[key] = tuple(value)
         caps = replace(caps, **changed)
         sources.update(own.get("sources", {}))
+        form.update(own.get("form", {}))
+        sources.update({f"form.{k}": v for k, v in own.get("form_sources", {}).items()})
         for canonical, surface in own.get("functions", {}).items():
             functions[canonical.lower()] = surface
             aliases[surface.lower()] = canonical.lower()
@@ -447,6 +459,7 @@ def _with_sql_flavour(dialect: Dialect, flavour: str) -> Dialect:
         sources=sources,
         functions=functions,
         function_aliases=aliases,
+        form=form,
     )
 
 

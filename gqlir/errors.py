@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .refusal_notes import rewrite_for
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -123,7 +125,7 @@ class ParseError(GqlirError):
         return out
 
 
-# -- refusal ids (here, not in gqlir.refusals, so that errors import nothing of gqlir) ----
+# -- refusal ids (here, not in gqlir.refusals, so that errors import only refusal_notes' data) --
 
 #: Wordings of one construct in different emitters, and the words its id is made of.
 SYNONYMS = {
@@ -149,7 +151,8 @@ class UnsupportedError(GqlirError):
     """A construct cannot be expressed in the target dialect with the same meaning.
 
     ``construct`` names it (stable, for reports), ``dialect`` is the target, and ``rewrite``
-    suggests what the user could write instead, where there is such a thing.
+    suggests what the user could write instead, where there is such a thing (given by the
+    raiser, else the catalogued one: :mod:`gqlir.refusal_notes`).
     """
 
     code = "UNSUPPORTED"
@@ -166,6 +169,8 @@ class UnsupportedError(GqlirError):
         node: Any = None,
     ) -> None:
         msg = message or f"{construct} cannot be expressed in {dialect}"
+        if rewrite is None:  # the catalogued rewrite of the construct, where there is one
+            rewrite = rewrite_for(refusal_id(construct), dialect)
         if rewrite:
             msg = f"{msg} (rewrite: {rewrite})"
         super().__init__(msg, text=text, offset=offset)

@@ -11,7 +11,10 @@ and reading ``git diff corpus/gql`` is how a change of output is inspected. Cyph
 from the openCypher TCK (every sixth valid query, so that every feature area appears); a TCK
 case records, per target, whether the translation, read back and run under the target's
 semantics, gave the scenario's expected result (``verified``), so a golden text is never an
-unchecked guess. GQL cases are the ISO GQL corpus, translated to Cypher.
+unchecked guess. GQL cases are the ISO GQL corpus, translated to Cypher. Rewrite cases
+(``rewrites.jsonl``) are queries written here for the constructs a target lacks and gqlir
+writes itself (gqlir/passes/): a target is ``verified`` when the translation, run by the
+reference evaluator under the target's semantics, gives the source's rows.
 """
 
 from __future__ import annotations
@@ -93,6 +96,55 @@ def gql_cases(corpus: Path) -> list[dict[str, object]]:
     return cases
 
 
+#: Constructs a target lacks that a lowering pass writes with the same meaning.
+REWRITE_CASES = {
+    "sign": "UNWIND [3, -2.5, 0, null] AS x RETURN x, sign(x) AS s",
+    "list predicates": "UNWIND [[1, 2], [1, null], [], null] AS l "
+    "RETURN l, all(x IN l WHERE x > 1) AS a, any(x IN l WHERE x > 1) AS b, "
+    "none(x IN l WHERE x > 1) AS c, single(x IN l WHERE x > 1) AS d",
+    "conversions": "UNWIND [1, -20, null] AS i WITH i, 'x' AS s, i > 0 AS b "
+    "RETURN toInteger(i) AS n, toString(i) AS t, toString(s) AS u, toBoolean(b) AS c",
+    "relationship types": "MATCH (a:N) OPTIONAL MATCH (a)-[r:T|S]->() "
+    "RETURN a.x AS x, type(r) AS t",
+    "pattern predicate": "MATCH (a:N) WHERE exists { (a)-[:T]->(b) } RETURN a.x AS x",
+}
+REWRITE_TARGETS = (*CYPHER_TARGETS, "tugraph-cypher")
+
+
+def _rewrite_graph():  # type: ignore[no-untyped-def]
+    """Three N nodes (x = 1, 2, 3) joined by a T, an S and a U relationship."""
+    from gqlir.eval import Graph
+
+    g = Graph()
+    a, b, c = (g.create_node(["N"], {"x": x}) for x in (1, 2, 3))
+    for kind, start, end in (("T", a, b), ("S", b, c), ("U", c, a)):
+        g.create_relationship(kind, start, end, {})
+    return g
+
+
+def rewrite_cases() -> list[dict[str, object]]:
+    from gqlir.eval import run
+
+    def rows(text: str, dialect: str) -> list[str]:
+        return sorted(map(repr, run(text, _rewrite_graph(), dialect=dialect).rows))
+
+    cases = []
+    for name, text in REWRITE_CASES.items():
+        expected = {t: expectation(text, "neo4j", t) for t in REWRITE_TARGETS}
+        want = rows(text, "neo4j")
+        verified = [t for t, e in expected.items() if "text" in e and rows(e["text"], t) == want]
+        cases.append(
+            {
+                "id": f"rewrite:{name}",
+                "from": "neo4j",
+                "source": text,
+                "expected": expected,
+                "verified": verified,
+            }
+        )
+    return cases
+
+
 def write(path: Path, cases: list[dict[str, object]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as out:
@@ -108,6 +160,7 @@ def main() -> int:
     args = parser.parse_args()
     write(ROOT / "corpus" / "gql" / "from_cypher.jsonl", tck_cases(args.tck))
     write(ROOT / "corpus" / "gql" / "from_iso_gql.jsonl", gql_cases(Path(args.gql)))
+    write(ROOT / "corpus" / "gql" / "rewrites.jsonl", rewrite_cases())
     return 0
 
 

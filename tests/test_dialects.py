@@ -227,6 +227,18 @@ def test_cypher_family_reads_any_spelling_case(d: Dialect) -> None:
         assert d.canonical_function(surface.lower()) == c
 
 
+def test_tugraph_regexp_is_not_written_for_a_cypher_regex() -> None:
+    """TuGraph's REGEXP is a full match, but in C++'s ECMAScript grammar and false (not null)
+    for a null or empty subject (TuGraph-DB's BuiltinFunction::Regexp, cited in the dialect
+    file): =~ stays refused rather than become REGEXP."""
+    dialect = get_dialect("tugraph-cypher")
+    assert not dialect.capabilities.regex_match
+    assert "std::regex_match" in dialect.sources["regex_match"]
+    with pytest.raises(gqlir.UnsupportedError) as refused:
+        gqlir.transpile("MATCH (n) WHERE n.name =~ 'a.*' RETURN n.name", "neo4j", "tugraph-cypher")
+    assert refused.value.construct == "regular expression match"
+
+
 def test_specific_spellings() -> None:
     neo = get_dialect("neo4j")
     assert neo.function_name("upper") == "toUpper"

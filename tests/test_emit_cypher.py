@@ -1512,13 +1512,21 @@ def test_real_dialect_restrictions() -> None:
 
 def test_tugraph_writes_a_pattern_predicate_where_it_has_no_exists_subquery() -> None:
     """TuGraph's grammar has bare pattern predicates but no EXISTS { }: a predicate read as a
-    bare pattern goes out as one; an EXISTS { } that could bind new variables is refused."""
+    bare pattern goes out as one, and so does an EXISTS { } of one pattern whose new variables
+    are named once (gqlir/passes/pattern_predicates.py); one that binds a variable it reads
+    again is refused."""
     bare = "MATCH (a:A) WHERE NOT (a)-[:R]->(:B) RETURN count(a) AS c"
     assert gqlir.transpile(bare, "neo4j", "tugraph-cypher") == bare
     assert gqlir.transpile(bare, "tugraph-cypher", "tugraph-cypher") == bare
-    with pytest.raises(UnsupportedError) as info:
+    assert (
         gqlir.transpile(
             "MATCH (a) WHERE EXISTS { (a)-[:R]->(b) } RETURN a", "neo4j", "tugraph-cypher"
+        )
+        == "MATCH (a) WHERE (a)-[:R]->() RETURN a"
+    )
+    with pytest.raises(UnsupportedError) as info:
+        gqlir.transpile(
+            "MATCH (a) WHERE EXISTS { (a)-[:R]->(b)-[:R]->(b) } RETURN a", "neo4j", "tugraph-cypher"
         )
     assert info.value.construct == "EXISTS subquery"
     with pytest.raises(UnsupportedError):  # a WHERE inside has no bare form
@@ -1675,7 +1683,11 @@ def test_random_expressions_round_trip(expr: ir.Expr) -> None:
 @pytest.mark.parametrize("dialect", ["neo4j", "opencypher9", "tugraph-cypher"])
 def test_tck_queries_round_trip(dialect: str) -> None:
     """Every openCypher TCK query the dialect reads comes back to the same IR, or is refused
-    with an UnsupportedError (never silently changed)."""
+    with an UnsupportedError (never silently changed). The IR it comes back to is the one the
+    target's lowering passes write (a construct the dialect reads but its engine lacks, such as
+    TuGraph's list predicates, is written another way; those passes are tested for meaning)."""
+    from gqlir.passes.pipeline import lower
+
     parser = pytest.importorskip("gqlir.parser")
     tck = pytest.importorskip("gqlir.conformance.tck")
     directory = tck.default_tck_dir()
@@ -1692,7 +1704,7 @@ def test_tck_queries_round_trip(dialect: str) -> None:
             out = emit(tree, target)
         except UnsupportedError:
             continue
-        assert parser.parse(out, target) == tree, (text, out)
+        assert parser.parse(out, target) == lower(tree, target), (text, out)
         emitted += 1
     assert emitted > 0
 

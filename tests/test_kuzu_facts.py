@@ -217,6 +217,9 @@ AGREE = [
     "MATCH (a)-[:R]->(b)-[:R]->(c) MATCH (c)-[:R]->(d)-[:R]->(e) RETURN count(*) AS n",
     "WITH 1 AS trail, 2 AS single RETURN trail + single AS any",
     "MATCH (a:A) RETURN CASE WHEN a.x = 1 THEN 'one' ELSE 'other' END AS v",
+    # conversions of a value of their own type (gqlir/passes/conversions.py)
+    "UNWIND [true, false, null] AS b RETURN toBoolean(b) AS b",
+    "UNWIND [1, -20, 0, null] AS i WITH i, 'x' AS s RETURN toInteger(i) AS n, toString(s) AS t",
 ]
 
 REFUSED = {

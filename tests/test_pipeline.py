@@ -20,18 +20,23 @@ def names(target: str, source: str | None = None) -> list[str]:
 
 
 def test_passes_are_chosen_by_capabilities() -> None:
-    # ISO GQL says DIFFERENT EDGES and reads null operands, but has no nodes() function
-    assert names("iso-gql") == ["gql-functions", "path-lists"]
+    # ISO GQL says DIFFERENT EDGES and reads null operands, but has no nodes() function and
+    # no toInteger() and no type()
+    assert names("iso-gql") == ["conversions", "gql-functions", "relationship-types", "path-lists"]
     assert names("spanner") == [
+        "conversions",
         "googlesql-strings",
         "googlesql-division",
         "googlesql-functions",
         "googlesql",
         "gql-functions",
+        "relationship-types",
         "edge-uniqueness",
     ]
     assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
     assert "cypher-meanings" in names("kuzu")
+    assert "list-predicates" in names("tugraph-cypher")  # and in no other Cypher target
+    assert "list-predicates" not in names("kuzu") + names("opencypher9")
     assert names("kuzu", "spanner")[0] == "float-quotients"  # 7 / 2 is 3.5 in GoogleSQL
 
 

@@ -1,6 +1,7 @@
 """Identity round trips (sqlglot's validate_identity idea, over whole corpora): for every query
 a Cypher dialect accepts and can express, ``parse(emit(parse(q))) == parse(q)`` and emitting
-again gives the same text."""
+again gives the same text. Where the target's lowering writes a construct the dialect reads but
+its engine lacks (TuGraph's list predicates), the text reads back as the lowered IR."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import pytest
 
 import gqlir
 from gqlir.conformance import tck
+from gqlir.dialect import get_dialect
+from gqlir.passes.pipeline import lower
 
 TCK_DIR = tck.default_tck_dir()
 CORPORA = tck.default_corpora_dir()
@@ -36,7 +39,7 @@ def test_parse_emit_parse_is_identity(dialect: str) -> None:
         except gqlir.UnsupportedError:
             continue
         second = gqlir.parse(text, dialect)
-        if second != first:
+        if second != lower(first, get_dialect(dialect)):
             problems.append((query, text, "different IR"))
         elif gqlir.emit(second, dialect) != text:
             problems.append((query, text, "not idempotent"))

@@ -199,7 +199,8 @@ def test_documented_queries_are_read() -> None:
         "COLUMNS (a.name AS person_a, b.name AS person_b))"
     )
     q = gqlir.parse(oracle, "sqlpgq:oracle")
-    assert gqlir.emit(q, "iso-gql").endswith("RETURN a.name AS person_a, b.name AS person_b")
+    # Oracle folds unquoted names to upper case (sqlrf 'Database Object Naming Rules')
+    assert gqlir.emit(q, "iso-gql").endswith("RETURN A.NAME AS PERSON_A, B.NAME AS PERSON_B")
 
 
 def test_graph_table_joins_other_sql() -> None:
@@ -208,8 +209,9 @@ def test_graph_table_joins_other_sql() -> None:
         "WHERE t.name LIKE 'A%' GROUP BY t.name",
         "sqlpgq:postgres",
     )
+    # PostgreSQL folds unquoted names to lower case: IS P is the label p
     assert gqlir.emit(q, "neo4j") == (
-        "USE g MATCH (a:P) WHERE a.name STARTS WITH 'A' RETURN a.name AS name, count(*)"
+        "USE g MATCH (a:p) WHERE a.name STARTS WITH 'A' RETURN a.name AS name, count(*)"
     )
 
 
@@ -419,3 +421,50 @@ def test_postgres_names_graph_table_columns_and_reads_spaced_arrows() -> None:
         "USE myshop MATCH (o:orders)<-[:customer_orders]-(c:customers) RETURN c.name AS who "
         "ORDER BY who"
     )
+
+
+@pytest.mark.parametrize(
+    ("form", "label", "quoted"),
+    [("sqlpgq:oracle", "PERSON", "Person"), ("sqlpgq", "PERSON", "Person"),
+     ("sqlpgq:postgres", "person", "Person"), ("sqlpgq:duckdb", "Person", "Person")],
+)  # fmt: skip
+def test_unquoted_names_fold_as_the_form_folds_them(form: str, label: str, quoted: str) -> None:
+    """Oracle and the standard read an unquoted name in upper case, PostgreSQL in lower case
+    (dialects/sqlpgq.toml form fact ``folds``); a quoted name keeps its case."""
+    q = gqlir.parse(
+        'SELECT n FROM GRAPH_TABLE (g MATCH (a IS Person)-[IS knows]->(b IS "Person") '
+        "COLUMNS (a.name AS n, b.name AS m))",
+        form,
+    )
+    match = q.steps[1]  # type: ignore[attr-defined]
+    labels = [match.patterns[0].path.elements[k].labels.name for k in (0, 2)]
+    assert labels == [label, quoted]
+    assert q.steps[-1].items[0].alias == (
+        {"upper": "N", "lower": "n"}.get(gqlir.get_dialect(form).form.get("folds", ""), "n")
+    )  # type: ignore[attr-defined]
+    assert gqlir.parse(gqlir.emit(q, form), form) == q
+
+
+@pytest.mark.parametrize(
+    ("form", "quotient"),
+    [("sqlpgq:oracle", 3.5), ("sqlpgq", 3.5), ("sqlpgq:duckdb", 3.5), ("sqlpgq:postgres", 3)],
+)
+def test_division_has_the_forms_meaning_and_reads_back(form: str, quotient: float) -> None:
+    """Oracle's NUMBER quotient and DuckDB's / keep the fraction, PostgreSQL's integer / truncates;
+    the form writes its own quotient back as it read it."""
+    from gqlir.engines.reference import reference_graph
+    from gqlir.eval import evaluate
+    from gqlir.sqlmapping import mapping_for
+
+    mapping = mapping_for("schemas/movies")
+    text = (
+        'SELECT x FROM GRAPH_TABLE (movies MATCH (m IS "Movie") WHERE m."title" = '
+        "'The Tide Run 3' COLUMNS (7 / 2 AS x, m.\"released\" / 2 AS y))"
+    )
+    q = gqlir.parse(text, form, schema=mapping)
+    graph = reference_graph("schemas/movies/graph", mapping.schema)
+    ((value,),) = evaluate(q, graph).rows
+    assert value == quotient and type(value) is type(quotient)
+    assert gqlir.parse(gqlir.emit(q, form, schema=mapping), form, schema=mapping) == q
+    cypher = gqlir.transpile(text, form, "neo4j", schema=mapping)
+    assert ("toFloat(" in cypher) == isinstance(quotient, float), cypher

@@ -484,6 +484,10 @@ class SqlGenerator(Generator):
                     rewrite="a literal list",
                 )
             value = self.expr(source, frame)
+            if isinstance(source, e.Parameter):
+                # a null list gives no row; DuckDB's UNNEST refuses an untyped null ("UNNEST
+                # requires a single list or array as input"), so it unnests an empty list
+                value = exp.Coalesce(this=value, expressions=[exp.Array(expressions=[])])
             if frame.joins and _touches(value, frame_aliases(frame)):
                 raise self.unsupported("UNWIND of a list read after OPTIONAL MATCH", step)
             frame.sources.append(
@@ -1493,6 +1497,10 @@ class SqlGenerator(Generator):
             return exp.Sub(this=left, expression=right)
         if node.op == e.ArithOp.MUL:
             return exp.Mul(this=left, expression=right)
+        if node.op == e.ArithOp.DIV_FLOAT:
+            # the quotient keeps its fraction: sqlglot's untyped division, which it writes
+            # with a cast where the flavour's / of integers truncates
+            return exp.Div(this=left, expression=right, typed=False, safe=False)
         if node.op == e.ArithOp.DIV:
             if lk == "int" and rk == "int":
                 if self._typed_division():

@@ -5,7 +5,8 @@ the graph table by sqlglot's own nodes, the GRAPH_TABLE operator and its graph p
 classes defined here, which a subclass of the flavour's sqlglot generator renders (labels and
 variables are sqlglot identifiers, conditions and columns sqlglot expressions, so quoting stays
 structural). The graph pattern language is the one SQL/PGQ shares with GQL; what differs by
-flavour is in :data:`FORMS`, each fact with its source:
+flavour is its form (:class:`gqlir.sqlpgqforms.Form`, data in ``dialects/sqlpgq.toml``'s ``[form]``
+tables, each fact with its source):
 
 * ``sqlpgq`` (ISO/IEC 9075-16): labels after ``IS``, the whole pattern language shared with
   GQL (match modes, path modes, search prefixes, quantified paths, element predicates);
@@ -25,7 +26,8 @@ COLUMNS read by name, an aggregate reads COLUMNS of its arguments, and DISTINCT,
 OFFSET and LIMIT are SQL's. A query that goes on after its graph pattern (WITH, UNWIND of a
 collected list) reads the GRAPH_TABLE as a derived table whose COLUMNS are the properties the rest
 reads (and the key of an element carried whole), and the rest is the SQL emitter's pipeline over
-it. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, and what a form cannot
+it; an UNWIND before the MATCH arrives here after it (the ``unwind-joins`` pass,
+:mod:`gqlir.passes.unwind_join`), joined by the comparisons it fed. A query that needs more (OPTIONAL MATCH, a MATCH after WITH, and what a form cannot
 state by its capabilities in ``dialects/sqlpgq.toml``: edge uniqueness where it matches
 homomorphically and has no DIFFERENT EDGES, an unbounded quantifier in Oracle, one row per path
 of a DuckPGQ quantified edge, …) raises :class:`~gqlir.errors.UnsupportedError`.
@@ -50,6 +52,7 @@ from ..ir import query as q
 from ..ir.node import Node
 from ..ir.predicates import AllDifferent, IsDirected, IsEndpoint, PropertyExists, Same
 from ..parser.sqlpgq import edges_may_coincide
+from ..sqlpgqforms import form_of
 from .base import emits
 from .sql import (
     SqlGenerator,
@@ -63,67 +66,7 @@ from .sql import (
     refuse_writes,
 )
 
-__all__ = ["FORMS", "SqlPgqGenerator"]
-
-
-@dataclass(frozen=True)
-class Form:
-    """How a flavour writes GRAPH_TABLE."""
-
-    label_keyword: str  # "IS" or ":"
-    quantifiers: bool
-    search_prefixes: tuple[str, ...]  # ir.SearchKind values
-    returns: bool = False  # GRAPH_TABLE (g … RETURN …) (GoogleSQL)
-    #: the case an unquoted name is folded to ("upper", "lower"), or "" where case never matters
-    folds: str = "upper"
-    #: ((a)-[e]->(b) WHERE …){m,n}: the standard's quantified path (feature G035)
-    quantified_paths: bool = False
-    #: <-[e]-> means either direction (DuckPGQ's own test finds one pair where -[e]- finds five)
-    both_directions: bool = True
-    #: the escape character LIKE has when none is written (PostgreSQL: backslash)
-    like_escape: str | None = None
-    source: str = ""
-
-
-STANDARD = Form(
-    "IS",
-    True,
-    ("ANY SHORTEST",),
-    quantified_paths=True,
-    source="ISO/IEC 9075-16:2023; Oracle 23ai sqlrf graph_table-operator.html; unquoted names "
-    "are upper case (ISO/IEC 9075-2 5.2 SR 21; Oracle sqlrf 'Database Object Naming Rules')",
-)
-FORMS: dict[str, Form] = {
-    "": STANDARD,
-    # Oracle's graph pattern grammar has no parenthesised quantified path (graph-pattern.html)
-    "oracle": replace(STANDARD, quantified_paths=False),
-    "duckdb": Form(
-        ":",
-        True,
-        ("ANY SHORTEST",),
-        folds="",
-        both_directions=False,
-        source="DuckPGQ, duckdb.org/community_extensions/extensions/duckpgq; names are case "
-        "insensitive, quoted or not (duckdb.org/docs/sql/dialect/keywords_and_identifiers)",
-    ),
-    "postgres": Form(
-        "IS",
-        False,
-        (),
-        folds="lower",
-        like_escape="\\",
-        source="PostgreSQL docs/19/queries-graph.html (no quantifiers or path searches); "
-        "unquoted names are lower case (docs sql-syntax-lexical.html, 4.1.1)",
-    ),
-    "bigquery": Form(
-        "IS",
-        True,
-        (),
-        returns=True,
-        folds="",
-        source="GoogleSQL graph queries (Spanner Graph, BigQuery): GRAPH_TABLE with a GQL query",
-    ),
-}
+__all__ = ["SqlPgqGenerator"]
 
 
 #: A name SQL reads bare (ISO/IEC 9075-2 5.2 <regular identifier>, kept to ASCII).
@@ -344,7 +287,7 @@ class SqlPgqGenerator(SqlGenerator):
 
     def __init__(self, dialect: Dialect, *, pretty: bool = False, schema: Any = None) -> None:
         super().__init__(dialect, pretty=pretty, schema=schema)
-        self.form = FORMS.get(self.flavour, STANDARD)
+        self.form = form_of(dialect)
 
     def generate(self, node: Node) -> str:
         from ..parser.sql import require_sqlglot
@@ -396,7 +339,7 @@ class SqlPgqGenerator(SqlGenerator):
         exists = " IF NOT EXISTS" if node.if_not_exists else ""
         text = f"{head} PROPERTY GRAPH{exists} {self.name(node.name)}"
         if not node.vertices:
-            if self.flavour != "postgres":
+            if not self.form.empty_graphs:
                 raise self.unsupported("property graph without element tables", node)
             return text
         text += " VERTEX TABLES (" + ", ".join(self._element_table(v) for v in node.vertices)
@@ -492,6 +435,16 @@ class SqlPgqGenerator(SqlGenerator):
             head += 1
         if not matches:
             first = steps[0]
+            if isinstance(first, q.Unwind) and self.caps.graph_pattern_first:
+                # the unwind-joins pass moved every UNWIND that a MATCH follows
+                raise self.unsupported(
+                    "UNWIND not followed by MATCH",
+                    first,
+                    message="an UNWIND before the graph pattern is written as a join with the "
+                    "GRAPH_TABLE only when a MATCH follows it, and SQL/PGQ output reads one "
+                    "graph pattern",
+                    rewrite="UNWIND … MATCH … with the MATCH right after the UNWIND",
+                )
             raise self.unsupported(
                 _name(first) if head < len(steps) - 1 else "query without MATCH", first
             )
@@ -667,7 +620,7 @@ class SqlPgqGenerator(SqlGenerator):
 
     def path(self, pp: p.PathPattern, frame: _Frame) -> Any:
         caps = self.caps
-        if pp.variable is not None and self.flavour not in _PATH_VARIABLES:
+        if pp.variable is not None and not self.caps.path_variables:
             raise self.unsupported("path variable", pp)
         words = []
         if pp.search is not None and pp.search.kind != p.SearchKind.ALL:
@@ -1007,7 +960,7 @@ class SqlPgqGenerator(SqlGenerator):
         (PostgreSQL's backslash, none elsewhere) is not written."""
         from sqlglot import exp
 
-        default = self.form.like_escape
+        default = self.form.like_escape_char
         escape = None if node.escape == default else exp.Literal.string(node.escape or "")
         return _nodes()["GraphLike"](
             this=_paren(self.sub(node.left)),
@@ -1032,7 +985,7 @@ class SqlPgqGenerator(SqlGenerator):
         if (
             node.name in ("min", "max")
             and len(node.args) == 1
-            and self.flavour != "postgres"
+            and not self.form.collated_strings
             and self.kind(node.args[0], self._frame) is None
             and isinstance(node.args[0], e.Variable | e.Property)
         ):
@@ -1187,10 +1140,6 @@ _NILADIC = {
     "time": "CURRENT_TIME",
 }
 
-#: Flavours that write a path variable (``p = …``) and read its length: DuckPGQ
-#: (``path_length(p)``, duckdb.org/community_extensions/extensions/duckpgq) and the standard.
-_PATH_VARIABLES = frozenset({"", "duckdb"})
-
 
 def _edges_may_coincide(matches: list[q.Match]) -> bool:
     return edges_may_coincide([pp for m in matches for pp in m.patterns])
@@ -1250,7 +1199,7 @@ def _read_after(steps: list[q.Step]) -> tuple[set[tuple[str, str]], set[str]]:
 
 def _rebuild(value: e.Expr, fn: Any) -> e.Expr:
     """``value`` with each direct sub-expression replaced by ``fn`` of it."""
-    from dataclasses import fields, replace
+    from dataclasses import fields
 
     changes = {}
     for f in fields(value):

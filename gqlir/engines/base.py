@@ -401,6 +401,9 @@ class BaseEngine(abc.ABC):
     # the engine stops a query at its timeout itself (an engine that cannot is only run in a
     # worker process, whose kill is its timeout: gqlir.engines.isolated)
     stops_queries: ClassVar[bool] = True
+    # where the engine departs from a dialect it runs, as its probes show (gqlir.probes):
+    # dialect name -> fact -> gqlir.probes.Difference
+    fact_differences: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     closed: bool = False
     schema: Any = None  # the SchemaGraph of the loaded graph: SQL translations map tables by it

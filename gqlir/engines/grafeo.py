@@ -31,6 +31,7 @@ from .base import (
     from_python,
     take,
 )
+from .grafeo_facts import DIFFERENCES
 from .isolated import IsolatedEngine
 
 __all__ = ["GrafeoCore", "GrafeoEngine"]
@@ -83,6 +84,7 @@ class GrafeoCore(BaseEngine):
     dialects: ClassVar[tuple[str, ...]] = ("iso-gql", "neo4j", "opencypher9", "sqlpgq")
     enforces_read_only: ClassVar[bool] = False
     stops_queries: ClassVar[bool] = False
+    fact_differences: ClassVar[Mapping[str, Mapping[str, Any]]] = DIFFERENCES
 
     def __init__(self, path: str | None = None) -> None:
         try:

@@ -47,6 +47,8 @@ class IsolatedEngine:
         self.enforces_read_only: bool = cls.enforces_read_only
         # an engine that cannot stop a query itself gets no timeout: the kill is its timeout
         self._own_timeout: bool = cls.stops_queries
+        # the hosted engine's recorded departures from its dialects (gqlir.probes)
+        self.fact_differences: Mapping[str, Mapping[str, Any]] = cls.fact_differences
         self.schema: Any = None
         self.closed = False
         self.host = ProcessHost(module, cls_name, kwargs, max_memory=max_memory, label=cls.name)

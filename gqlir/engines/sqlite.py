@@ -12,13 +12,41 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..errors import EngineError
+from ..probes import Difference
 from ._sql import SqlEngine
 from .base import Prepared, ResultTable, engine_error, timeout_error
 
 __all__ = ["SQLiteEngine"]
+
+
+def _unnamed(word: str) -> Difference:
+    return Difference(
+        False,
+        f'SQLite (3.40) names a subquery column written AS "{word}" column1, so the outer '
+        f'"u"."{word}" is "no such column" (SELECT * FROM (SELECT 1 AS "{word}") shows '
+        "column1): a variable of that name fails on SQLite instead of answering",
+    )
+
+
+#: where SQLite departs from SQL, as the probes show (gqlir.probes)
+DIFFERENCES = {f"reserved word {w}": _unnamed(w.lower()) for w in ("TRUE", "FALSE")} | {
+    f"read: function {canonical} = {name}": Difference(
+        False,
+        f"SQLite has no {name} aggregate (https://www.sqlite.org/lang_aggfunc.html), and sqlglot "
+        "writes the standard name unchanged: SQL text calling it does not run on SQLite",
+    )
+    for canonical, name in (
+        ("collect", "ARRAY_AGG"),
+        ("stdev", "STDDEV_SAMP"),
+        ("stdevp", "STDDEV_POP"),
+        ("percentilecont", "PERCENTILE_CONT"),
+        ("percentiledisc", "PERCENTILE_DISC"),
+    )
+}
 
 
 class SQLiteEngine(SqlEngine):
@@ -26,6 +54,7 @@ class SQLiteEngine(SqlEngine):
     dialects: ClassVar[tuple[str, ...]] = ("sql:sqlite",)
     flavour: ClassVar[str] = "sqlite"
     enforces_read_only: ClassVar[bool] = True
+    fact_differences: ClassVar[Mapping[str, Mapping[str, Any]]] = {"sql:sqlite": DIFFERENCES}
 
     def __init__(self, path: str = ":memory:") -> None:
         self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)

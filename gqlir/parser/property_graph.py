@@ -10,17 +10,19 @@ and says where the text is wrong.
 from __future__ import annotations
 
 from .. import ir
+from ..dialect import Dialect
 from ..errors import ParseError, SchemaError
 from ..schema.formats import _pgq
 from ..schema.formats._ddl import Cursor
+from ..sqlpgqforms import form_of
 
 __all__ = ["read_property_graph_statement"]
 
 
-def read_property_graph_statement(text: str, flavour: str = "") -> ir.Statement | None:
-    """The statement ``text`` holds if it is a property graph's CREATE or DROP, else None.
-    PostgreSQL creates a graph without element tables (``CREATE PROPERTY GRAPH g1``,
-    src/test/regress/sql/create_property_graph.sql); DuckPGQ calls that a syntax error."""
+def read_property_graph_statement(text: str, dialect: Dialect) -> ir.Statement | None:
+    """The statement ``text`` holds if it is a property graph's CREATE or DROP, else None. A
+    graph without element tables (``CREATE PROPERTY GRAPH g1``) is read where the form has
+    them (form fact ``empty_graphs``: PostgreSQL), and is a syntax error elsewhere."""
     c = Cursor(text)
     start = c.i
     try:
@@ -29,7 +31,7 @@ def read_property_graph_statement(text: str, flavour: str = "") -> ir.Statement 
             if not c.accept_kw("PROPERTY", "GRAPH"):
                 c.i = start
                 return None
-            return _create(c, or_replace, empty=flavour == "postgres")
+            return _create(c, or_replace, empty=form_of(dialect).empty_graphs)
         if c.accept_kw("DROP", "PROPERTY", "GRAPH"):
             if_exists = c.accept_kw("IF", "EXISTS")
             name = c.qualified("the graph's name")

@@ -118,13 +118,15 @@ def parse_sql(text: str, dialect: Dialect, schema: Any) -> ir.Query:
         from .property_graph import read_property_graph_statement
         from .sqlpgq import split_graph_tables
 
-        statement = read_property_graph_statement(text, dialect.sql_dialect or "")
+        statement = read_property_graph_statement(text, dialect)
         if statement is not None:
             return statement  # type: ignore[return-value]
 
         sql, tables = split_graph_tables(text, dialect)
         mapping = mapping_for(schema, dialect=dialect.sql_dialect) if schema is not None else None
-        reader = SqlReader(dialect, mapping, tables)
+        from ..sqlpgqforms import form_of
+
+        reader = SqlReader(dialect, mapping, tables, folds=form_of(dialect).folds)
         query = reader.read(sql)
         return query
     if schema is None:
@@ -275,9 +277,15 @@ class SqlReader:
     """Lowers one SQL statement of one flavour into Graph-IR through a mapping."""
 
     def __init__(
-        self, dialect: Dialect, mapping: SqlMapping | None, graph_tables: dict | None = None
+        self,
+        dialect: Dialect,
+        mapping: SqlMapping | None,
+        graph_tables: dict | None = None,
+        folds: str = "",
     ) -> None:
         self.dialect = dialect
+        #: the case unquoted names are folded to ("upper", "lower"; "": kept as written)
+        self.folds = folds
         self.mapping: Any = mapping
         self.graph_tables = graph_tables or {}
         #: GRAPH_TABLE column variable -> the COLUMNS expression (folded after reading)
@@ -309,6 +317,12 @@ class SqlReader:
         stmt = statements[0]
         if not isinstance(stmt, exp.Query):
             raise self.unsupported(f"SQL statement {stmt.key.upper()}", stmt)
+        if self.folds:
+            from .sqlpgq import fold_name
+
+            for ident in stmt.find_all(exp.Identifier):
+                if not ident.quoted:
+                    ident.set("this", fold_name(ident.this, self.folds))
         self._names = set()
         self._tokens = {}
         self.graph_columns = {}
@@ -1409,7 +1423,8 @@ class SqlReader:
         left = self.expr(node.this, scope)
         right = self.expr(node.expression, scope)
         if not node.args.get("typed") and self.type_of(left) != "float":
-            left = ir.FunctionCall("tofloat", (left,))
+            # the IR's float quotient, which every SQL target writes back as an untyped /
+            return self._safe(ir.ArithOp.DIV_FLOAT, left, right, bool(node.args.get("safe")))
         return self._safe(ir.ArithOp.DIV, left, right, bool(node.args.get("safe")))
 
     def x_intdiv(self, node: Any, scope: _Scope, f: bool) -> ir.Expr:

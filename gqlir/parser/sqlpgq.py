@@ -16,12 +16,16 @@ to a column becomes the column's expression): ``SELECT name, count(*) AS n FROM 
 (p:Person) RETURN p.name AS name, count(*) AS n``, which is what
 :mod:`gqlir.emitter.sqlpgq` writes that way: SQL/PGQ output reads back to the same IR.
 
-What a form means by its text is read with that form's facts (``dialects/sqlpgq.toml``,
-``[flavours.*]``): a graph pattern without a match mode matches homomorphically (one edge may
-bind two edge patterns), so the MATCH has REPEATABLE ELEMENTS unless no two edge patterns
-could bind one edge; DuckPGQ's quantified edge gives one row per reachable endpoint (ANY
-SHORTEST over that edge), its names are case insensitive and its unnamed COLUMNS take their
-text as name; PostgreSQL's LIKE escapes with a backslash and its COLUMNS hold no aggregate.
+What a form means by its text is read with that form's facts (``dialects/sqlpgq.toml``:
+capabilities, and the ``[form]`` facts of :mod:`gqlir.sqlpgqforms`): a graph pattern without a
+match mode matches homomorphically (one edge may bind two edge patterns), so the MATCH has
+REPEATABLE ELEMENTS unless no two edge patterns could bind one edge; an unquoted name is folded
+as the form folds it (upper case in Oracle and the standard, lower case in PostgreSQL), inside
+GRAPH_TABLE and around it; ``/`` of two integers keeps its fraction (the IR's float quotient)
+where the form's does and truncates in PostgreSQL; DuckPGQ's quantified edge gives one row per
+reachable endpoint (ANY SHORTEST over that edge), its names are case insensitive and its
+unnamed COLUMNS take their text as name; PostgreSQL's LIKE escapes with a backslash and its
+COLUMNS hold no aggregate.
 ``CREATE``/``DROP PROPERTY GRAPH`` are read by :mod:`.property_graph`.
 """
 
@@ -36,6 +40,7 @@ from .. import ir
 from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import GqlirError, ParseError, UnsupportedError
+from ..sqlpgqforms import form_of
 from .gql import SPANNER_BINARY, GqlBuilder, _delimited, _Tuple, _val
 
 __all__ = ["GraphTable", "split_graph_tables"]
@@ -55,7 +60,8 @@ class GraphTable:
 
 
 #: SQL's operators inside GRAPH_TABLE: GQL's comparisons and arithmetic, SQL's IN, LIKE, BETWEEN
-#: and !=, no XOR (ISO/IEC 9075-2 8.4, 8.5, 8.3)
+#: and !=, no XOR (ISO/IEC 9075-2 8.4, 8.5, 8.3); / keeps a quotient's fraction (DIV_FLOAT) where
+#: the form's does (form fact ``float_quotients``)
 SQLPGQ_BINARY = {k: v for k, v in SPANNER_BINARY.items() if k != "XOR"}
 
 
@@ -71,9 +77,12 @@ class SqlPgqBuilder(GqlBuilder):
 
     def __init__(self, dialect: Dialect) -> None:
         super().__init__(dialect)
-        # LIKE has no escape character unless ESCAPE names one (ISO/IEC 9075-2 8.5), except in
-        # PostgreSQL, whose default escape is the backslash (docs functions-matching.html)
-        self.LIKE_ESCAPE = "\\" if dialect.sql_dialect == "postgres" else None
+        self.form = form_of(dialect)
+        if not self.form.float_quotients:
+            # / of two integers truncates (form fact float_quotients): the IR's own /
+            self.BINARY = {**SQLPGQ_BINARY, "/": (SQLPGQ_BINARY["/"][0], ir.ArithOp.DIV)}
+        # LIKE's escape character when ESCAPE names none (form fact like_escape)
+        self.LIKE_ESCAPE = self.form.like_escape_char
 
     def tuple_expr(self, c: list, pos: int) -> Any:
         return _Tuple(tuple(_val(x) for x in c), pos)
@@ -104,7 +113,7 @@ class SqlPgqBuilder(GqlBuilder):
     def variable(self, c: list, pos: int) -> str:
         kind, text, start = c[0]
         if kind != "ESCAPED_NAME":
-            return text
+            return fold_name(text, self.form.folds)
         # delimited: a reserved word is a name here ("select" names a graph)
         return _delimited(text[1:-1].replace('""', '"'), start)
 
@@ -155,10 +164,6 @@ class SqlPgqBuilder(GqlBuilder):
         self._check_pending()
         return c[0]
 
-    @property
-    def _flavour(self) -> str:
-        return self.dialect.sql_dialect or ""
-
     def graph_table(self, c: list, pos: int) -> tuple:
         graph, pattern, *rest = c
         columns = next((x for x in rest if isinstance(x, tuple)), None)
@@ -172,7 +177,7 @@ class SqlPgqBuilder(GqlBuilder):
                 offset=pos,
             )
         mode, patterns, where = pattern.value
-        if self._flavour == "duckdb":
+        if not self.form.both_directions:
             both = [
                 x
                 for pp in patterns
@@ -183,18 +188,17 @@ class SqlPgqBuilder(GqlBuilder):
                 raise UnsupportedError(
                     "edge direction <->",
                     self.dialect.name,
-                    "DuckPGQ's <-[ ]-> does not match an edge of either direction: its own "
-                    "test finds one pair where -[ ]- finds five (test/sql/pattern_matching/"
-                    "basic_match.test)",
+                    f"{self.dialect.name}'s <-[ ]-> does not match an edge of either direction "
+                    f"({self.dialect.sources.get('form.both_directions', '')})",
                     rewrite="-[ ]- for an edge of either direction",
                     offset=both[0].pos,
                 )
         if self.dialect.capabilities.quantifier_rows == "endpoint":
             patterns = tuple(self._per_endpoint(pp) for pp in patterns)
         patterns = tuple(_flatten(pp) for pp in patterns)
-        if self._flavour == "duckdb":
-            # DuckDB's names are case insensitive, quoted or not (duckdb.org/docs/sql/dialect/
-            # keywords_and_identifiers): (B:Person) binds the b of b.name, spelt B
+        if self.form.case_insensitive:
+            # names are case insensitive, quoted or not: (B:Person) binds the b of b.name,
+            # spelt B
             spell = _first_spellings(patterns)
             patterns = tuple(pp.transform(spell) for pp in patterns)  # type: ignore[misc]
             where = where.transform(spell) if where is not None else None
@@ -252,7 +256,7 @@ class SqlPgqBuilder(GqlBuilder):
         )
 
     def trailing_comma(self, c: list, pos: int) -> _Rows:
-        if self._flavour != "duckdb":
+        if not self.form.columns_trailing_comma:
             raise ParseError(
                 "a COLUMNS list does not end with a comma (DuckPGQ, sqlpgq:duckdb, allows it)",
                 offset=pos,
@@ -282,8 +286,8 @@ class SqlPgqBuilder(GqlBuilder):
             if alias is None:
                 if isinstance(expr, ir.Property):
                     alias = expr.key  # "the alias defaults to the property name" (Oracle)
-                elif self._flavour == "duckdb":
-                    # DuckDB names an unnamed column by its expression's text
+                elif self.form.columns_named_by_text:
+                    # an unnamed column is named by its expression's text (DuckDB)
                     alias = " ".join(text.split())
                 else:
                     raise ParseError(
@@ -291,29 +295,38 @@ class SqlPgqBuilder(GqlBuilder):
                         offset=ipos,
                         code="PARSE_COLUMNS",
                     )
-            if self._flavour == "postgres" and aggregates(expr):
-                # "aggregate, window, and set-returning functions are not supported in COLUMNS"
-                # (PostgreSQL src/test/regress/sql/graph_table.sql)
+            if not self.form.columns_aggregates and aggregates(expr):
                 raise ParseError(
-                    "PostgreSQL takes no aggregate in COLUMNS; aggregate in the SELECT around it",
+                    f"{self.dialect.name} takes no aggregate in COLUMNS; aggregate in the SELECT "
+                    "around it",
                     offset=ipos,
                     code="PARSE_COLUMNS",
                 )
             taken = {i.alias.lower() for i in items if i.alias}
             if alias.lower() in taken:
-                if self._flavour != "duckdb":
+                if not self.form.duplicate_columns_renamed:
                     raise ParseError(
                         f"two COLUMNS are named {alias}",
                         offset=ipos,
                         code="PARSE_COLUMNS",
                     )
-                # DuckDB makes the names of a subquery's columns unique with a suffix
+                # the names of a subquery's columns made unique with a suffix (DuckDB)
                 k = 1
                 while f"{alias}_{k}".lower() in taken:
                     k += 1
                 alias = f"{alias}_{k}"
             items.append(ir.ReturnItem(expr, alias, pos=ipos))
         return tuple(items)
+
+
+def fold_name(text: str, folds: str) -> str:
+    """An unquoted name as the form reads it: folded to upper or lower case (form fact
+    ``folds``), or as written where no folding changes a name."""
+    if folds == "upper":
+        return text.upper()
+    if folds == "lower":
+        return text.lower()
+    return text
 
 
 @dataclass(frozen=True)

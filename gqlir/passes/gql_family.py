@@ -189,8 +189,10 @@ def _array_element(node: e.ArrayElement, target: Dialect) -> e.Expr:
 
 
 def _float_quotient(node: e.Arithmetic, target: Dialect) -> e.Expr:
-    """GoogleSQL's ``/`` is a float quotient: ``toFloat(a) / b`` in a truncating target. A zero
-    divisor fails in GoogleSQL and gives infinity or NaN in Cypher: a literal zero is refused."""
+    """GoogleSQL's ``/`` is a float quotient: ``toFloat(a) / b`` in a truncating Cypher target;
+    a SQL target writes the float quotient itself (an untyped division, which sqlglot casts
+    where the flavour's ``/`` truncates). A zero divisor fails in GoogleSQL and gives infinity
+    or NaN in Cypher (null in DuckDB): a literal zero is refused."""
     if isinstance(node.right, (e.Integer, e.Float)) and node.right.value == 0:
         raise UnsupportedError(
             "float division by zero",
@@ -198,6 +200,8 @@ def _float_quotient(node: e.Arithmetic, target: Dialect) -> e.Expr:
             "GoogleSQL raises a division-by-zero error where Cypher gives infinity or NaN",
             offset=node.pos,
         )
+    if target.family == "sql":
+        return node
     left = node.left if isinstance(node.left, e.Float) else e.FunctionCall("tofloat", (node.left,))
     return e.Arithmetic(e.ArithOp.DIV, left, node.right, pos=node.pos)
 

@@ -13,6 +13,13 @@ printer's ``_lower_function`` until a scope-typed pass exists, see docs/architec
   spaces in GQL (neo4j/docs-cypher gql-conformance/supported-optional.adoc), so they are written
   with the whitespace set as second argument: ``trim(x)`` is ``BTRIM(x, ws)``, and ``ltrim``,
   ``rtrim``, ``btrim`` keep their name (GQL.g4 20.23 multiCharacterTrimFunction).
+* ``sign(x)``, for a target without it (GQL.g4 20.9-20.29 has no SIGN; TuGraph's GQL lists
+  none either, dialects/tugraph-gql.toml), is ``CASE WHEN x > 0 THEN 1 WHEN x < 0 THEN -1
+  WHEN x IS NOT NULL THEN 0 END``: an integer as Cypher's ``sign()`` gives (Neo4j Cypher
+  manual, mathematical numeric functions: "sign() returns the signum of an INTEGER or FLOAT
+  value: 0 if the number is 0, -1 for any negative number, and 1 for any positive number"),
+  null for null. ``x`` is evaluated up to three times, so an ``x`` that calls ``rand()`` stays
+  refused.
 """
 
 from __future__ import annotations
@@ -28,12 +35,42 @@ __all__ = ["NAMES", "lower_gql_functions"]
 
 #: The functions this pass may rewrite.
 NAMES = frozenset({"e", "pi", "coalesce", "nodes", "relationships", "trim", "btrim"})
-NAMES |= {"ltrim", "rtrim"}
+NAMES |= {"ltrim", "rtrim", "sign"}
+
+#: functions whose value may differ between two calls with the same arguments
+_VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
 
 
 def lower_gql_functions(root: Node, target: Dialect) -> Node:
     """``root`` with the functions above written as GQL writes them."""
-    return root.transform(_rewrite)
+    lacks_sign = "sign" in target.capabilities.unsupported_functions
+
+    def rewrite(node: Node) -> Node:
+        if lacks_sign and isinstance(node, e.FunctionCall) and node.name == "sign":
+            return _sign(node)
+        return _rewrite(node)
+
+    return root.transform(rewrite)
+
+
+def _sign(node: e.FunctionCall) -> e.Expr:
+    """``sign(x)`` as a CASE, where ``x`` gives one value however often it is evaluated."""
+    if len(node.args) != 1:
+        return node
+    (x,) = node.args
+    if any(isinstance(n, e.FunctionCall) and n.name in _VOLATILE for n in x.walk()):
+        return node
+    at = node.pos
+
+    def compare(op: e.CompOp) -> e.Expr:
+        return e.Comparison(op, x, e.Integer(0), pos=at)
+
+    whens = (
+        e.CaseWhen(compare(e.CompOp.GT), e.Integer(1)),
+        e.CaseWhen(compare(e.CompOp.LT), e.Integer(-1)),
+        e.CaseWhen(e.IsNull(x, negated=True), e.Integer(0)),
+    )
+    return e.Case(None, whens, None, pos=at)
 
 
 def _rewrite(node: Node) -> Node:

@@ -1,0 +1,124 @@
+"""``EXISTS { pattern }`` as a bare pattern predicate, for a target that has only the latter.
+
+TuGraph's Cypher rejects ``EXISTS { }`` subqueries but reads ``WHERE (a)-[:R]->()``
+(Lcypher.g4 ``oC_Atom`` includes ``oC_RelationshipsPattern``; dialects/tugraph-cypher.toml).
+The two mean the same: a pattern predicate is true when the pattern has a match (openCypher 9,
+"Pattern predicates"; the IR reads both as :class:`~gqlir.ir.expr.Exists`). A pattern
+predicate may not introduce variables, so an EXISTS is marked to be written as one only when
+it is one plain MATCH of a single pattern with a relationship and no WHERE; a variable it
+introduces that is named once and read nowhere is dropped (``EXISTS { (n)-->(m) }`` is
+``(n)-->()``), and every other variable must be bound where the EXISTS stands. The printer then
+decides as for a predicate it read (gqlir/emitter/cypher.py ``exists``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from ..dialect import Dialect
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.analysis import column_name
+from ..ir.node import Node
+
+__all__ = ["applies", "lower_pattern_predicates"]
+
+
+def applies(target: Dialect) -> bool:
+    """A target with pattern predicates and without EXISTS subqueries."""
+    caps = target.capabilities
+    return caps.pattern_predicate and not caps.exists_subquery
+
+
+def lower_pattern_predicates(root: Node, target: Dialect) -> Node:
+    """``root`` with each EXISTS that can be a pattern predicate marked as one."""
+    if not applies(target):
+        return root
+
+    def linear(node: Node) -> Node:
+        if not isinstance(node, q.LinearQuery):
+            return node
+        bound: set[str] = set()
+        steps: list[q.Step] = []
+        for step in node.steps:
+            here = bound | _pattern_names(step) if isinstance(step, q.Match) else bound
+            steps.append(step.transform(_marker(here)))  # type: ignore[arg-type]
+            bound = _after(step, bound)
+        new = tuple(steps)
+        if all(a is b for a, b in zip(new, node.steps, strict=True)):
+            return node
+        return replace(node, steps=new)
+
+    return root.transform(linear)
+
+
+def _marker(bound: set[str]) -> Callable[[Node], Node]:
+    return lambda node: _mark(node, bound)
+
+
+def _mark(node: Node, bound: set[str]) -> Node:
+    if not isinstance(node, e.Exists) or node.pattern_predicate:
+        return node
+    query = node.query
+    if not isinstance(query, q.LinearQuery) or len(query.steps) != 1:
+        return node
+    (match,) = query.steps
+    if not isinstance(match, q.Match) or match.optional or match.where is not None:
+        return node
+    if len(match.patterns) != 1:
+        return node
+    pattern = match.patterns[0]
+    if not any(isinstance(x, p.RelPattern) for x in pattern.walk()):
+        return node
+    new = _pattern_names(match) - bound
+    if new:
+        if not all(_named_once(match, name) for name in new):
+            return node
+        match = match.transform(lambda x: _anonymous(x, new))  # type: ignore[assignment]
+        query = replace(query, steps=(match,))
+    return replace(node, query=query, pattern_predicate=True)
+
+
+def _named_once(match: q.Match, name: str) -> bool:
+    """Whether ``name`` is declared once in ``match`` and read nowhere in it."""
+    declared = read = 0
+    for x in match.walk():
+        if isinstance(x, (p.NodePattern, p.RelPattern, p.PathPattern)) and x.variable == name:
+            declared += 1
+        elif isinstance(x, e.Variable) and x.name == name:
+            read += 1
+    return declared == 1 and read == 0
+
+
+def _anonymous(node: Node, names: set[str]) -> Node:
+    if isinstance(node, (p.NodePattern, p.RelPattern, p.PathPattern)) and node.variable in names:
+        return replace(node, variable=None)
+    return node
+
+
+def _pattern_names(step: q.Match) -> set[str]:
+    names: set[str] = set()
+    for pattern in step.patterns:
+        if pattern.variable is not None:
+            names.add(pattern.variable)
+        for x in pattern.walk():
+            if isinstance(x, (p.NodePattern, p.RelPattern)) and x.variable is not None:
+                names.add(x.variable)
+    return names
+
+
+def _after(step: q.Step, bound: set[str]) -> set[str]:
+    """The variables bound after ``step`` (as far as this pass follows; a step it does not
+    know leaves nothing known)."""
+    if isinstance(step, q.Match):
+        return bound | _pattern_names(step)
+    if isinstance(step, q.Unwind):
+        return bound | {step.variable} | ({step.index} if step.index else set())
+    if isinstance(step, q.Projection):
+        names = {name for item in step.items if (name := column_name(item)) is not None}
+        return (bound | names) if step.star else names
+    if isinstance(step, (q.Filter, q.SetClause, q.Remove, q.Delete)):
+        return bound
+    return set()
