@@ -310,6 +310,17 @@ QUIRKS: dict[str, Known] = {
         "and numbers is a binder error where Cypher answers (an error, never another value)",
         REFUSES,
     ),
+    "falkordb-case-branches": Known(
+        (("falkordb", "falkordb"),),
+        r"\bCASE\b",
+        "MATCH (a) RETURN CASE WHEN a.s IS NULL THEN a.s - 1 ELSE 0 END AS c",
+        "FalkorDB types the operands of every CASE branch, also one no row takes: a string in "
+        "arithmetic there is a type error where Cypher answers (found by make fuzz, seed "
+        "20261121 on pool graph 1)",
+        REFUSES,
+        graph={"nodes": [{"id": 0, "labels": ["A"], "properties": {"s": "x"}}], "edges": []},
+        message="Type mismatch",
+    ),
     "kuzu-static-types": Known(
         KUZU,
         r".",
