@@ -49,7 +49,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
         ),
         (
             "Patterns",
-            """quantified_paths quantified_edge_syntax unbounded_quantifiers shortest_prefix
+            """quantified_paths quantified_edge_syntax unbounded_quantifiers max_quantifier_upper shortest_prefix
             shortest_function shortest_in_quantifier label_expressions colon_labels
             max_node_labels max_property_map_keys inline_where match_modes default_match_mode
             match_mode_implicit path_modes
@@ -75,7 +75,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
             with_distinct_constants_kept
             exists_property_function pattern_count_size pattern_comprehension_keeps_nulls
             integer_rounding_float round_half_up to_integer_truncates operator_parentheses
-            sum_keeps_integers sub_second_temporals googlesql_expressions
+            sum_keeps_integers decimal_aggregates sub_second_temporals googlesql_expressions
             power_of_integers_is_float power_is_float""",
         ),
         (

@@ -85,6 +85,7 @@ class Capabilities:
     quantified_paths: bool = True  # ((a)-->(b)){1,3}
     quantified_edge_syntax: str = "star"  # star: -[*1..3]->, braces: -[]->{1,3}
     unbounded_quantifiers: bool = True
+    max_quantifier_upper: int = 0  # a larger upper bound is capped by the engine; 0: none
     shortest_prefix: bool = True  # ANY SHORTEST, SHORTEST k ...
     shortest_function: bool = True  # shortestPath(), allShortestPaths()
     label_expressions: str = "full"  # full (& | ! %), colon (:A:B, [:R1|R2]), or (|), single
@@ -202,6 +203,7 @@ class Capabilities:
     round_half_up: bool = True  # round(-2.5) is -2.0 (Java's Math.round), not -3.0
     to_integer_truncates: bool = True  # toInteger(-1.5) is -1 (toward zero), not -2
     sum_keeps_integers: bool = True  # sum() of integers is an integer (FalkorDB: a float)
+    decimal_aggregates: bool = True  # sum/min/max/avg/count take DECIMAL values (Kuzu: no)
     # the grammar ranks operators otherwise than Cypher (FalkorDB: ^ is right-associative, +
     # binds less tightly than IN): every operand that is an operator is parenthesised
     operator_parentheses: bool = False

@@ -223,6 +223,32 @@ QUIRKS: dict[str, Known] = {
         "grafeo's GQL returns null for arithmetic on a string (GQL: a data exception)",
         LENIENT,
     ),
+    "grafeo-unwind-two-hops": Known(
+        GRAFEO,
+        r"\bUNWIND\b.*\bMATCH\b",
+        "UNWIND [1, 2, null] AS k MATCH (a:B)-->(b)-->(c) RETURN a.x AS c0, count(*) AS agg",
+        "grafeo fails with an internal error (GRAFEO-X001 'Column not found') on an UNWIND "
+        "followed by a two-hop MATCH that matches nothing and an aggregation, in its Cypher and "
+        "its GQL (found by make fuzz, seed 20261121, on pool graph 1, kept here)",
+        REFUSES,
+        "GRAFEO-X001",
+        graph={
+            "nodes": [
+                {"id": 0, "labels": ["A"], "properties": {}},
+                {"id": 1, "labels": ["A"], "properties": {"s": "b"}},
+                {"id": 2, "labels": ["A"], "properties": {"x": -3, "s": "b"}},
+                {"id": 3, "labels": ["B"], "properties": {}},
+                {"id": 4, "labels": ["A"], "properties": {"x": -1}},
+            ],
+            "edges": [
+                {"id": i, "type": t, "source": src, "target": dst, "properties": {}}
+                for i, (t, src, dst) in enumerate(
+                    [("S", 1, 1), ("S", 1, 3), ("R", 4, 3), ("S", 1, 4), ("S", 1, 4), ("R", 0, 0)]
+                )
+            ],
+        },
+        message="Column not found",
+    ),
     "kuzu-union-repeats": Known(
         KUZU,
         r"\bUNION\b",
@@ -240,15 +266,6 @@ QUIRKS: dict[str, Known] = {
         "grafeo's Cypher compares a string with a number by its value: '1' = 1 and "
         "'1' IN [1] are true (Cypher: false, values of different types are never equal)",
     ),
-    "arcadedb-static-types": Known(
-        ARCADEDB,
-        r"\b(abs|reverse|toUpper)\(|[-+*%]",
-        "MATCH (a:B) RETURN abs('a') AS c",
-        "ArcadeDB types a literal argument when it plans the query: abs('a') is an error even "
-        "where no row reaches it (the reference raises it on a row that does)",
-        REFUSES,
-        message="Type mismatch",
-    ),
     "arcadedb-early-type-errors": Known(
         ARCADEDB,
         r"\bWHERE\b",
@@ -257,18 +274,6 @@ QUIRKS: dict[str, Known] = {
         "would never meet (the whole pattern matches nothing) stops the query",
         REFUSES,
         graph={"nodes": [{"id": 0, "labels": ["A"], "properties": {"s": "a"}}], "edges": []},
-    ),
-    "neo4j-static-types": Known(
-        NEO4J_ROUTES,
-        r"\b(abs|reverse|toUpper)\(|[-+*%]",
-        "MATCH (a:B) RETURN abs(toString(a.x)) AS c",
-        "Neo4j types expressions when it plans the query: an argument or operand whose type is "
-        "known to be wrong (abs(toString(x)), reverse(toString(x)) * 1) is a compile-time "
-        "error even where no row would evaluate it; the reference raises it only on a row "
-        "that reaches it (statically only for literal operands)",
-        REFUSES,
-        "Neo.ClientError.Statement.SyntaxError",
-        message="Type mismatch",
     ),
     "neo4j-early-type-errors": Known(
         NEO4J_ROUTES,
@@ -305,13 +310,15 @@ QUIRKS: dict[str, Known] = {
         "and numbers is a binder error where Cypher answers (an error, never another value)",
         REFUSES,
     ),
-    "falkordb-static-types": Known(
+    "falkordb-case-branches": Known(
         (("falkordb", "falkordb"),),
-        r"\b(abs|reverse|toUpper)\(|[-+*%]",
-        "MATCH (a:B) RETURN abs('a') AS c",
-        "FalkorDB types a literal argument when it plans the query: abs('a') is an error "
-        "even where no row reaches it (the reference raises it on a row that does)",
+        r"\bCASE\b",
+        "MATCH (a) RETURN CASE WHEN a.s IS NULL THEN a.s - 1 ELSE 0 END AS c",
+        "FalkorDB types the operands of every CASE branch, also one no row takes: a string in "
+        "arithmetic there is a type error where Cypher answers (found by make fuzz, seed "
+        "20261121 on pool graph 1)",
         REFUSES,
+        graph={"nodes": [{"id": 0, "labels": ["A"], "properties": {"s": "x"}}], "edges": []},
         message="Type mismatch",
     ),
     "kuzu-static-types": Known(

@@ -144,6 +144,16 @@ def test_adversarial_text_in_every_dialect_only_raises_gqlir_errors(
         gqlir.transpile(text, source, target, schema=SOCIAL)
 
 
+@pytest.mark.parametrize("text", ["²", "x = ²", "١٢", "CREATE TABLE t (a INT DEFAULT ³)"])
+@pytest.mark.parametrize("dialect", ["sqlpgq", "sql:postgres"])
+def test_a_digit_no_number_has_is_a_syntax_error(text: str, dialect: str) -> None:
+    """make fuzz (seed 20261121): '²' is a digit to str.isdigit() but to no number pattern,
+    and the SQL DDL tokenizer failed an assertion on it."""
+    with contextlib.suppress(gqlir.GqlirError):
+        gqlir.validate(text, dialect)
+        gqlir.transpile(text, dialect, "neo4j")
+
+
 _line_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(_any_char, max_size=12),
     lambda inner: (

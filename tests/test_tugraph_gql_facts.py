@@ -126,3 +126,31 @@ def test_gql_the_planner_refuses_is_refused(gql: str, construct: str) -> None:
     with pytest.raises(UnsupportedError) as refused:
         api.transpile(gql, "iso-gql", "tugraph-gql")
     assert refused.value.construct == construct
+
+
+@pytest.mark.parametrize(
+    ("cypher", "construct"),
+    [
+        ("MATCH (a)-[*]->(b) RETURN count(*) AS c", "unbounded quantifier"),
+        ("MATCH (a)-[:R*2..]->(b) RETURN count(*) AS c", "unbounded quantifier"),
+        ("MATCH (a)-[:R*1..200]->(b) RETURN count(*) AS c", "quantifier bound over the maximum"),
+    ],
+)
+def test_a_bound_tugraph_caps_is_refused(cypher: str, construct: str) -> None:
+    """TuGraph-DB matches at most VAR_LEN_EXPAND_MAX_HOP = 128 relationships of a
+    variable-length pattern, and gives one without an upper bound that bound (dialect files'
+    sources): the longer paths would be dropped without a word, so both are refused; a bound
+    up to 128 is written."""
+    assert CAPS.max_quantifier_upper == 128 and not CAPS.unbounded_quantifiers
+    cypher_caps = get_dialect("tugraph-cypher").capabilities
+    assert not cypher_caps.unbounded_quantifiers
+    targets = ["tugraph-gql"] + (["tugraph-cypher"] if construct == "unbounded quantifier" else [])
+    for target in targets:
+        with pytest.raises(UnsupportedError) as info:
+            api.transpile(cypher, "neo4j", target)
+        assert info.value.construct == construct, target
+    text = _tugraph("MATCH (a)-[:R*1..128]->(b) RETURN count(*) AS c")
+    assert "{1,128}" in text
+    assert _rows(text, "tugraph-gql") == _rows(
+        "MATCH (a)-[:R*1..128]->(b) RETURN count(*) AS c", "neo4j"
+    )

@@ -221,6 +221,10 @@ def literal_type(node: e.Expr) -> VType:
     return VType("list", unconst(elem) if elem else VType("null"))
 
 
+def _holds_null(node: e.Expr) -> bool:
+    return any(isinstance(x, e.Null) for x in node.walk())
+
+
 _SCALAR_LITERALS = frozenset({e.Null, e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral})
 _BOOLEAN_CLASSES = frozenset(BOOLEAN_VALUED)
 _BOOLEAN = VType("boolean")
@@ -229,7 +233,12 @@ _BOOLEAN = VType("boolean")
 class TypeAnalysis:
     """The type of an expression in a scope. Subclasses say what a variable is bound to
     (:meth:`variable`) and what a property holds (:meth:`property`); everything else is the
-    IR's meaning and is the same for every layer."""
+    IR's meaning and is the same for every layer. ``NULL_IS_ANY``: a written ``null`` is of
+    any type, as Neo4j's planner types it (a CASE or ``coalesce`` with a written null among
+    its values is then of any type; a CASE without ELSE is not, as there), rather than of the
+    null type, which any other type absorbs in :func:`join`."""
+
+    NULL_IS_ANY = False
 
     def variable(self, name: str) -> VType:
         """The type of the value bound to ``name`` (unknown by default)."""
@@ -247,11 +256,13 @@ class TypeAnalysis:
             return self.variable(node.name)  # type: ignore[attr-defined]
         if cls is e.Property:
             return self.property(node, self.of(node.subject))  # type: ignore[arg-type, attr-defined]
+        if cls is e.Null and self.NULL_IS_ANY:
+            return ANY
         if cls in _SCALAR_LITERALS:
             return literal_type(node).with_const(node)
         if cls in _BOOLEAN_CLASSES:
             return _BOOLEAN
-        if is_const(node):
+        if is_const(node) and not (self.NULL_IS_ANY and _holds_null(node)):
             return literal_type(node).with_const(node)
         if isinstance(node, e.Variable):
             return self.variable(node.name)
@@ -287,7 +298,10 @@ class TypeAnalysis:
             return self._call(node)
         if isinstance(node, e.Case):
             out: VType | None = None
-            for value in [w.result for w in node.whens] + [node.default or e.Null()]:
+            values = [w.result for w in node.whens]
+            if node.default is not None:  # a missing ELSE's null is absorbed by join()
+                values.append(node.default)
+            for value in values:
                 t = self.of(value)
                 out = t if out is None else join(out, t)
             return unconst(out or ANY)

@@ -41,7 +41,8 @@ def generator_for(dialect: str | Dialect, *, pretty: bool = False, schema: Any =
 
     ``schema`` is the table mapping a SQL generator lowers patterns through (see
     :mod:`gqlir.sqlmapping`); a GQL generator reads property types from it (so that Cypher's
-    ``+`` is written as the one operation the types allow); Cypher families do not read it.
+    ``+`` is written as the one operation the types allow); Cypher families do not read it
+    (:func:`emit` gives it to the lowering passes that read it).
     """
     target = get_dialect(dialect)
     entry = _VARIANTS.get(target.grammar) or _FAMILIES.get(target.family)
@@ -67,7 +68,8 @@ def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False, schema: An
         if preflight is not None:
             preflight(node)
         properties = getattr(generator, "property_kinds", None)
-        return generator.generate(lower(node, generator.dialect, properties=properties))
+        lowered = lower(node, generator.dialect, properties=properties, schema=schema)
+        return generator.generate(lowered)
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

@@ -1158,6 +1158,7 @@ class CypherGenerator(GraphTextGenerator):
         """Cypher 9 variable length: ``*`` (1 or more), ``*n``, ``*m..``, ``*m..n``; with words
         inside the quantifier (Kuzu), ``* TRAIL m..n`` with both bounds."""
         lower = self.count(quant.lower, quant)
+        self.check_upper_bound(quant)
         if self.star_words:
             words, self.star_words = self.star_words, ""
             return f"* {words} {lower}..{self.count(quant.upper, quant)}"
@@ -1171,6 +1172,7 @@ class CypherGenerator(GraphTextGenerator):
     def brace_quantifier(self, quant: p.Quantifier) -> str:
         """GQL-style bounds: ``{n}``, ``{m,}``, ``{m,n}``."""
         lower = self.count(quant.lower, quant)
+        self.check_upper_bound(quant)
         if quant.upper is None:
             self._check_unbounded(quant)
             return "{" + lower + ",}"

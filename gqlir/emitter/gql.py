@@ -1930,6 +1930,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(p.Quantifier)
     def quantifier(self, quant: p.Quantifier) -> str:
         lower = self.count(quant.lower, quant)
+        self.check_upper_bound(quant)
         if quant.upper is None:
             self.require(
                 self.caps.unbounded_quantifiers,

@@ -35,6 +35,19 @@ class GraphTextGenerator(Generator):
             )
         return str(value)
 
+    def check_upper_bound(self, quant: p.Quantifier) -> None:
+        """A quantifier's upper bound must be one the engine keeps: a dialect whose engine
+        caps every variable-length pattern (``max_quantifier_upper``) refuses a larger bound
+        rather than let the engine drop the longer paths."""
+        cap = self.caps.max_quantifier_upper
+        if cap and type(quant.upper) is int and quant.upper > cap:
+            raise self.unsupported(
+                "quantifier bound over the maximum",
+                quant,
+                message=f"{self.dialect.name} matches at most {cap} relationships of a "
+                f"variable-length pattern: a bound of {quant.upper} would lose the longer paths",
+            )
+
     @emits(e.Integer)
     def integer(self, node: e.Integer) -> str:
         """Both families' integers are 64-bit: a wider value is refused, never wrapped."""

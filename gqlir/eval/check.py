@@ -564,11 +564,23 @@ class _Checker:
         if _kind(e.container, scope) in _NOT_LIST:
             raise _fail("InvalidArgumentType", "IN needs a list", e)
 
+    def e_Negate(self, e: ir.Negate, scope: Scope, ctx: _Ctx) -> None:
+        self.expr(e.operand, scope, ctx)
+        if _kind(e.operand, scope) in _NOT_NUMBER:
+            raise _fail("InvalidArgumentType", f"- cannot take a {_kind(e.operand, scope)}", e)
+
     def e_FunctionCall(self, e: ir.FunctionCall, scope: Scope, ctx: _Ctx) -> None:
         for a in e.args:
             self.expr(a, scope, ctx)
         wants = _ENTITY_ARGUMENT.get(e.name)
         if wants and e.args and _kind(e.args[0], scope) in {NODE, REL, PATH} - {wants}:
+            raise _fail(
+                "InvalidArgumentType", f"{e.name}() cannot take a {_kind(e.args[0], scope)}", e
+            )
+        # Neo4j types a function's arguments when it plans the query: an argument whose type is
+        # certain and wrong is an error even if no row would reach the call
+        refused = _ARGUMENT_NOT.get(e.name)
+        if refused and e.args and _kind(e.args[0], scope) in refused:
             raise _fail(
                 "InvalidArgumentType", f"{e.name}() cannot take a {_kind(e.args[0], scope)}", e
             )
@@ -715,6 +727,16 @@ def _unambiguous(expr: ir.Expr, keys: list[ir.Expr], local: frozenset[str] = fro
         _unambiguous(child, keys, local)
 
 
+_NUMERIC_FUNCTIONS = """abs ceil floor round sign sqrt exp log log10 sin cos tan cot asin acos
+    atan atan2 degrees radians haversin""".split()
+_STRING_FUNCTIONS = "upper lower trim ltrim rtrim left right substring replace split".split()
+#: The kinds a function's first argument cannot have (Neo4j: "Type mismatch" at compile time).
+_ARGUMENT_NOT = {
+    **dict.fromkeys(_NUMERIC_FUNCTIONS, _NOT_NUMBER),
+    **dict.fromkeys(_STRING_FUNCTIONS, _NOT_NUMBER - {STRING} | {INTEGER, FLOAT}),
+    "reverse": {INTEGER, FLOAT, BOOLEAN, MAP, NODE, REL, PATH},
+}
+
 _TO_CHECK = {
     "null": NULL,
     "boolean": BOOLEAN,
@@ -732,9 +754,13 @@ _FROM_CHECK[RELS] = VType("list", VType("edge"))
 
 
 class _ScopeTypes(TypeAnalysis):
-    """The type analysis (:mod:`gqlir.analysis.types`) over the checker's scope of kinds."""
+    """The type analysis (:mod:`gqlir.analysis.types`) over the checker's scope of kinds. A
+    written ``null`` is of any type here, as in Neo4j's planner: it types ``CASE WHEN c THEN
+    null ELSE 'a' END`` and ``coalesce(null, 'a')`` as any value, not as strings (observed with
+    Neo4j 5.26), so no compile-time error may follow from them."""
 
     __slots__ = ("scope",)
+    NULL_IS_ANY = True
 
     def __init__(self, scope: Scope) -> None:
         self.scope = scope

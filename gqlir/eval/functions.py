@@ -163,10 +163,11 @@ def _relationships(rt: Runtime, a: list[Any]) -> Any:
     raise _arg_type_error("relationships", a[0], "TypeError")
 
 
-@_fn("is_trail")
+@_fn("is_trail", "googlesql.is_trail")
 def _is_trail(rt: Runtime, a: list[Any]) -> Any:
     """Kuzu's is_trail(p), which the Kuzu translation writes for Cypher's relationship
-    uniqueness: no relationship of the path repeats."""
+    uniqueness, and GoogleSQL's IS_TRAIL(p), which gqlir reads it as: no relationship of the
+    path repeats."""
     if isinstance(a[0], Path):
         ids = [r.id for r in a[0].relationships]
         return len(set(ids)) == len(ids)

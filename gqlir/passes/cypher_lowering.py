@@ -75,6 +75,24 @@ class _Lowering:
         # how often each name is read (a relationship nothing reads is only bound)
         self.reads = Counter(x.name for x in root.walk() if isinstance(x, e.Variable))
         self.star = any(isinstance(x, q.Projection) and x.star for x in root.walk())
+        self._sites: Counter[str] | None = None
+
+    @property
+    def binding_sites(self) -> Counter[str]:
+        """How many places of the query bind each name (a projection's alias is one)."""
+        if self._sites is None:
+            self._sites = Counter()
+            for node in self.root.walk():
+                if isinstance(node, q.Projection):
+                    self._sites.update(a for a in map(column_name, node.items) if a)
+                    continue
+                if isinstance(node, q.ReturnItem):
+                    continue  # counted with its projection
+                for attribute in ("variable", "accumulator", "alias"):
+                    name = getattr(node, attribute, None)
+                    if isinstance(name, str):
+                        self._sites[name] += 1
+        return self._sites
 
     def run(self) -> Node:
         root = self.root
@@ -110,20 +128,6 @@ class _Lowering:
     def refuse(self, construct: str, node: Node, message: str) -> UnsupportedError:
         return UnsupportedError(construct, self.dialect.name, message, offset=node.pos)
 
-    def check_distinct_constants(self, node: q.Projection) -> None:
-        """A DISTINCT projection of constants only: the target keeps every incoming row where
-        it writes it as WITH DISTINCT (a RETURN DISTINCT with ORDER BY is written so too)."""
-        if not node.distinct or node.star or not node.items:
-            return
-        if any(isinstance(x, (e.Variable, e.Parameter)) for i in node.items for x in i.expr.walk()):
-            return
-        raise self.refuse(
-            "DISTINCT of constants only",
-            node,
-            f"{self.dialect.name} keeps every row of a WITH DISTINCT whose columns are all "
-            "constants",
-        )
-
     def fresh(self, stem: str) -> str:
         name = next(f"{stem}{i}" for i in range(1, 1_000_000) if f"{stem}{i}" not in self.taken)
         self.taken.add(name)
@@ -143,10 +147,10 @@ class _Lowering:
             return _contains_empty(node)
         if isinstance(node, e.Index) and not caps.index_out_of_range_null:
             return _literal_subscript(node)
-        if isinstance(node, q.Projection) and caps.with_distinct_constants_kept:
-            self.check_distinct_constants(node)
         if isinstance(node, q.LinearQuery) and caps.order_by_reads_shadowed:
-            return self.unshadow_order_by(node)
+            node = self.unshadow_order_by(node)
+        if isinstance(node, q.LinearQuery) and caps.with_distinct_constants_kept:
+            self.check_distinct_constants(node)
         if isinstance(node, p.RelPattern) and not caps.undirected_quantified:
             return self.check_undirected_quantifier(node)
         if isinstance(node, e.PatternComprehension) and not caps.pattern_comprehension_keeps_nulls:
@@ -390,6 +394,36 @@ class _Lowering:
             return _truncating_to_integer(node)
         return node
 
+    # -- WITH DISTINCT of constants --------------------------------------------------------
+    def check_distinct_constants(self, query: q.LinearQuery) -> None:
+        """The target keeps every incoming row of a WITH DISTINCT whose columns are all
+        constants (a final RETURN DISTINCT is right): refused. A column is constant when it
+        reads no parameter and no variable, or only variables bound to constants (the target
+        propagates them: ``WITH 1 AS c WITH DISTINCT c`` keeps every row too); a parameter is
+        not one there. Runs after ORDER BY is split off a projection, which may make a
+        RETURN DISTINCT a WITH DISTINCT."""
+        constant: set[str] = set()
+        for i, step in enumerate(query.steps):
+            if not isinstance(step, q.Projection) or step.star:
+                continue
+            columns = {column_name(item): item.expr for item in step.items}
+            fixed = {
+                name
+                for name, expr in columns.items()
+                if name is not None
+                and free_variables(expr) <= constant
+                and not any(isinstance(x, e.Parameter) for x in expr.walk())
+            }
+            final = i == len(query.steps) - 1
+            if step.distinct and not final and columns and len(fixed) == len(columns):
+                raise self.refuse(
+                    "DISTINCT of constants only",
+                    step,
+                    f"{self.dialect.name} keeps every row of a WITH DISTINCT whose columns are "
+                    "all constants (RETURN DISTINCT is right)",
+                )
+            constant = fixed
+
     # -- x IN list --------------------------------------------------------------------------
     def membership(self, node: e.In) -> e.Expr:
         """Cypher's IN: true on a match; else null where the item or an element is null; false
@@ -429,22 +463,14 @@ class _Lowering:
 
     # -- list = list ------------------------------------------------------------------------
     def list_equality(self, node: e.Comparison) -> e.Expr:
-        """``=``/``<>`` with a list literal: element by element (Cypher's three-valued AND)
-        when both sides are list literals; refused when only one is (the other may hold a
-        null that the target would compare as equal)."""
+        """``=``/``<>`` of two list literals: element by element (Cypher's three-valued AND).
+        Any other comparison that may meet a null inside a list or map was refused before
+        (:mod:`gqlir.passes.composites`)."""
         if node.op not in (e.CompOp.EQ, e.CompOp.NE):
             return node
         left, right = node.left, node.right
-        lists = isinstance(left, e.ListLiteral), isinstance(right, e.ListLiteral)
-        if not any(lists):
+        if not (isinstance(left, e.ListLiteral) and isinstance(right, e.ListLiteral)):
             return node
-        if not all(lists):
-            raise self.refuse(
-                "list equality",
-                node,
-                f"{self.dialect.name} compares the nulls inside two lists as equal; a list "
-                "literal can only be compared with another list literal",
-            )
         equal = _elementwise_equal(left, right)  # type: ignore[arg-type]
         return equal if node.op is e.CompOp.EQ else e.Not(equal)
 
@@ -452,7 +478,7 @@ class _Lowering:
     def unshadow_order_by(self, query: q.LinearQuery) -> q.LinearQuery:
         steps: list[q.Step] = []
         for step in query.steps:
-            if isinstance(step, q.Projection) and _shadows_in_order(step):
+            if isinstance(step, q.Projection) and _shadows_in_order(step, self.binding_sites):
                 steps.extend(self.project_then_order(step))
             else:
                 steps.append(step)
@@ -555,15 +581,17 @@ def _truncating_to_integer(node: e.FunctionCall) -> e.Expr:
     return e.Case(None, (e.CaseWhen(fractional_negative, toward_zero),), node)
 
 
-def _shadows_in_order(step: q.Projection) -> bool:
+def _shadows_in_order(step: q.Projection, sites: Counter[str]) -> bool:
     """Whether an ORDER BY key reads a column whose alias names another value than the
-    variable of that name (which the target's ORDER BY would read instead)."""
+    variable of that name (which the target's ORDER BY would read instead): an alias that
+    nothing else in the query binds shadows nothing."""
     if not step.order_by:
         return False
     reads = set().union(*(free_variables(s.expr) for s in step.order_by))
     for item in step.items:
         name = item.alias
-        if name is not None and name in reads and item.expr != e.Variable(name):
+        shadowing = name is not None and sites[name] > 1
+        if shadowing and name in reads and item.expr != e.Variable(name):
             return True
     return False
 

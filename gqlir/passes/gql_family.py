@@ -104,7 +104,11 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
     def rewrite(node: Node) -> Node:
         if isinstance(node, e.FunctionCall) and node.name in _TYPED_ROUNDING:
             return _typed_rounding(node, target)
-        if isinstance(node, e.FunctionCall) and node.name.startswith(tuple(_OWN_FUNCTIONS)):
+        if (
+            isinstance(node, e.FunctionCall)
+            and node.name.startswith(tuple(_OWN_FUNCTIONS))
+            and node.name not in target.functions  # a target that spells it has it (Kuzu)
+        ):
             family, name = node.name.split(".", 1)
             if name.startswith("@"):  # a system property x.@id
                 raise UnsupportedError(

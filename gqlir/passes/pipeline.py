@@ -24,7 +24,9 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
 from . import (
+    composites,
     conversions,
+    decimal_aggregates,
     edge_uniqueness,
     fixed_paths,
     gql_functions,
@@ -150,7 +152,8 @@ def _always(summary: Summary) -> bool:
 class Lowering:
     """One pass: ``run(node, target)`` where ``when(target, source)`` holds. ``by_source``:
     the pass depends on the source dialect, so only :func:`gqlir.api.translate` (which knows
-    it) runs it; the emitters run the others."""
+    it) runs it; the emitters run the others. ``reads_schema``: the pass also takes the
+    graph's schema, when the caller gives one (``run(node, target, schema)``)."""
 
     name: str
     families: frozenset[str]
@@ -161,9 +164,10 @@ class Lowering:
     by_source: bool = False
     #: Whether the query holds anything the pass rewrites (False: skip it).
     needed: Callable[[Summary], bool] = _always
-    #: ``run`` also takes the schema's property kinds (``(node|edge, key) -> kind``), which
-    #: the types of properties are read from.
     reads_schema: bool = False
+    #: ``run`` takes the schema's property kinds instead (``(node|edge, key) -> kind``,
+    #: :func:`gqlir.analysis.types.property_kinds`), which the types of properties are read from.
+    reads_properties: bool = False
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -202,6 +206,7 @@ def _googlesql_functions(target: Dialect, _: Dialect | None) -> bool:
 
 
 _ALL = frozenset({"cypher", "gql", "sql"})
+_COMPOSITE_KINDS = frozenset({e.In, e.Comparison, e.Case, e.Index})
 
 #: Every lowering, in the order they run; each names the families it is written for.
 LOWERINGS: tuple[Lowering, ...] = (
@@ -222,6 +227,26 @@ LOWERINGS: tuple[Lowering, ...] = (
         "GQL's numeric + is the target's + on numbers, GQL's FLOOR/CEIL keep integers; "
         "GoogleSQL-only functions are refused",
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
+    ),
+    Lowering(
+        "composite-values",
+        frozenset({"cypher"}),
+        lambda t, s: composites.applies(t),
+        composites.check_composites,
+        "comparisons, IN and subscripts of lists or maps that may hold a null (or a position "
+        "out of range) refused where the target gives them another meaning",
+        needed=lambda x: not x.kinds.isdisjoint(_COMPOSITE_KINDS),
+        reads_schema=True,
+    ),
+    Lowering(
+        "decimal-aggregates",
+        frozenset({"cypher"}),
+        lambda t, s: decimal_aggregates.applies(t),
+        decimal_aggregates.check_decimal_aggregates,
+        "sum/min/max/avg/count of a property the schema types DECIMAL refused where the "
+        "target's aggregates take no DECIMAL",
+        needed=lambda x: e.Aggregate in x.kinds,
+        reads_schema=True,
     ),
     Lowering(
         "conversions",
@@ -392,7 +417,7 @@ LOWERINGS: tuple[Lowering, ...] = (
                 and x.kinds.isdisjoint(_EXPRESSION_KINDS)
             )
         ),
-        reads_schema=True,
+        reads_properties=True,
     ),
     Lowering(
         "googlesql-dates",
@@ -407,7 +432,7 @@ LOWERINGS: tuple[Lowering, ...] = (
             or e.Property in x.kinds
             or not x.functions.isdisjoint(_DATE_FUNCTIONS)
         ),
-        reads_schema=True,
+        reads_properties=True,
     ),
 )
 
@@ -437,11 +462,13 @@ def lower(
     changed: list[str] | None = None,
     by_source: bool = False,
     properties: Mapping[tuple[str, str], str] | None = None,
+    schema: Any = None,
 ) -> Node:
     """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
     depend on the ``source`` dialect. The names of the passes that changed it are appended to
-    ``changed`` when given. ``properties``: the schema's property kinds, for the passes that
-    read types (``(node|edge, key) -> kind``, :func:`gqlir.analysis.types.property_kinds`)."""
+    ``changed`` when given. ``schema``: the graph's schema, for the passes that read it;
+    ``properties``: its property kinds, for the passes that read types (``(node|edge, key) ->
+    kind``, :func:`gqlir.analysis.types.property_kinds`)."""
     summary: Summary | None = None
     for lowering in lowerings(target, source):
         if lowering.by_source != by_source:
@@ -452,6 +479,8 @@ def lower(
             if not lowering.needed(summary):
                 continue
         if lowering.reads_schema:
+            out = lowering.run(node, target, schema)
+        elif lowering.reads_properties:
             out = lowering.run(node, target, properties)
         else:
             out = lowering.run(node, target)

@@ -57,8 +57,8 @@ def tokenize(text: str, *, backslash_escapes: bool = False) -> list[Token]:
             out.append(Token(IDENT, text[i:j], i))
             i = j
             continue
-        if ch.isdigit():
-            m = re.compile(r"\d+(\.\d+)?").match(text, i)
+        if "0" <= ch <= "9":  # ASCII only: str.isdigit() also holds for '²', which no number has
+            m = re.compile(r"[0-9]+(\.[0-9]+)?").match(text, i)
             assert m
             out.append(Token(NUMBER, m.group(), i))
             i = m.end()
