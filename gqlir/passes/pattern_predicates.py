@@ -7,7 +7,10 @@ The two mean the same: a pattern predicate is true when the pattern has a match 
 predicate may not introduce variables, so an EXISTS is marked to be written as one only when
 it is one plain MATCH of a single pattern with a relationship and no WHERE; a variable it
 introduces that is named once and read nowhere is dropped (``EXISTS { (n)-->(m) }`` is
-``(n)-->()``), and every other variable must be bound where the EXISTS stands. The printer then
+``(n)-->()``), and every other variable must be bound where the EXISTS stands, and known not
+to be null there: with a null node ``EXISTS { }`` is false but a pattern predicate is null
+(and FalkorDB drops the row of a CASE testing one: make fuzz, seed 20261121), so a variable an
+OPTIONAL MATCH, an UNWIND or a computed column binds keeps the EXISTS. The printer then
 decides as for a predicate it read (gqlir/emitter/cypher.py ``exists``).
 """
 
@@ -41,10 +44,14 @@ def lower_pattern_predicates(root: Node, target: Dialect) -> Node:
         if not isinstance(node, q.LinearQuery):
             return node
         bound: set[str] = set()
+        present: set[str] = set()  # bound and never null
         steps: list[q.Step] = []
         for step in node.steps:
-            here = bound | _pattern_names(step) if isinstance(step, q.Match) else bound
-            steps.append(step.transform(_marker(here)))  # type: ignore[arg-type]
+            here, sure = bound, present
+            if isinstance(step, q.Match):  # (its own variables are matched where it tests them)
+                here, sure = bound | _pattern_names(step), present | _pattern_names(step)
+            steps.append(step.transform(_marker(here, sure)))  # type: ignore[arg-type]
+            present = _present_after(step, present)
             bound = _after(step, bound)
         new = tuple(steps)
         if all(a is b for a, b in zip(new, node.steps, strict=True)):
@@ -54,11 +61,11 @@ def lower_pattern_predicates(root: Node, target: Dialect) -> Node:
     return root.transform(linear)
 
 
-def _marker(bound: set[str]) -> Callable[[Node], Node]:
-    return lambda node: _mark(node, bound)
+def _marker(bound: set[str], present: set[str]) -> Callable[[Node], Node]:
+    return lambda node: _mark(node, bound, present)
 
 
-def _mark(node: Node, bound: set[str]) -> Node:
+def _mark(node: Node, bound: set[str], present: set[str]) -> Node:
     if not isinstance(node, e.Exists) or node.pattern_predicate:
         return node
     query = node.query
@@ -71,6 +78,8 @@ def _mark(node: Node, bound: set[str]) -> Node:
         return node
     pattern = match.patterns[0]
     if not any(isinstance(x, p.RelPattern) for x in pattern.walk()):
+        return node
+    if not (_pattern_names(match) & bound) <= present:
         return node
     new = _pattern_names(match) - bound
     if new:
@@ -121,4 +130,23 @@ def _after(step: q.Step, bound: set[str]) -> set[str]:
         return (bound | names) if step.star else names
     if isinstance(step, (q.Filter, q.SetClause, q.Remove, q.Delete)):
         return bound
+    return set()
+
+
+def _present_after(step: q.Step, present: set[str]) -> set[str]:
+    """The variables known bound to a value (never null) after ``step``: those a MATCH binds,
+    kept through projections of the variable itself."""
+    if isinstance(step, q.Match):
+        return present if step.optional else present | _pattern_names(step)
+    if isinstance(step, q.Projection):
+        kept = {
+            name
+            for item in step.items
+            if isinstance(item.expr, e.Variable)
+            and item.expr.name in present
+            and (name := column_name(item)) is not None
+        }
+        return (present | kept) if step.star else kept
+    if isinstance(step, (q.Filter, q.SetClause, q.Remove, q.Delete, q.Unwind)):
+        return present  # (an UNWIND's own variable may be null)
     return set()
