@@ -347,6 +347,21 @@ def test_a_crash_is_an_error_and_the_graph_comes_back() -> None:
         assert engine.run("MATCH (v:V) RETURN count(v) AS c", dialect="falkordb").rows == [(5,)]
 
 
+def test_a_loaded_graph_comes_back_once_after_each_crash(dense_graph: Any) -> None:
+    # the replayed load journals itself: journalling it again doubled the graph at each crash
+    with open_engine("falkordb") as engine:
+        engine.load(*dense_graph)
+        count = "MATCH (n) OPTIONAL MATCH (n)-[r]->() RETURN count(DISTINCT n) AS n, count(r) AS r"
+        before = engine.run(count, dialect="falkordb").rows
+        for _ in range(3):
+            os.kill(engine.server.process.pid, signal.SIGKILL)
+            engine.server.process.wait(10)
+            with pytest.raises(EngineError) as crashed:
+                engine.run(count, dialect="falkordb")
+            assert crashed.value.code == "ENGINE_CRASHED"
+            assert engine.run(count, dialect="falkordb").rows == before
+
+
 def test_a_query_falkordb_does_not_stop_is_stopped_and_the_graph_kept() -> None:
     """FalkorDB's TIMEOUT does not stop a write: the adapter kills the server past the timeout
     and a grace period, and the next query runs on the graph replayed (without the write)."""

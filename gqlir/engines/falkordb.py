@@ -392,10 +392,10 @@ class FalkorDBEngine(BaseEngine):
         journal, self._journal = self._journal, []
         for kind, args in journal:
             if kind == "load":
-                self._load(*args)
+                self._load(*args)  # (which journals itself)
             else:
                 self._query(*args)
-            self._journal.append((kind, args))
+                self._journal.append((kind, args))
         why = f"the server died (exit code {code})" if died else f"connection lost: {exc}"
         return engine_error(self.name, why, "server died" if died else type(exc).__name__,
                             code="ENGINE_CRASHED")  # fmt: skip
