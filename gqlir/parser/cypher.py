@@ -1161,19 +1161,19 @@ class CypherBuilder:
                     upper = decode_integer(text, tpos)
                 else:
                     lower = decode_integer(text, tpos)
-        return _with_word(_quantifier(lower, upper, pos), word, pos)
+        return _with_word(self._quantifier(lower, upper, pos), word, pos)
 
     def var_length_fixed(self, c: list, pos: int) -> ir.Quantifier:
         word = c[1] if len(c) > 1 and isinstance(c[1], (ir.Search, ir.PathMode)) else None
         count = [x for x in c[1:] if x is not word]
         if count:
             n = decode_integer(count[0][1], count[0][2])
-            return _with_word(_quantifier(n, n, pos), word, pos)
-        return _with_word(ir.Quantifier(1, None, pos=pos), word, pos)
+            return _with_word(self._quantifier(n, n, pos), word, pos)
+        return _with_word(self._quantifier(1, None, pos), word, pos)
 
     def quant_exact(self, c: list, pos: int) -> ir.Quantifier:
         n = decode_integer(c[0][1], c[0][2])
-        return _quantifier(n, n, pos)
+        return self._quantifier(n, n, pos)
 
     def quant_range(self, c: list, pos: int) -> ir.Quantifier:
         lower, upper = 0, None
@@ -1184,13 +1184,22 @@ class CypherBuilder:
                 lower = decode_integer(text, tpos)
             else:
                 upper = decode_integer(text, tpos)
-        return _quantifier(lower, upper, pos)
+        return self._quantifier(lower, upper, pos)
 
     def quant_plus(self, c: list, pos: int) -> ir.Quantifier:
-        return ir.Quantifier(1, None, pos=pos)
+        return self._quantifier(1, None, pos)
 
     def quant_star(self, c: list, pos: int) -> ir.Quantifier:
-        return ir.Quantifier(0, None, pos=pos)
+        return self._quantifier(0, None, pos)
+
+    def _quantifier(self, lower: int, upper: int | None, pos: int) -> ir.Quantifier:
+        """Bounds in the dialect's meaning: an engine that caps every variable-length pattern
+        (``max_quantifier_upper``: TuGraph's 128 hops) matches a missing or larger upper bound
+        as the cap, so the text reads as that bound (and writes back as it)."""
+        cap = self.dialect.capabilities.max_quantifier_upper
+        if cap and (upper is None or upper > cap):
+            upper = cap
+        return _quantifier(lower, upper, pos)
 
     # -- label expressions -------------------------------------------------------------------
 
