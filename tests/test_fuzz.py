@@ -17,7 +17,8 @@ import gqlir
 from gqlir import ir
 from gqlir.cli import main
 from gqlir.conformance import tck
-from gqlir.dialect import all_dialects
+from gqlir.dialect import all_dialects, get_dialect
+from gqlir.passes.pipeline import lower
 
 EXAMPLES = int(os.environ.get("GQLIR_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(
@@ -85,7 +86,10 @@ def test_mutated_tck_queries_only_raise_gqlir_errors(data: st.DataObject) -> Non
             text = gqlir.emit(query_ir, dialect)
         except gqlir.UnsupportedError:
             continue
-        assert gqlir.parse(text, dialect) == query_ir, (mutated, text)
+        # where the dialect reads a construct its engine lacks (TuGraph's list predicates), the
+        # text reads back as the lowered IR (as in tests/test_roundtrip.py)
+        again = gqlir.parse(text, dialect)
+        assert again == query_ir or again == lower(query_ir, get_dialect(dialect)), (mutated, text)
 
 
 # -- any name or value round-trips without changing the query's structure ------------------------

@@ -198,11 +198,33 @@ def cannot_fail(expr: Expr, elements: set[str]) -> bool:
         pt.LabelNot,
         pt.LabelAny,
     )
-    for node in expr.walk():
+    pending: list[Node] = [expr]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ex.Exists) and node.pattern_predicate:
+            # a pattern predicate over graph elements: true or false, never an error
+            if not _pattern_of_elements(node, elements):
+                return False
+            continue
         if not isinstance(node, allowed):
             return False
         if isinstance(node, (ex.Property, ex.HasLabels)) and not (
             isinstance(node.subject, ex.Variable) and node.subject.name in elements
         ):
             return False
+        pending.extend(node.children())
+    return True
+
+
+def _pattern_of_elements(node: Node, elements: set[str]) -> bool:
+    """Whether a pattern predicate names only ``elements`` and has no property map or
+    condition that could fail."""
+    from . import pattern as pt
+
+    for x in node.walk():
+        if isinstance(x, (pt.NodePattern, pt.RelPattern)):
+            if x.variable is not None and x.variable not in elements:
+                return False
+            if getattr(x, "properties", None) is not None or getattr(x, "where", None) is not None:
+                return False
     return True
