@@ -31,11 +31,11 @@ from typing import Any
 from .. import ir
 from ..errors import EvaluationError
 from ..ir.analysis import cannot_fail
+from ..ir.analysis import conjuncts as conjuncts_of
 from . import shortest
 from .expressions import label_match
 from .graph import Node, Relationship
 from .runtime import Row, Runtime, unsupported
-from .shortest import conjuncts_of
 from .values import Path, equals, equivalence_key, is_number, truth, type_name
 
 __all__ = ["Matcher", "pattern_variables"]

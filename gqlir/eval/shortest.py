@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import ir
 from ..ir.analysis import cannot_fail
@@ -33,7 +33,7 @@ from .values import truth
 if TYPE_CHECKING:
     from .patterns import Matcher, _Context, _State
 
-__all__ = ["applies", "conjuncts_of", "shortest_paths"]
+__all__ = ["applies", "shortest_paths"]
 
 _SEARCHES = (ir.SearchKind.ANY_SHORTEST, ir.SearchKind.ALL_SHORTEST)
 
@@ -241,16 +241,3 @@ def _checks(conjuncts: list[ir.Expr], row: Row, names: set[str], done: set[str])
 
 def _holds(matcher: Matcher, checks: list[ir.Expr], row: Row) -> bool:
     return all(truth(matcher.rt.eval(c, row), "WHERE") is True for c in checks)
-
-
-def conjuncts_of(where: ir.Expr | None) -> list[ir.Expr]:
-    """The top-level AND operands of ``where``."""
-    out: list[ir.Expr] = []
-    stack: list[Any] = [where] if where is not None else []
-    while stack:
-        c = stack.pop()
-        if isinstance(c, ir.And):
-            stack += [c.right, c.left]
-        else:
-            out.append(c)
-    return out

@@ -80,6 +80,19 @@ def free_variables(node: Node) -> set[str]:
     return set().union(*(free_variables(c) for c in node.children()))
 
 
+def conjuncts(where: Expr | None) -> list[Expr]:
+    """The top-level AND operands of ``where``, left to right (none for no condition)."""
+    out: list[Expr] = []
+    stack: list[Expr] = [where] if where is not None else []
+    while stack:
+        c = stack.pop()
+        if isinstance(c, expr.And):
+            stack += [c.right, c.left]
+        else:
+            out.append(c)
+    return out
+
+
 def column_name(item: Node) -> str | None:
     """The name a projected item (a ReturnItem) is known by afterwards: its alias, or an
     unaliased variable's own name."""

@@ -26,6 +26,7 @@ from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
+from ..ir.analysis import conjuncts
 from ..ir.node import Node
 from .branches import each_linear_query
 
@@ -61,23 +62,15 @@ def _lower_linear(root: q.LinearQuery) -> q.LinearQuery:
             or step.mode is not p.MatchMode.DIFFERENT_EDGES
         ):
             continue
-        conds = _conjuncts(step.where)
+        conds = conjuncts(step.where)
         k = i + 1
         while k < len(steps) and isinstance(steps[k], q.Filter):
-            conds.extend(_conjuncts(steps[k].condition))  # type: ignore[attr-defined]
+            conds.extend(conjuncts(steps[k].condition))  # type: ignore[attr-defined]
             k += 1
         if _implied(step, conds):
             steps[i] = replace(step, mode=p.MatchMode.REPEATABLE_ELEMENTS)
             changed = True
     return replace(root, steps=tuple(steps)) if changed else root
-
-
-def _conjuncts(x: e.Expr | None) -> list[e.Expr]:
-    if x is None:
-        return []
-    if isinstance(x, e.And):
-        return _conjuncts(x.left) + _conjuncts(x.right)
-    return [x]
 
 
 def _inequalities(conds: list[e.Expr]) -> set[frozenset[str]]:

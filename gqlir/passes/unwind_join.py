@@ -36,7 +36,7 @@ from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.analysis import free_variables, names_in
+from ..ir.analysis import conjuncts, free_variables, names_in
 from ..ir.node import Node
 from .branches import each_linear_query
 
@@ -55,14 +55,6 @@ def lower_unwind_joins(root: Node, target: Dialect) -> Node:
     if not applies(target):
         return root
     return each_linear_query(root, lambda linear: _Lowering(linear, target).run())
-
-
-def _conjuncts(x: e.Expr | None) -> list[e.Expr]:
-    if x is None:
-        return []
-    if isinstance(x, e.And):
-        return _conjuncts(x.left) + _conjuncts(x.right)
-    return [x]
 
 
 def _conjoin(parts: list[e.Expr]) -> e.Expr | None:
@@ -148,7 +140,7 @@ class _Lowering:
         searched = any(_searches(pp) for pp in step.patterns)
         patterns = tuple(self.pattern(pp, unwound, moved) for pp in step.patterns)
         keep = []
-        for c in _conjuncts(step.where):
+        for c in conjuncts(step.where):
             if free_variables(c).isdisjoint(unwound):
                 keep.append(c)
             elif searched:
@@ -238,7 +230,7 @@ class _Lowering:
             else:
                 moved.append(e.Comparison(e.CompOp.EQ, e.Property(e.Variable(name), key), value))
         keep_where: list[e.Expr] = []
-        for c in _conjuncts(element.where):
+        for c in conjuncts(element.where):
             (keep_where if free_variables(c).isdisjoint(unwound) else moved).append(c)
         new_props = None
         if props is not None and keep_entries:

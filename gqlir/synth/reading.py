@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ir
+from ..ir.analysis import conjuncts
 
 TIME_START, TIME_END = ("start", "end")
 
@@ -141,14 +142,6 @@ def add_pattern(scene: Scene, p: ir.PathPattern, negated: bool = False, optional
             scene.links.append(link)
         prev = target
         i += 2
-
-
-def conjuncts(e: ir.Expr | None) -> list[ir.Expr]:
-    if e is None:
-        return []
-    if isinstance(e, ir.And):
-        return conjuncts(e.left) + conjuncts(e.right)
-    return [e]
 
 
 def _prop(e: ir.Expr) -> tuple[str, str] | None:
