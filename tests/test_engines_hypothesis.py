@@ -321,6 +321,17 @@ QUIRKS: dict[str, Known] = {
         graph={"nodes": [{"id": 0, "labels": ["A"], "properties": {"s": "x"}}], "edges": []},
         message="Type mismatch",
     ),
+    "falkordb-constant-folding": Known(
+        (("falkordb", "falkordb"),),
+        r"\bcoalesce\(|\bCASE\b|\]\s*\[",
+        "MATCH (a) WHERE false RETURN coalesce('a', 0) - 1 AS c",
+        "FalkorDB evaluates a constant expression when it plans the query, also one no row "
+        "reaches: coalesce('a', 0) - 1 is a type error where Cypher (and Neo4j, which types "
+        "coalesce() of a string and a number as ANY) returns no rows (found by make fuzz, "
+        "seed 20261121)",
+        REFUSES,
+        message="Type mismatch",
+    ),
     "kuzu-static-types": Known(
         KUZU,
         r".",
