@@ -30,8 +30,8 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
-from ..ir.analysis import names_in
 from ..ir.node import Node
+from .fresh import FreshNames
 
 __all__ = ["applies", "lower_edge_uniqueness", "uniqueness_matters"]
 
@@ -83,18 +83,7 @@ class _Lowering:
         self.root = root
         self.target = target
         self.caps = target.capabilities
-        self.taken: set[str] | None = None
-        self.count = 0
-
-    def fresh(self) -> str:
-        if self.taken is None:
-            self.taken = names_in(self.root)
-        while True:
-            self.count += 1
-            name = f"_g{self.count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
+        self.fresh = FreshNames(root)
 
     def visit(self, node: Node) -> Node:
         if not isinstance(node, q.LinearQuery) or not any(

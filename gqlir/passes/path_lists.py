@@ -27,8 +27,8 @@ from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.analysis import names_in
 from ..ir.node import Node
+from .fresh import FreshNames
 
 __all__ = ["applies", "lower_path_lists", "spell_path_lists"]
 
@@ -48,17 +48,7 @@ def lower_path_lists(root: Node, target: Dialect) -> Node:
         isinstance(n, e.FunctionCall) and n.name in _LISTS for n in root.walk()
     ):
         return root
-    taken = names_in(root)
-    count = 0
-
-    def fresh() -> str:
-        nonlocal count
-        while True:
-            count += 1
-            name = f"_g{count}"
-            if name not in taken:
-                taken.add(name)
-                return name
+    fresh = FreshNames(root)
 
     def visit(node: Node) -> Node:
         if not isinstance(node, q.LinearQuery):

@@ -21,8 +21,8 @@ from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.analysis import names_in
 from ..ir.node import Node
+from .fresh import FreshNames
 
 __all__ = ["applies", "lower_property_maps"]
 
@@ -45,8 +45,7 @@ class _Lowering:
         self.root = root
         self.target = target
         self.limit = target.capabilities.max_property_map_keys
-        self.taken: set[str] | None = None
-        self.count = 0
+        self.names = FreshNames(root, "_m")
         self.star = any(x.star for x in root.find_all(q.Projection))
 
     def run(self) -> Node:
@@ -57,14 +56,7 @@ class _Lowering:
     def fresh(self, at: Node) -> str:
         if self.star:
             raise self.refuse(at, "name the element, or return named columns instead of *")
-        if self.taken is None:
-            self.taken = names_in(self.root)
-        while True:
-            self.count += 1
-            name = f"_m{self.count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
+        return self.names()
 
     def refuse(self, at: Node, rewrite: str) -> UnsupportedError:
         return UnsupportedError(

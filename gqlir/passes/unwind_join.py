@@ -36,9 +36,10 @@ from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.analysis import conjuncts, free_variables, names_in
+from ..ir.analysis import conjuncts, free_variables
 from ..ir.node import Node
 from .branches import each_linear_query
+from .fresh import FreshNames
 
 __all__ = ["applies", "lower_unwind_joins"]
 
@@ -68,23 +69,12 @@ class _Lowering:
     def __init__(self, root: q.LinearQuery, target: Dialect) -> None:
         self.root = root
         self.target = target
-        self.taken: set[str] | None = None
-        self.count = 0
+        self.fresh = FreshNames(root, "_j")
 
     def refuse(self, construct: str, at: Node, message: str, rewrite: str | None = None) -> Any:
         return UnsupportedError(
             construct, self.target.name, message, rewrite=rewrite, offset=at.pos
         )
-
-    def fresh(self) -> str:
-        if self.taken is None:
-            self.taken = names_in(self.root)
-        while True:
-            self.count += 1
-            name = f"_j{self.count}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
 
     def run(self) -> q.LinearQuery:
         steps = list(self.root.steps)
