@@ -13,6 +13,7 @@ and measures:
 
     python benchmarks/corpus.py [--lines N]
     python benchmarks/corpus.py --write README.md     # also the table between the markers
+    python benchmarks/corpus.py --parse-only          # only the parse rows, side by side
 
 Wall and CPU time are both reported (CPU time is the steadier one on a shared machine), with
 the load average before and after. Timings are printed for reading; nothing here asserts one.
@@ -200,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", type=int, default=TEXT2GQL_LINES, help="corpus lines")
     ap.add_argument("--passes", type=int, default=3, help="timed passes of one-process rows")
     ap.add_argument("--write", metavar="README", help="put the table between its markers")
+    ap.add_argument(
+        "--parse-only", action="store_true", help="only the parse rows (gqlir and its peers)"
+    )
     args = ap.parse_args(argv)
     queries = distinct_queries()
     print(f"corpus: {len(queries):,} distinct queries repeated to {args.lines:,} lines")
@@ -217,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
                 peers[tool] = worker(peers_python, qfile, tool, None, passes)
             else:
                 peers[tool] = {"available": False, "missing": True}
+        if args.parse_only:
+            print(f"load average before {load_before}, after {_load()}")
+            for task, measured, _goal in rows(args.lines, parse, peers, (0, 0), (0, 0), {})[:3]:
+                print(f"{task:72} {measured}")
+            return 0
         validate = cli_times(["validate", "--dialect", "neo4j"], corpus)
         translate = cli_times(["translate", "--from", "neo4j", "--to", "iso-gql"], corpus)
         one = worker(sys.executable, qfile, "gqlir-translate-iso-gql", _gqlir_env(), args.passes)
