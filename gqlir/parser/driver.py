@@ -52,8 +52,6 @@ class Parser:
         self.tables = tables
         self.builder = builder
         self.states = tables.states
-        # (state below, top state, lookahead) -> the top state after its unit reductions.
-        self.unit_chains: dict[tuple[Any, Any, str], Any] = {}
         # _accepts' memo: (lookahead, states...) -> answer; (lookahead, top state) -> depth.
         self._accepted: dict[tuple, bool] = {}
         self._accept_depths: dict[tuple[str, Any], int] = {}
@@ -98,16 +96,30 @@ class Parser:
             plan = _plan(rule, fn, rule.callback in wants_end)
             if plan[0] == _CALL1 and rule.callback in text_rules:
                 plan = (_TEXT1, *plan[1:4], text_rules[rule.callback], *plan[5:])
+            plan = (_RUN_MODE.get(plan[0], plan[0]), *plan[1:])
             plans.append(plan)
         self.reducers = plans
+        # The symbol each state is entered on (a shifted token's kind is thereby known).
+        entered: dict[int, str] = {}
+        for table in tables.states:
+            for symbol, act in table.items():
+                if act >= 0:
+                    entered[act] = symbol
+        self.entered = entered
         # The run-time states: action dicts whose shifts and gotos name the next state's
-        # bound ``get`` and whose reductions hold the plan.
+        # bound ``get`` and whose reductions hold the plan. A one-symbol reduction gets a
+        # chain plan of its own per state and lookahead (see :meth:`_chain`).
         actions: list[dict[str, Any]] = [{} for _ in tables.states]
         self.gets = [acts.get for acts in actions]
         self.index_of = {get: i for i, get in enumerate(self.gets)}
-        for acts, table in zip(actions, tables.states):
+        for index, (acts, table) in enumerate(zip(actions, tables.states)):
             for symbol, act in table.items():
-                acts[symbol] = self.gets[act] if act >= 0 else plans[~act]
+                if act >= 0:
+                    acts[symbol] = self.gets[act]
+                elif plans[~act][0] in _ONE_SYMBOL:
+                    acts[symbol] = (_CHAIN, {}.get, index, symbol, plans[~act])
+                else:
+                    acts[symbol] = plans[~act]
         actions[tables.end_state]["$END"] = _ACCEPT_PLAN
         self.start_get = self.gets[tables.start_state]
 
@@ -180,6 +192,8 @@ class Parser:
         while True:
             if act[0] == _ACCEPT:
                 return True, len(stack) // 3 - lowest + 1
+            if act[0] == _CHAIN:
+                act = act[4]
             lhs, size = act[1], -act[2] // 3
             while size:
                 if extra:
@@ -200,16 +214,44 @@ class Parser:
             if type(act) is not tuple:
                 return True, len(stack) // 3 - lowest + 1
 
-    def _unit_chain(self, below: Any, lhs: str, kind: str) -> Any:
-        """The state after a unit reduction to ``lhs`` over state ``below`` and every unit
-        reduction it leads to on lookahead ``kind`` (they all replace the top state only, so
-        the outcome depends on ``below``, the state reduced from and ``kind``: memoised)."""
+    def _chain(self, act: tuple, below: Any) -> tuple:
+        """The outcome of a one-symbol reduction (``act`` a chain plan) over state ``below``
+        and of every one-symbol reduction it leads to on the same lookahead: they all replace
+        the top of the stack only, so their builder calls and the state they end in depend on
+        ``below``, the state reduced from and the lookahead alone. Each op is (code, callback,
+        keep): 0 calls it, 1 takes a token's text, 2 decides by the value's kind as ``_TEXT1``
+        does. Memoised in the plan's own dict, keyed by ``below``."""
+        _, memo_get, state, kind, plan = act
+        states = self.tables.states
+        below_index = self.index_of[below]
+        first = self.entered.get(state)
+        ops: list[tuple[int, Any, Any]] = []
         while True:
-            top = below(lhs)
-            act = top(kind)
-            if type(act) is not tuple or act[0] != _UNIT:
-                return top
-            lhs = act[1]
+            mode, lhs, _n, fn, keep = plan[:5]
+            if mode == _CALL1:
+                ops.append((0, fn, None))
+            elif mode == _TEXT1:
+                if not ops and first is not None and first in self.base_kind:
+                    # the value is the token just shifted: its kind is the state's symbol
+                    ops.append((0, fn, None) if self.base_kind[first] in keep else (1, None, None))
+                else:
+                    ops.append((2, fn, keep))
+            state = states[below_index][lhs]
+            nxt = states[state].get(kind)
+            if nxt is None or nxt >= 0 or self.reducers[~nxt][0] not in _ONE_SYMBOL:
+                break
+            plan = self.reducers[~nxt]
+        # (end state, 0) no call; (…, 1, fn) one call; (…, 2) a token's text; (…, 3, ops)
+        if not ops:
+            outcome: tuple = (self.gets[state], 0)
+        elif len(ops) == 1 and ops[0][0] == 0:
+            outcome = (self.gets[state], 1, ops[0][1])
+        elif len(ops) == 1 and ops[0][0] == 1:
+            outcome = (self.gets[state], 2)
+        else:
+            outcome = (self.gets[state], 3, tuple(ops))
+        memo_get.__self__[below] = outcome
+        return outcome
 
     def _split(
         self, stack: list, value: str, kind: str, tpos: int, pos: int, act: Any
@@ -243,7 +285,6 @@ class Parser:
         name_kind = group_kind.get("NAME")
         base_kind = self.base_kind
         builder = self.builder
-        unit_get = self.unit_chains.get
         # One stack of (state, value, start offset) triples, flattened.
         acts = self.start_get  # the top state
         stack: list[Any] = [acts, None, 0]
@@ -313,60 +354,53 @@ class Parser:
                             code="PARSE_TOO_DEEP",
                         )
                     break
-                if act[0] == 0:  # _UNIT: the whole chain of unit reductions at once
+                mode = act[0]
+                if mode == 13:  # _CHAIN: one-symbol reductions, in place (see _chain)
                     below = stack[-6]
-                    key = (below, acts, kind)
-                    acts = unit_get(key)
-                    if acts is None:
-                        acts = self.unit_chains[key] = self._unit_chain(below, act[1], kind)
+                    hit = act[1](below)
+                    if hit is None:
+                        hit = self._chain(act, below)
+                    acts = hit[0]
+                    code = hit[1]
+                    if code == 1:
+                        stack[-2] = hit[2]([stack[-2]], stack[-1])
+                    elif code == 2:
+                        stack[-2] = stack[-2][1]
+                    elif code == 3:
+                        v = stack[-2]
+                        for code, fn, keep in hit[2]:
+                            if code == 0:
+                                v = fn([v], stack[-1])
+                            elif code == 1 or v[0] not in keep:
+                                v = v[1]
+                            else:
+                                v = fn([v], stack[-1])
+                        stack[-2] = v
                     stack[-3] = acts
                     continue
-                mode, lhs, n, fn, keep, values, first = act
-                if mode == 10:  # _CALL1: one symbol, so its triple is replaced in place
-                    stack[-2] = fn([stack[-2]], stack[-1])
-                    acts = stack[-3] = stack[-6](lhs)
-                    continue
-                if mode == 11:  # _TEXT1: a token's text, unless its kind is in ``keep``
-                    token = stack[-2]
-                    stack[-2] = fn([token], stack[-1]) if token[0] in keep else token[1]
-                    acts = stack[-3] = stack[-6](lhs)
-                    continue
-                if n:
-                    args = stack[values]
-                    start = stack[first]
-                    del stack[n:]
-                else:
-                    args = []
-                    start = tpos
-                if mode == 1:  # _CALL
-                    result = fn(args, start)
-                elif mode == 4:  # _CALL_PICK
-                    result = fn([args[i] for i in keep], start)
-                elif mode == 12:  # _CALL_PICK1: ``keep`` is the one kept symbol's index
-                    result = fn([args[keep]], start)
-                elif mode == 3:  # _APPEND
-                    result = args[0]
-                    for i in keep:
-                        result.append(args[i])
+                mode, lhs, n, fn, keep, values, first, gather = act
+                start = stack[first] if n else tpos
+                if mode == 4:  # _CALL_PICK, _CALL_PICK1, _CALL_GENERIC: a call on gathered values
+                    result = fn(gather(stack), start)
+                elif mode == 3:  # _APPEND, _SPLICED_LIST: the gathered list itself
+                    result = gather(stack)
                 elif mode == 2:  # _LIST
-                    result = args
-                elif mode == _ACCEPT:
-                    return stack[-2]
-                else:
-                    children = []
-                    for flag, arg in zip(keep, args):
-                        if flag == KEEP:
-                            children.append(arg)
-                        elif flag == SPLICE:
-                            children.extend(arg)
-                    if mode == _SPLICED_LIST:
-                        result = children
-                    elif mode == _EXPAND1 and len(children) == 1:
-                        result = children[0]
+                    result = stack[values]
+                elif mode == 1:  # _CALL
+                    result = fn(stack[values], start)
+                elif mode == 6:  # _EXPAND1
+                    result = gather(stack)
+                    if len(result) != 1:
+                        result = fn(result, start)
                     else:
-                        if mode == _CALL_END:
-                            builder.last_end = last_end
-                        result = fn(children, start)
+                        result = result[0]
+                elif mode == 7:  # _CALL_END
+                    builder.last_end = last_end
+                    result = fn(gather(stack), start)
+                else:  # _ACCEPT
+                    return stack[-2]
+                if n:
+                    del stack[n:]
                 acts = stack[-3](lhs)
                 stack += (acts, result, start)
 
@@ -398,10 +432,17 @@ def _strip(terminal: str) -> str:
     _CALL1,
     _TEXT1,
     _CALL_PICK1,
-) = range(13)
+    _CHAIN,
+) = range(14)
+
+#: Modes the loop runs alike: a call on the gathered values, or the gathered list itself.
+_RUN_MODE = {_CALL_PICK1: _CALL_PICK, _CALL_GENERIC: _CALL_PICK, _SPLICED_LIST: _APPEND}
+
+#: Modes of one-symbol reductions that replace the top of the stack in place.
+_ONE_SYMBOL = frozenset({_UNIT, _CALL1, _TEXT1})
 
 #: The end state's action on ``$END``: the value below it is the parse.
-_ACCEPT_PLAN = (_ACCEPT, None, 0, None, (), None, None)
+_ACCEPT_PLAN = (_ACCEPT, None, 0, None, (), None, None, None)
 
 
 def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
@@ -410,7 +451,33 @@ def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     rule's (state, value, offset) triples start on the driver's stack."""
     plan = _mode(rule, fn, wants_end)
     size = plan[2]
-    return (*plan, slice(size + 1, None, 3), size + 2)
+    values = slice(size + 1, None, 3) if size else slice(0, 0)  # an empty rule has none
+    return (*plan, values, size + 2, _gather(plan[0], rule))
+
+
+def _gather(mode: int, rule: RuleSpec) -> Callable[[list], Any] | None:
+    """What a reduction hands on, read straight off the driver's stack (the rule's values
+    are every third item from ``-3 * size + 1``): the kept values as a list, inline rules'
+    lists spliced in; for ``_APPEND``, the first symbol's list with the kept values appended.
+    Generated once per rule from its keep flags (a list display beats a loop over flags)."""
+    if mode in (_UNIT, _CALL1, _TEXT1, _CALL, _LIST, _ACCEPT):
+        return None
+    at = [-3 * rule.size + 1 + 3 * i for i in range(rule.size)]
+    if mode == _APPEND:
+        kept = [f"s[{at[i]}]" for i, k in enumerate(rule.keep) if i and k == KEEP]
+        body = f"    r = s[{at[0]}]\n" + "".join(f"    r.append({v})\n" for v in kept)
+        source = f"def gather(s):\n{body}    return r\n"
+    else:
+        items = []
+        for i, k in enumerate(rule.keep):
+            if k == KEEP:
+                items.append(f"s[{at[i]}]")
+            elif k == SPLICE:
+                items.append(f"*s[{at[i]}]")
+        source = f"def gather(s):\n    return [{', '.join(items)}]\n"
+    scope: dict[str, Any] = {}
+    exec(source, scope)  # built above from the rule's integer offsets only
+    return scope["gather"]
 
 
 def _mode(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
