@@ -24,6 +24,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def _refuse_surrogates(text: str) -> None:
     """A surrogate code point in the text (from a JSON ``\\ud800`` escape, or bytes decoded
     with ``surrogateescape``) is no character: no dialect can read it or write it back."""
+    if text.isascii():
+        return
     found = _SURROGATE.search(text)
     if found is not None:
         raise ParseError(

@@ -96,8 +96,7 @@ class Parser:
             plan = _plan(rule, fn, rule.callback in wants_end)
             if plan[0] == _CALL1 and rule.callback in text_rules:
                 plan = (_TEXT1, *plan[1:4], text_rules[rule.callback], *plan[5:])
-            plan = (_RUN_MODE.get(plan[0], plan[0]), *plan[1:])
-            plans.append(plan)
+            plans.append(_run_plan(plan))
         self.reducers = plans
         # The symbol each state is entered on (a shifted token's kind is thereby known).
         entered: dict[int, str] = {}
@@ -241,13 +240,16 @@ class Parser:
             if nxt is None or nxt >= 0 or self.reducers[~nxt][0] not in _ONE_SYMBOL:
                 break
             plan = self.reducers[~nxt]
-        # (end state, 0) no call; (…, 1, fn) one call; (…, 2) a token's text; (…, 3, ops)
+        # (end state, 0) no call; (…, 1, fn) one call; (…, 2) a token's text; (…, 4, fn)
+        # the text, then one call; (…, 3, ops) any other sequence
         if not ops:
             outcome: tuple = (self.gets[state], 0)
         elif len(ops) == 1 and ops[0][0] == 0:
             outcome = (self.gets[state], 1, ops[0][1])
         elif len(ops) == 1 and ops[0][0] == 1:
             outcome = (self.gets[state], 2)
+        elif len(ops) == 2 and ops[0][0] == 1 and ops[1][0] == 0:
+            outcome = (self.gets[state], 4, ops[1][1])  # a name's text, then a call on it
         else:
             outcome = (self.gets[state], 3, tuple(ops))
         memo_get.__self__[below] = outcome
@@ -366,6 +368,8 @@ class Parser:
                         stack[-2] = hit[2]([stack[-2]], stack[-1])
                     elif code == 2:
                         stack[-2] = stack[-2][1]
+                    elif code == 4:
+                        stack[-2] = hit[2]([stack[-2][1]], stack[-1])
                     elif code == 3:
                         v = stack[-2]
                         for code, fn, keep in hit[2]:
@@ -378,7 +382,7 @@ class Parser:
                         stack[-2] = v
                     stack[-3] = acts
                     continue
-                mode, lhs, n, fn, keep, values, first, gather = act
+                mode, lhs, n, fn, below, values, first, gather = act
                 start = stack[first] if n else tpos
                 if mode == 4:  # _CALL_PICK, _CALL_PICK1, _CALL_GENERIC: a call on gathered values
                     result = fn(gather(stack), start)
@@ -399,10 +403,12 @@ class Parser:
                     result = fn(gather(stack), start)
                 else:  # _ACCEPT
                     return stack[-2]
-                if n:
-                    del stack[n:]
-                acts = stack[-3](lhs)
-                stack += (acts, result, start)
+                if n:  # the rule's triples make way for its own
+                    acts = stack[below](lhs)
+                    stack[n:] = (acts, result, start)
+                else:
+                    acts = stack[-3](lhs)
+                    stack += (acts, result, start)
 
 
 def _pick(names: tuple[str, ...], acts: Callable[[str], Any]) -> str:
@@ -453,6 +459,16 @@ def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     size = plan[2]
     values = slice(size + 1, None, 3) if size else slice(0, 0)  # an empty rule has none
     return (*plan, values, size + 2, _gather(plan[0], rule))
+
+
+def _run_plan(plan: tuple) -> tuple:
+    """The plan as the loop reads it: modes that run alike merged (``_RUN_MODE``) and, for a
+    rule of several symbols, ``keep`` (which its gathering function has built in) replaced by
+    where the state below the rule's triples sits on the stack."""
+    mode = _RUN_MODE.get(plan[0], plan[0])
+    if mode in _ONE_SYMBOL or mode == _ACCEPT:
+        return (mode, *plan[1:])
+    return (mode, *plan[1:4], plan[2] - 3, *plan[5:])
 
 
 def _gather(mode: int, rule: RuleSpec) -> Callable[[list], Any] | None:
