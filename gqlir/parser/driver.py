@@ -58,6 +58,7 @@ class Parser:
         # Separators and the next token in one match: `(?:skip)*(?:token)?`.
         self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
         self.keywords = tables.keywords
+        self.spelled: dict[str, tuple[str, ...] | bool] = {}
         self.operators = tables.operators
         self.regex_terminals = tables.regex_terminals
         self.name_terminals = tables.regex_terminals.get("NAME", ("NAME",))
@@ -121,6 +122,14 @@ class Parser:
                     acts[symbol] = plans[~act]
         actions[tables.end_state]["$END"] = _ACCEPT_PLAN
         self.start_get = self.gets[tables.start_state]
+
+    def _spelling(self, word: str) -> tuple[str, ...] | bool:
+        """The keyword terminals a word spells (False: none), remembered by spelling (the
+        words of queries repeat: ``n``, ``MATCH``, ``match``)."""
+        if len(self.spelled) > 100_000:  # a bound for endless streams of new names
+            self.spelled.clear()
+        kws = self.spelled[word] = self.keywords.get(word.upper()) or False
+        return kws
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -260,17 +269,13 @@ class Parser:
     ) -> tuple[str, str, int]:
         """The token a compound operator is read as: itself, or the longest shorter operator
         the parser takes where it cannot take the whole (``1--1`` is ``1 - -1``)."""
+        if act is not None and self._accepts(stack, kind):
+            return value, kind, pos  # the parser takes the whole operator (the usual case)
         acts = stack[-3]
-        shorter = [
-            (short, k)
-            for short, short_kinds in self.splits[value]
-            for k in (_pick(short_kinds, acts),)
-            if acts(k) is not None
-        ]
-        if shorter and (act is None or not self._accepts(stack, kind)):
-            for short, short_kind in shorter:
-                if self._accepts(stack, short_kind):
-                    return short, short_kind, tpos + len(short)
+        for short, short_kinds in self.splits[value]:
+            short_kind = _pick(short_kinds, acts)
+            if acts(short_kind) is not None and self._accepts(stack, short_kind):
+                return short, short_kind, tpos + len(short)
         return value, kind, pos
 
     # -- the loop ----------------------------------------------------------------------------
@@ -278,7 +283,7 @@ class Parser:
     def parse(self, text: str) -> Any:
         last_end = 0
         match = self.regex.match
-        keywords = self.keywords
+        spelled = self.spelled.get
         operators = self.operators
         regex_terminals = self.regex_terminals
         name_terminals = self.name_terminals
@@ -320,8 +325,10 @@ class Parser:
                             value, kind, pos = self._split(stack, value, kind, tpos, pos, act)
                 elif kind == "NAME":
                     kind = name_kind or _pick(name_terminals, acts)
-                    kws = keywords.get(value.upper())
-                    if kws is not None:
+                    kws = spelled(value)
+                    if kws is None:
+                        kws = self._spelling(value)
+                    if kws:
                         kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
                         act = acts(kw)
                         if acts(kind) is None or (
