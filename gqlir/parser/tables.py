@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..resources import cache_dir, data_dir
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 
 # How a reduction treats one symbol of its right-hand side.
 DROP, KEEP, SPLICE = 0, 1, 2
@@ -78,6 +78,9 @@ def _grammar_sources(name: str) -> list[Path]:
 
 def _cache_key(name: str) -> str:
     digest = hashlib.sha256(f"{FORMAT_VERSION}".encode())
+    # This module's own text too: a change to how tables are compiled is a new format even
+    # where nobody bumped FORMAT_VERSION (and branches that bump it alike do not collide).
+    digest.update(Path(__file__).read_bytes())
     try:
         from importlib.metadata import version
 
@@ -194,11 +197,7 @@ def compile_tables(name: str) -> Tables:
         group = _strip_namespace(names[0])
         regex_terminals[group] = tuple(names)
         parts.append(f"(?P<{group}>{rx})")
-    # Regex terminals in grammar order, then operators, longest first, so that ``-->`` wins
-    # over ``--`` and ``-``.
     skip = "|".join(dict.fromkeys(skip_parts))
-    ops = sorted(operators, key=len, reverse=True)
-    parts.append("(?P<OP>" + "|".join(re.escape(op) for op in ops) + ")")
     return Tables(
         grammar=name,
         states=tuple(states),
@@ -208,6 +207,133 @@ def compile_tables(name: str) -> Tables:
         keywords=keywords,
         operators=operators,
         regex_terminals=regex_terminals,
-        token_regex="|".join(parts),
+        token_regex=_token_regex(parts, list(by_regex), operators),
         skip_regex=skip,
     )
+
+
+def _token_regex(parts: list[str], regexes: list[str], operators: dict) -> str:
+    """Regex terminals in grammar order, then operators, longest first (``-->`` wins over
+    ``--`` and ``-``), as one alternation whose first match is the token.
+
+    Operators are the most frequent tokens, so they are tried first where that cannot change
+    which alternative matches: an operator no regex terminal can start with (``(``, ``,``)
+    first as it is; any other (``.`` may start a FLOAT) first only where no regex terminal
+    matches, which is when the original order would have reached it too."""
+    ops = sorted(operators, key=len, reverse=True)
+    starts = {op[0] for op in ops}
+    clash = {c for c in starts if any(_may_start(rx, c) for rx in regexes)}
+    free = [op for op in ops if op[0] not in clash]
+    held = [op for op in ops if op[0] in clash]
+    if not free:
+        return "|".join([*parts, "(?P<OP>" + "|".join(re.escape(op) for op in ops) + ")"])
+    ops_part = _trie(free)
+    if held:
+        guard = "|".join(f"(?:{rx})" for rx in regexes)
+        first = "".join(sorted({re.escape(op[0]) for op in held}))
+        ops_part += f"|(?=[{first}])(?!{guard})(?:{_trie(held)})"  # the cheap test first
+    return "|".join([f"(?P<OP>{ops_part})", *parts])
+
+
+def _trie(ops: list[str]) -> str:
+    """An alternation of literal operators that matches the longest one there is, as a
+    longest-first list would, with one branch per first character (``<(?:-(?:-|\\[)?)?``):
+    each position tries a few characters instead of every operator."""
+    by_first: dict[str, list[str]] = {}
+    for op in ops:
+        by_first.setdefault(op[0], []).append(op[1:])
+    branches = []
+    singles = []
+    for char, rests in by_first.items():
+        longer = [rest for rest in rests if rest]
+        if not longer:
+            singles.append(re.escape(char))
+        elif len(longer) == len(rests):
+            branches.append(f"{re.escape(char)}(?:{_trie(longer)})")
+        else:
+            branches.append(f"{re.escape(char)}(?:{_trie(longer)})?")
+    if singles:
+        branches.append(f"[{''.join(singles)}]")
+    return "|".join(branches)
+
+
+def _may_start(regex: str, char: str) -> bool:
+    """May a match of ``regex`` start with ``char``? True unless its parse shows it cannot
+    (anything not understood, such as a case-insensitive part, counts as may)."""
+    try:
+        from re import _parser
+
+        parsed = _parser.parse(regex)
+    except Exception:  # the parser's private module changed: assume the worst
+        return True
+    if parsed.state.flags & re.IGNORECASE:
+        return True
+    may, empty = _may_start_items(list(parsed), char)
+    return may or empty
+
+
+def _may_start_items(items: list, char: str) -> tuple[bool, bool]:
+    """(a match of the sequence may start with ``char``, the sequence may match nothing)."""
+    from re import _constants as c
+
+    code = ord(char)
+    for op, av in items:
+        if op is c.LITERAL:
+            return av == code, False
+        if op is c.NOT_LITERAL:
+            return av != code, False
+        if op is c.IN:
+            return _in_set(av, char), False
+        if op is c.AT:
+            continue  # an anchor matches nothing
+        if op is c.BRANCH:
+            alternatives = av[1]
+        elif op is c.SUBPATTERN and not av[1] & re.IGNORECASE:
+            alternatives = [av[3]]
+        elif op is c.ATOMIC_GROUP:
+            alternatives = [av]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            may, empty = _may_start_items(list(av[2]), char)
+            if may:
+                return True, False
+            if av[0] > 0 and not empty:
+                return False, False
+            continue
+        else:
+            return True, False  # ANY, lookarounds, references, flags: assume it may
+        outcomes = [_may_start_items(list(alt), char) for alt in alternatives]
+        if any(may for may, _ in outcomes):
+            return True, False
+        if not any(empty for _, empty in outcomes):
+            return False, False
+    return False, True
+
+
+_CATEGORY_TESTS = {
+    "CATEGORY_DIGIT": r"\d",
+    "CATEGORY_NOT_DIGIT": r"\D",
+    "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S",
+    "CATEGORY_WORD": r"\w",
+    "CATEGORY_NOT_WORD": r"\W",
+}
+
+
+def _in_set(items: list, char: str) -> bool:
+    """Is ``char`` in the character set ``[...]`` (parsed)? True where unsure."""
+    from re import _constants as c
+
+    negated = hit = False
+    code = ord(char)
+    for op, av in items:
+        if op is c.NEGATE:
+            negated = True
+        elif op is c.LITERAL:
+            hit = hit or av == code
+        elif op is c.RANGE:
+            hit = hit or av[0] <= code <= av[1]
+        elif op is c.CATEGORY and str(av) in _CATEGORY_TESTS:
+            hit = hit or re.match(_CATEGORY_TESTS[str(av)], char) is not None
+        else:
+            return True
+    return hit != negated
