@@ -392,7 +392,7 @@ class Parser:
                 mode, lhs, n, fn, below, values, first, gather = act
                 start = stack[first] if n else tpos
                 if mode == 4:  # _CALL_PICK, _CALL_PICK1, _CALL_GENERIC: a call on gathered values
-                    result = fn(gather(stack), start)
+                    result = gather(stack, start)
                 elif mode == 3:  # _APPEND, _SPLICED_LIST: the gathered list itself
                     result = gather(stack)
                 elif mode == 2:  # _LIST
@@ -465,7 +465,7 @@ def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     plan = _mode(rule, fn, wants_end)
     size = plan[2]
     values = slice(size + 1, None, 3) if size else slice(0, 0)  # an empty rule has none
-    return (*plan, values, size + 2, _gather(plan[0], rule))
+    return (*plan, values, size + 2, _gather(plan[0], rule, fn))
 
 
 def _run_plan(plan: tuple) -> tuple:
@@ -478,10 +478,11 @@ def _run_plan(plan: tuple) -> tuple:
     return (mode, *plan[1:4], plan[2] - 3, *plan[5:])
 
 
-def _gather(mode: int, rule: RuleSpec) -> Callable[[list], Any] | None:
+def _gather(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable | None:
     """What a reduction hands on, read straight off the driver's stack (the rule's values
     are every third item from ``-3 * size + 1``): the kept values as a list, inline rules'
-    lists spliced in; for ``_APPEND``, the first symbol's list with the kept values appended.
+    lists spliced in; for ``_APPEND``, the first symbol's list with the kept values appended;
+    for a call on picked values (``_CALL_PICK``…), the call itself, ``reduce(stack, start)``.
     Generated once per rule from its keep flags (a list display beats a loop over flags)."""
     if mode in (_UNIT, _CALL1, _TEXT1, _CALL, _LIST, _ACCEPT):
         return None
@@ -498,7 +499,9 @@ def _gather(mode: int, rule: RuleSpec) -> Callable[[list], Any] | None:
             elif k == SPLICE:
                 items.append(f"*s[{at[i]}]")
         source = f"def gather(s):\n    return [{', '.join(items)}]\n"
-    scope: dict[str, Any] = {}
+        if mode in (_CALL_PICK, _CALL_PICK1, _CALL_GENERIC):
+            source = f"def gather(s, start):\n    return fn([{', '.join(items)}], start)\n"
+    scope: dict[str, Any] = {"fn": fn}
     exec(source, scope)  # built above from the rule's integer offsets only
     return scope["gather"]
 
