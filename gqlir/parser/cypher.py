@@ -989,7 +989,9 @@ class CypherBuilder:
         mode = None
         elements = []
         for x in c:
-            if isinstance(x, _Worded):
+            if type(x) is ir.NodePattern or type(x) is ir.RelPattern:
+                elements.append(x)  # the usual element, none of the markers below
+            elif isinstance(x, _Worded):
                 rel, word = x.value
                 elements.append(rel)
                 if isinstance(word, ir.Search):
@@ -1105,7 +1107,11 @@ class CypherBuilder:
         return rel
 
     def _rel(self, direction: ir.Direction, c: list, pos: int) -> ir.RelPattern:
-        detail = next((x for x in c if isinstance(x, dict)), None)
+        detail = None
+        for x in c:
+            if isinstance(x, dict):
+                detail = x
+                break
         if detail is None:
             return ir.RelPattern(direction, pos=pos)
         rel = ir.RelPattern(
@@ -1976,6 +1982,19 @@ class _Pratt:
 
     # -- the climb ---------------------------------------------------------------------------
     def parse(self) -> ir.Expr:
+        items = self.items
+        if self.n == 3:
+            # `a op b`, the usual flat expression: what the climb below does with it, directly
+            lhs, op, rhs = items
+            if (
+                type(op) is _Op
+                and op.kind != "postfix"
+                and not isinstance(lhs, _Op)
+                and not isinstance(rhs, _Op)
+            ):
+                meaning = self.table[op.value][1]
+                if meaning != "BETWEEN":
+                    return self.binary(op, meaning, lhs, rhs)
         return self.expression(0)
 
     def operand(self) -> Any:
