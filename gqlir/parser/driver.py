@@ -116,7 +116,7 @@ class Parser:
             for symbol, act in table.items():
                 if act >= 0:
                     acts[symbol] = self.gets[act]
-                elif plans[~act][0] in _ONE_SYMBOL:
+                elif _one_symbol(plans[~act]):
                     acts[symbol] = (_CHAIN, {}.get, index, symbol, plans[~act])
                 else:
                     acts[symbol] = plans[~act]
@@ -226,43 +226,81 @@ class Parser:
         """The outcome of a one-symbol reduction (``act`` a chain plan) over state ``below``
         and of every one-symbol reduction it leads to on the same lookahead: they all replace
         the top of the stack only, so their builder calls and the state they end in depend on
-        ``below``, the state reduced from and the lookahead alone. Each op is (code, callback,
-        keep): 0 calls it, 1 takes a token's text, 2 decides by the value's kind as ``_TEXT1``
-        does. Memoised in the plan's own dict, keyed by ``below``."""
+        ``below``, the state reduced from and the lookahead alone. Returns (end state, code,
+        callable): code 0 nothing to call, else one of the ops below, or 3 with the ops.
+        Memoised in the plan's own dict, keyed by ``below``.
+
+        An op is (code, callable, kinds), run on the top value: 1 takes a token's text, 2
+        calls ``fn([v], start)``, 4 takes the text and calls ``fn`` on it, 5 makes ``[v]``,
+        6 runs the rule's generated ``reduce(stack, start)``, 7 its ``gather(stack)``, 8
+        decides by the value's kind as ``_TEXT1`` does, 9 is ``_EXPAND1``'s gather-or-call, 10
+        ``_CALL_END``'s call after noting where the last token ended."""
         _, memo_get, state, kind, plan = act
         states = self.tables.states
         below_index = self.index_of[below]
         first = self.entered.get(state)
         ops: list[tuple[int, Any, Any]] = []
         while True:
-            mode, lhs, _n, fn, keep = plan[:5]
+            mode, lhs, _n, fn, keep, _values, _first, gather = plan
             if mode == _CALL1:
-                ops.append((0, fn, None))
+                ops.append((2, fn, None))
             elif mode == _TEXT1:
                 if not ops and first is not None and first in self.base_kind:
                     # the value is the token just shifted: its kind is the state's symbol
-                    ops.append((0, fn, None) if self.base_kind[first] in keep else (1, None, None))
+                    ops.append((2, fn, None) if self.base_kind[first] in keep else (1, None, None))
                 else:
-                    ops.append((2, fn, keep))
+                    ops.append((8, fn, keep))
+            elif mode == _LIST:
+                ops.append((5, None, None))
+            elif mode == _CALL_PICK:
+                ops.append((6, gather, None))
+            elif mode == _APPEND:
+                ops.append((7, gather, None))
+            elif mode == _EXPAND1:
+                ops.append((9, gather, fn))
+            elif mode == _CALL_END:
+                ops.append((10, gather, fn))
             state = states[below_index][lhs]
             nxt = states[state].get(kind)
-            if nxt is None or nxt >= 0 or self.reducers[~nxt][0] not in _ONE_SYMBOL:
+            if nxt is None or nxt >= 0 or not _one_symbol(self.reducers[~nxt]):
                 break
             plan = self.reducers[~nxt]
-        # (end state, 0) no call; (…, 1, fn) one call; (…, 2) a token's text; (…, 4, fn)
-        # the text, then one call; (…, 3, ops) any other sequence
+        if len(ops) == 2 and ops[0][0] == 1 and ops[1][0] == 2:
+            ops = [(4, ops[1][1], None)]  # a name's text, then a call on it
+        end = self.gets[state]
         if not ops:
-            outcome: tuple = (self.gets[state], 0)
-        elif len(ops) == 1 and ops[0][0] == 0:
-            outcome = (self.gets[state], 1, ops[0][1])
-        elif len(ops) == 1 and ops[0][0] == 1:
-            outcome = (self.gets[state], 2)
-        elif len(ops) == 2 and ops[0][0] == 1 and ops[1][0] == 0:
-            outcome = (self.gets[state], 4, ops[1][1])  # a name's text, then a call on it
+            outcome: tuple = (end, 0, None)
+        elif len(ops) == 1 and ops[0][0] in (1, 2, 4, 5, 6):
+            outcome = (end, ops[0][0], ops[0][1])
         else:
-            outcome = (self.gets[state], 3, tuple(ops))
+            outcome = (end, 3, tuple(ops))
         memo_get.__self__[below] = outcome
         return outcome
+
+    def _run_ops(self, stack: list, ops: tuple, last_end: int) -> None:
+        """A chain's ops (see :meth:`_chain`) on the top value of the stack, in order."""
+        for code, fn, extra in ops:
+            if code == 2:
+                stack[-2] = fn([stack[-2]], stack[-1])
+            elif code == 1:
+                stack[-2] = stack[-2][1]
+            elif code == 4:
+                stack[-2] = fn([stack[-2][1]], stack[-1])
+            elif code == 5:
+                stack[-2] = [stack[-2]]
+            elif code == 6:
+                stack[-2] = fn(stack, stack[-1])
+            elif code == 7:
+                stack[-2] = fn(stack)
+            elif code == 8:
+                token = stack[-2]
+                stack[-2] = fn([token], stack[-1]) if token[0] in extra else token[1]
+            elif code == 9:
+                children = fn(stack)
+                stack[-2] = children[0] if len(children) == 1 else extra(children, stack[-1])
+            else:  # 10
+                self.builder.last_end = last_end
+                stack[-2] = extra(fn(stack), stack[-1])
 
     def _split(
         self, stack: list, value: str, kind: str, tpos: int, pos: int, act: Any
@@ -369,24 +407,19 @@ class Parser:
                     hit = act[1](below)
                     if hit is None:
                         hit = self._chain(act, below)
-                    acts = hit[0]
-                    code = hit[1]
-                    if code == 1:
-                        stack[-2] = hit[2]([stack[-2]], stack[-1])
-                    elif code == 2:
+                    acts, code, fn = hit
+                    if code == 2:
+                        stack[-2] = fn([stack[-2]], stack[-1])
+                    elif code == 1:
                         stack[-2] = stack[-2][1]
                     elif code == 4:
-                        stack[-2] = hit[2]([stack[-2][1]], stack[-1])
+                        stack[-2] = fn([stack[-2][1]], stack[-1])
+                    elif code == 5:
+                        stack[-2] = [stack[-2]]
+                    elif code == 6:
+                        stack[-2] = fn(stack, stack[-1])
                     elif code == 3:
-                        v = stack[-2]
-                        for code, fn, keep in hit[2]:
-                            if code == 0:
-                                v = fn([v], stack[-1])
-                            elif code == 1 or v[0] not in keep:
-                                v = v[1]
-                            else:
-                                v = fn([v], stack[-1])
-                        stack[-2] = v
+                        self._run_ops(stack, fn, last_end)
                     stack[-3] = acts
                     continue
                 mode, lhs, n, fn, below, values, first, gather = act
@@ -453,6 +486,14 @@ _RUN_MODE = {_CALL_PICK1: _CALL_PICK, _CALL_GENERIC: _CALL_PICK, _SPLICED_LIST: 
 
 #: Modes of one-symbol reductions that replace the top of the stack in place.
 _ONE_SYMBOL = frozenset({_UNIT, _CALL1, _TEXT1})
+#: Modes that do so when their rule has one symbol.
+_OF_ONE_SYMBOL = frozenset({_LIST, _CALL_PICK, _APPEND, _EXPAND1, _CALL_END})
+
+
+def _one_symbol(plan: tuple) -> bool:
+    """Does the reduction replace only the top triple of the stack (a rule of one symbol)?"""
+    return plan[0] in _ONE_SYMBOL or (plan[0] in _OF_ONE_SYMBOL and plan[2] == -3)
+
 
 #: The end state's action on ``$END``: the value below it is the parse.
 _ACCEPT_PLAN = (_ACCEPT, None, 0, None, (), None, None, None)
