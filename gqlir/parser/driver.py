@@ -307,13 +307,17 @@ class Parser:
     ) -> tuple[str, str, int]:
         """The token a compound operator is read as: itself, or the longest shorter operator
         the parser takes where it cannot take the whole (``1--1`` is ``1 - -1``)."""
-        if act is not None and self._accepts(stack, kind):
-            return value, kind, pos  # the parser takes the whole operator (the usual case)
         acts = stack[-3]
-        for short, short_kinds in self.splits[value]:
-            short_kind = _pick(short_kinds, acts)
-            if acts(short_kind) is not None and self._accepts(stack, short_kind):
-                return short, short_kind, tpos + len(short)
+        shorter = [
+            (short, k)
+            for short, short_kinds in self.splits[value]
+            for k in (_pick(short_kinds, acts),)
+            if acts(k) is not None
+        ]
+        if shorter and (act is None or not self._accepts(stack, kind)):
+            for short, short_kind in shorter:
+                if self._accepts(stack, short_kind):
+                    return short, short_kind, tpos + len(short)
         return value, kind, pos
 
     # -- the loop ----------------------------------------------------------------------------
@@ -349,32 +353,34 @@ class Parser:
                         code="PARSE_CHARACTER",
                     )
                 kind, value, pos = "$END", "", length
+                act = acts(kind)
             else:
                 tpos, pos = m.span(kind)
                 value = text[tpos:pos]
                 if kind == "OP":
                     kind = op_kind[value] or _pick(operators[value], acts)
-                    if len(value) > 1:
+                    act = acts(kind)
+                    if len(value) > 1 and (act is None or type(act) is tuple):
+                        # A compound operator the state may not take: read a shorter one if
+                        # that is what the parser can take (only then is a simulation needed).
+                        value, kind, pos = self._split(stack, value, kind, tpos, pos, act)
                         act = acts(kind)
-                        if act is None or type(act) is tuple:
-                            # A compound operator the state may not take: read a shorter one
-                            # if that is what the parser can take (only then is a simulation
-                            # needed).
-                            value, kind, pos = self._split(stack, value, kind, tpos, pos, act)
                 elif kind == "NAME":
                     kind = name_kind or _pick(name_terminals, acts)
                     kws = spelled(value)
                     if kws is None:
                         kws = self._spelling(value)
+                    act = acts(kind)
                     if kws:
                         kw = kws[0] if len(kws) == 1 else _pick(kws, acts)
-                        act = acts(kw)
-                        if acts(kind) is None or (
-                            act is not None
-                            and (type(act) is not tuple or self._accepts(stack, kw))
+                        kw_act = acts(kw)
+                        if act is None or (
+                            kw_act is not None
+                            and (type(kw_act) is not tuple or self._accepts(stack, kw))
                             and _next_allows(text, pos, value.upper())
                         ):
                             kind = kw
+                            act = kw_act
                 else:
                     kind = group_kind[kind] or _pick(regex_terminals[kind], acts)
                     if value[0] in operators and not self._accepts(stack, kind):
@@ -384,9 +390,10 @@ class Parser:
                         short = _pick(operators[value[0]], acts)
                         if self._accepts(stack, short):
                             value, kind, pos = value[0], short, tpos + 1
-            # ---- feed it (modes are the _UNIT.. constants, written as literals for speed)
+                    act = acts(kind)
+            # ---- feed it (modes are the _UNIT.. constants, written as literals for speed);
+            # ``act`` is the top state's action on it, fetched again after each reduction
             while True:
-                act = acts(kind)
                 if type(act) is not tuple:  # a shift (or an error)
                     if act is None:
                         raise self._unexpected(text, (kind, value, tpos), acts)
@@ -421,6 +428,7 @@ class Parser:
                     elif code == 3:
                         self._run_ops(stack, fn, last_end)
                     stack[-3] = acts
+                    act = acts(kind)
                     continue
                 mode, lhs, n, fn, below, values, first, gather = act
                 start = stack[first] if n else tpos
@@ -449,6 +457,7 @@ class Parser:
                 else:
                     acts = stack[-3](lhs)
                     stack += (acts, result, start)
+                act = acts(kind)
 
 
 def _pick(names: tuple[str, ...], acts: Callable[[str], Any]) -> str:
