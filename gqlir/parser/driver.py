@@ -227,7 +227,8 @@ class Parser:
         and of every one-symbol reduction it leads to on the same lookahead: they all replace
         the top of the stack only, so their builder calls and the state they end in depend on
         ``below``, the state reduced from and the lookahead alone. Returns (end state, code,
-        callable): code 0 nothing to call, else one of the ops below, or 3 with the ops.
+        callable, the end state's action on the lookahead): code 0 nothing to call, else one
+        of the ops below, or 3 with the ops.
         Memoised in the plan's own dict, keyed by ``below``.
 
         An op is (code, callable, kinds), run on the top value: 1 takes a token's text, 2
@@ -268,12 +269,13 @@ class Parser:
         if len(ops) == 2 and ops[0][0] == 1 and ops[1][0] == 2:
             ops = [(4, ops[1][1], None)]  # a name's text, then a call on it
         end = self.gets[state]
+        then = end(kind)  # the end state's action on the same lookahead: fixed as well
         if not ops:
-            outcome: tuple = (end, 0, None)
+            outcome: tuple = (end, 0, None, then)
         elif len(ops) == 1 and ops[0][0] in (1, 2, 4, 5, 6):
-            outcome = (end, ops[0][0], ops[0][1])
+            outcome = (end, ops[0][0], ops[0][1], then)
         else:
-            outcome = (end, 3, tuple(ops))
+            outcome = (end, 3, tuple(ops), then)
         memo_get.__self__[below] = outcome
         return outcome
 
@@ -414,7 +416,7 @@ class Parser:
                     hit = act[1](below)
                     if hit is None:
                         hit = self._chain(act, below)
-                    acts, code, fn = hit
+                    acts, code, fn, next_act = hit
                     if code == 2:
                         stack[-2] = fn([stack[-2]], stack[-1])
                     elif code == 1:
@@ -428,7 +430,7 @@ class Parser:
                     elif code == 3:
                         self._run_ops(stack, fn, last_end)
                     stack[-3] = acts
-                    act = acts(kind)
+                    act = next_act
                     continue
                 mode, lhs, n, fn, below, values, first, gather = act
                 start = stack[first] if n else tpos
