@@ -59,6 +59,7 @@ class Parser:
         self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
         self.keywords = tables.keywords
         self.spelled: dict[str, tuple[str, ...] | bool] = {}
+        self._runners: dict[tuple, Callable[[list, int], None]] = {}
         self.operators = tables.operators
         self.regex_terminals = tables.regex_terminals
         self.name_terminals = tables.regex_terminals.get("NAME", ("NAME",))
@@ -228,7 +229,7 @@ class Parser:
         the top of the stack only, so their builder calls and the state they end in depend on
         ``below``, the state reduced from and the lookahead alone. Returns (end state, code,
         callable, the end state's action on the lookahead): code 0 nothing to call, else one
-        of the ops below, or 3 with the ops.
+        of the ops below, or 3 with a function that runs them all (:meth:`_runner`).
         Memoised in the plan's own dict, keyed by ``below``.
 
         An op is (code, callable, kinds), run on the top value: 1 takes a token's text, 2
@@ -275,34 +276,46 @@ class Parser:
         elif len(ops) == 1 and ops[0][0] in (1, 2, 4, 5, 6):
             outcome = (end, ops[0][0], ops[0][1], then)
         else:
-            outcome = (end, 3, tuple(ops), then)
+            outcome = (end, 3, self._runner(tuple(ops)), then)
         memo_get.__self__[below] = outcome
         return outcome
 
-    def _run_ops(self, stack: list, ops: tuple, last_end: int) -> None:
-        """A chain's ops (see :meth:`_chain`) on the top value of the stack, in order."""
-        for code, fn, extra in ops:
+    def _runner(self, ops: tuple) -> Callable[[list, int], None]:
+        """A chain's ops (see :meth:`_chain`) as one generated function ``run(stack,
+        last_end)`` that runs them in order on the top value of the stack (straight-line code,
+        no dispatch per op); one per distinct sequence of ops."""
+        run = self._runners.get(ops)
+        if run is not None:
+            return run
+        env: dict[str, Any] = {"builder": self.builder}
+        lines = ["def run(stack, last_end):", "    start = stack[-1]", "    v = stack[-2]"]
+        for i, (code, fn, extra) in enumerate(ops):
+            env[f"f{i}"], env[f"x{i}"] = fn, extra
             if code == 2:
-                stack[-2] = fn([stack[-2]], stack[-1])
+                lines.append(f"    v = f{i}([v], start)")
             elif code == 1:
-                stack[-2] = stack[-2][1]
+                lines.append("    v = v[1]")
             elif code == 4:
-                stack[-2] = fn([stack[-2][1]], stack[-1])
+                lines.append(f"    v = f{i}([v[1]], start)")
             elif code == 5:
-                stack[-2] = [stack[-2]]
+                lines.append("    v = [v]")
             elif code == 6:
-                stack[-2] = fn(stack, stack[-1])
+                lines += ["    stack[-2] = v", f"    v = f{i}(stack, start)"]
             elif code == 7:
-                stack[-2] = fn(stack)
+                lines += ["    stack[-2] = v", f"    v = f{i}(stack)"]
             elif code == 8:
-                token = stack[-2]
-                stack[-2] = fn([token], stack[-1]) if token[0] in extra else token[1]
+                lines.append(f"    v = f{i}([v], start) if v[0] in x{i} else v[1]")
             elif code == 9:
-                children = fn(stack)
-                stack[-2] = children[0] if len(children) == 1 else extra(children, stack[-1])
+                lines += ["    stack[-2] = v", f"    c = f{i}(stack)"]
+                lines.append(f"    v = c[0] if len(c) == 1 else x{i}(c, start)")
             else:  # 10
-                self.builder.last_end = last_end
-                stack[-2] = extra(fn(stack), stack[-1])
+                lines += ["    builder.last_end = last_end", "    stack[-2] = v"]
+                lines.append(f"    v = x{i}(f{i}(stack), start)")
+        lines.append("    stack[-2] = v")
+        scope = dict(env)
+        exec("\n".join(lines) + "\n", scope)  # built above from op codes only
+        run = self._runners[ops] = scope["run"]
+        return run
 
     def _split(
         self, stack: list, value: str, kind: str, tpos: int, pos: int, act: Any
@@ -428,7 +441,7 @@ class Parser:
                     elif code == 6:
                         stack[-2] = fn(stack, stack[-1])
                     elif code == 3:
-                        self._run_ops(stack, fn, last_end)
+                        fn(stack, last_end)
                     stack[-3] = acts
                     act = next_act
                     continue
