@@ -430,18 +430,20 @@ class Parser:
                     if hit is None:
                         hit = self._chain(act, below)
                     acts, code, fn, next_act = hit
-                    if code == 2:
+                    if not code:
+                        pass  # units only: the value passes through
+                    elif code == 2:
                         stack[-2] = fn([stack[-2]], stack[-1])
                     elif code == 1:
                         stack[-2] = stack[-2][1]
+                    elif code == 3:
+                        fn(stack, last_end)
                     elif code == 4:
                         stack[-2] = fn([stack[-2][1]], stack[-1])
                     elif code == 5:
                         stack[-2] = [stack[-2]]
-                    elif code == 6:
+                    else:  # 6
                         stack[-2] = fn(stack, stack[-1])
-                    elif code == 3:
-                        fn(stack, last_end)
                     stack[-3] = acts
                     act = next_act
                     continue
