@@ -48,7 +48,7 @@ class Tables:
     keywords: dict[str, tuple[str, ...]]  # upper-case word -> terminal names
     operators: dict[str, tuple[str, ...]]  # operator text -> terminal names
     regex_terminals: dict[str, tuple[str, ...]]  # regex group -> terminal names
-    token_regex: str  # one named group per distinct regex terminal, then OP for all operators
+    token_regex: str  # OP for the operators, then one named group per regex terminal
     skip_regex: str  # what separates tokens (whitespace, comments), matched before each token
 
 
