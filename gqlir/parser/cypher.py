@@ -302,6 +302,8 @@ class CypherBuilder:
         return None
 
     def query(self, c: list, pos: int) -> ir.Query:
+        if len(c) == 1 and isinstance(c[0], ir.Query):
+            return c[0]  # one part, no NEXT: the usual query
         parts = [x for x in c if isinstance(x, ir.Query)]
         if len(parts) == 1:
             return parts[0]
@@ -320,6 +322,8 @@ class CypherBuilder:
         return ir.LinearQuery(tuple(steps), pos=pos)
 
     def query_part(self, c: list, pos: int) -> ir.Query:
+        if len(c) == 1:
+            return c[0]  # no UNION
         _check_chain(len(c) // 2, pos)
         result = c[0]
         union_all: bool | None = None
@@ -474,7 +478,9 @@ class CypherBuilder:
         return {"star": star, "items": items}
 
     def projection_item(self, c: list, pos: int) -> tuple:
-        expr = _value(self, c[0])
+        expr = c[0]
+        if isinstance(expr, _PatternExpr):  # _value, inline: a projection item is a value
+            raise _pattern_value(expr.pos)
         if len(c) > 1:
             return (expr, c[1], None, pos)
         return (expr, None, self.text[pos : self.last_end], pos)
@@ -1292,7 +1298,8 @@ class CypherBuilder:
         return self.PRATT(self, c).parse()
 
     def postfix(self, c: list, pos: int) -> Any:
-        _check_chain(len(c), pos)
+        if len(c) > MAX_CHAIN:
+            _check_chain(len(c), pos)
         base = c[0]
         for op in c[1:]:
             base = op(self, base)
