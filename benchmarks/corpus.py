@@ -126,7 +126,7 @@ def ratio(ours: dict[str, Any], peer: dict[str, Any]) -> str:
         return ""
     text = f"gqlir {ours['qps'] / peer['qps']:.1f}× wall"
     if ours.get("cpu_qps") and peer.get("cpu_qps"):
-        text += f", {ours['cpu_qps'] / peer['cpu_qps']:.1f}× CPU"
+        text += f", {ours['cpu_qps'] / peer['cpu_qps']:.2f}× CPU"
     return text
 
 
