@@ -98,7 +98,7 @@ class Parser:
             plan = _plan(rule, fn, rule.callback in wants_end)
             if plan[0] == _CALL1 and rule.callback in text_rules:
                 plan = (_TEXT1, *plan[1:4], text_rules[rule.callback], *plan[5:])
-            plans.append(_run_plan(plan))
+            plans.append(_run_plan(plan, rule))
         self.reducers = plans
         # The symbol each state is entered on (a shifted token's kind is thereby known).
         entered: dict[int, str] = {}
@@ -447,6 +447,10 @@ class Parser:
                     stack[-3] = acts
                     act = next_act
                     continue
+                if mode == 14:  # _FUSED: the whole reduction in one generated function
+                    acts = act[7](stack)
+                    act = acts(kind)
+                    continue
                 mode, lhs, n, fn, below, values, first, gather = act
                 start = stack[first] if n else tpos
                 if mode == 4:  # _CALL_PICK, _CALL_PICK1, _CALL_GENERIC: a call on gathered values
@@ -505,7 +509,8 @@ def _strip(terminal: str) -> str:
     _TEXT1,
     _CALL_PICK1,
     _CHAIN,
-) = range(14)
+    _FUSED,
+) = range(15)
 
 #: Modes the loop runs alike: a call on the gathered values, or the gathered list itself.
 _RUN_MODE = {_CALL_PICK1: _CALL_PICK, _CALL_GENERIC: _CALL_PICK, _SPLICED_LIST: _APPEND}
@@ -535,14 +540,55 @@ def _plan(rule: RuleSpec, fn: Callable | None, wants_end: bool) -> tuple:
     return (*plan, values, size + 2, _gather(plan[0], rule, fn))
 
 
-def _run_plan(plan: tuple) -> tuple:
+def _run_plan(plan: tuple, rule: RuleSpec) -> tuple:
     """The plan as the loop reads it: modes that run alike merged (``_RUN_MODE``) and, for a
     rule of several symbols, ``keep`` (which its gathering function has built in) replaced by
-    where the state below the rule's triples sits on the stack."""
+    where the state below the rule's triples sits on the stack; a rule of two symbols or more
+    whose reduction needs nothing but the stack is ``_FUSED`` (see :func:`_fused`)."""
     mode = _RUN_MODE.get(plan[0], plan[0])
     if mode in _ONE_SYMBOL or mode == _ACCEPT:
         return (mode, *plan[1:])
+    if rule.size >= 2 and mode in (_CALL_PICK, _APPEND, _LIST, _CALL, _EXPAND1):
+        return (_FUSED, *plan[1:4], plan[2] - 3, *plan[5:7], _fused(plan[0], rule, plan[3]))
     return (mode, *plan[1:4], plan[2] - 3, *plan[5:])
+
+
+def _fused(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable[[list], Any]:
+    """The whole reduction of a rule of ``size`` >= 2 symbols as one generated function of the
+    stack: its value (as :func:`_gather` and the loop would make it), the goto from the state
+    below, the rule's triples replaced by its own; returns the new top state."""
+    size = rule.size
+    at = [-3 * size + 1 + 3 * i for i in range(size)]
+    items = []
+    for i, k in enumerate(rule.keep):
+        if k == KEEP:
+            items.append(f"s[{at[i]}]")
+        elif k == SPLICE:
+            items.append(f"*s[{at[i]}]")
+    body = [f"    start = s[{-3 * size + 2}]"]
+    if mode in (_CALL_PICK, _CALL_PICK1, _CALL_GENERIC):
+        body.append(f"    result = fn([{', '.join(items)}], start)")
+    elif mode == _SPLICED_LIST:
+        body.append(f"    result = [{', '.join(items)}]")
+    elif mode == _APPEND:
+        body.append(f"    result = s[{at[0]}]")
+        kept = [f"s[{at[i]}]" for i, k in enumerate(rule.keep) if i and k == KEEP]
+        body += [f"    result.append({v})" for v in kept]
+    elif mode == _LIST:
+        body.append(f"    result = s[{-3 * size + 1}::3]")
+    elif mode == _CALL:
+        body.append(f"    result = fn(s[{-3 * size + 1}::3], start)")
+    else:  # _EXPAND1
+        body.append(f"    result = [{', '.join(items)}]")
+        body.append("    result = result[0] if len(result) == 1 else fn(result, start)")
+    body += [
+        f"    acts = s[{-3 * size - 3}](lhs)",
+        f"    s[{-3 * size}:] = (acts, result, start)",
+        "    return acts",
+    ]
+    scope: dict[str, Any] = {"fn": fn, "lhs": rule.lhs}
+    exec("def reduce(s):\n" + "\n".join(body) + "\n", scope)  # from the rule's offsets only
+    return scope["reduce"]
 
 
 def _gather(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable | None:
