@@ -58,7 +58,7 @@ class Parser:
         # Separators and the next token in one match: `(?:skip)*(?:token)?`.
         self.regex = re.compile(f"(?:{tables.skip_regex})*(?:{tables.token_regex})?")
         self.keywords = tables.keywords
-        self.spelled: dict[str, tuple[str, ...] | bool] = {}
+        self.spelled: dict[str, tuple[str, ...]] = {}
         self._runners: dict[tuple, Callable[[list, int], None]] = {}
         self.operators = tables.operators
         self.regex_terminals = tables.regex_terminals
@@ -124,12 +124,12 @@ class Parser:
         actions[tables.end_state]["$END"] = _ACCEPT_PLAN
         self.start_get = self.gets[tables.start_state]
 
-    def _spelling(self, word: str) -> tuple[str, ...] | bool:
-        """The keyword terminals a word spells (False: none), remembered by spelling (the
+    def _spelling(self, word: str) -> tuple[str, ...]:
+        """The keyword terminals a word spells (none: ``()``), remembered by spelling (the
         words of queries repeat: ``n``, ``MATCH``, ``match``)."""
         if len(self.spelled) > 100_000:  # a bound for endless streams of new names
             self.spelled.clear()
-        kws = self.spelled[word] = self.keywords.get(word.upper()) or False
+        kws = self.spelled[word] = self.keywords.get(word.upper(), ())
         return kws
 
     # -- errors ------------------------------------------------------------------------------
