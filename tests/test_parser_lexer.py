@@ -48,7 +48,7 @@ def test_operators_first_reads_the_same_tokens(grammar: str) -> None:
             assert a is not None and b is not None
             assert (a.lastgroup, a.end()) == (b.lastgroup, b.end()), (text, pos)
             if a.lastgroup:
-                assert a.span(a.lastgroup) == b.span(b.lastgroup), (text, pos)
+                assert a.span(a.lastgroup) == b.span(a.lastgroup), (text, pos)
 
 
 def test_may_start() -> None:
