@@ -53,6 +53,8 @@ from .gql_expressions import KINDS as _EXPRESSION_KINDS
 from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
 from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
+from .gql_forms import lower_gql_forms
+from .gql_forms import needed as _needs_gql_forms
 from .setops import lower_set_operations
 
 __all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
@@ -69,18 +71,24 @@ class Summary:
     adds_numbers: bool
     #: Cypher's polymorphic + (ArithOp.ADD) occurs.
     adds: bool = False
+    #: An arithmetic operator other than +, - and * occurs (/, %, ^, GQL's numeric +).
+    other_arithmetic: bool = False
+    #: The names of the aggregates that occur.
+    aggregates: frozenset[str] = frozenset()
 
 
 def summarize(node: Node) -> Summary:
     """One walk over ``node`` (written out: it runs on every translation)."""
     kinds: set[type] = set()
     functions: set[str] = set()
-    adds_numbers = adds = False
+    aggregate_names: set[str] = set()
+    adds_numbers = adds = other = False
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
-    function_call, arithmetic = e.FunctionCall, e.Arithmetic
+    function_call, arithmetic, aggregate = e.FunctionCall, e.Arithmetic, e.Aggregate
     add_numbers, plus = e.ArithOp.ADD_NUMBERS, e.ArithOp.ADD
+    plain = (plus, e.ArithOp.SUB, e.ArithOp.MUL)
     leaves = _LEAVES
     while stack:
         inner = pop()
@@ -99,12 +107,24 @@ def summarize(node: Node) -> Summary:
         if cls is function_call:
             functions.add(inner.name)
         elif cls is arithmetic:
-            if inner.op is plus:
+            op = inner.op
+            if op is plus:
                 adds = True
-            elif inner.op is add_numbers:
-                adds_numbers = True
+            elif op not in plain:
+                other = True
+                if op is add_numbers:
+                    adds_numbers = True
+        elif cls is aggregate:
+            aggregate_names.add(inner.name)
         extend(getter(inner))
-    return Summary(frozenset(kinds), frozenset(functions), adds_numbers, adds)
+    return Summary(
+        frozenset(kinds),
+        frozenset(functions),
+        adds_numbers,
+        adds,
+        other,
+        frozenset(aggregate_names),
+    )
 
 
 def summary_of(node: Node) -> Summary:
@@ -168,6 +188,8 @@ class Lowering:
     #: ``run`` takes the schema's property kinds instead (``(node|edge, key) -> kind``,
     #: :func:`gqlir.analysis.types.property_kinds`), which the types of properties are read from.
     reads_properties: bool = False
+    #: (With both ``reads_schema`` and ``reads_properties``: ``run(node, target, properties,
+    #: schema)``.)
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -434,6 +456,18 @@ LOWERINGS: tuple[Lowering, ...] = (
         ),
         reads_properties=True,
     ),
+    Lowering(
+        "gql-forms",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_forms,
+        "STARTS WITH as LEFT/RIGHT; IN, list predicates and subscripts over run-time lists as "
+        "FOR walks; % ^ / in MOD/POWER; sum/stDev/collect of no rows; type/labels under a "
+        "schema; COUNT/COLLECT subqueries as VALUE; comparisons of known different types",
+        needed=_needs_gql_forms,
+        reads_schema=True,
+        reads_properties=True,
+    ),
 )
 
 
@@ -478,7 +512,9 @@ def lower(
                 summary = summary_of(node)
             if not lowering.needed(summary):
                 continue
-        if lowering.reads_schema:
+        if lowering.reads_schema and lowering.reads_properties:
+            out = lowering.run(node, target, properties, schema)
+        elif lowering.reads_schema:
             out = lowering.run(node, target, schema)
         elif lowering.reads_properties:
             out = lowering.run(node, target, properties)
