@@ -2049,7 +2049,8 @@ class GqlGenerator(GraphTextGenerator):
         """The walk over a list the pass gql-forms left because the list aggregates
         (:func:`gqlir.passes.list_walks.over_aggregate`): written once the projection has
         computed the aggregate first, else refused. Every other form is the passes'."""
-        if type(node) in _WALKS:
+        cls = type(node)
+        if cls in _WALKS and (cls is not e.FunctionCall or node.name == "size"):  # type: ignore[attr-defined]
             return list_walks.over_aggregate(self, node)
         return node
 

@@ -18,7 +18,11 @@ from typing import Any
 from ..analysis.types import ANY, NUMERIC, VType, literal_type
 from ..ir import expr as e
 
-__all__ = ["check_case", "check_comparison", "check_list", "comparable"]
+__all__ = ["UNTYPED", "check_case", "check_comparison", "check_list", "comparable"]
+
+#: Operands whose type is unknown where no schema is given (properties, parameters) or that
+#: compare with anything (null): a comparison with one is never refused for its types.
+UNTYPED = frozenset({e.Property, e.Parameter, e.Null})
 
 
 def check_comparison(walk: Any, node: e.Comparison) -> e.Expr:
@@ -52,7 +56,12 @@ def check_list(walk: Any, node: e.ListLiteral) -> e.Expr:
 
 
 def _check(walk: Any, at: Any, left: e.Expr, right: e.Expr, op: e.CompOp) -> None:
-    lt, rt = walk.type_of(left), walk.type_of(right)
+    if not walk.types.properties and (type(left) in UNTYPED or type(right) in UNTYPED):
+        return  # (of unknown type, or null: comparable with anything)
+    lt = walk.type_of(left)
+    if lt.kind in _UNKNOWN:
+        return
+    rt = walk.type_of(right)
     if not comparable(lt, rt):
         raise walk.unsupported(
             "comparison of different types",
@@ -61,6 +70,10 @@ def _check(walk: Any, at: Any, left: e.Expr, right: e.Expr, op: e.CompOp) -> Non
             f"{'false' if op in (e.CompOp.EQ, e.CompOp.NE) else 'null'} in Cypher and "
             f"an error in {walk.dialect.name}",
         )
+
+
+#: Kinds comparable with anything (``mixed`` is not: values of several types).
+_UNKNOWN = frozenset({"any", "property", "null"})
 
 
 def _known(kind: str) -> bool:

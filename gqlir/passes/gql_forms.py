@@ -96,20 +96,61 @@ _RULES: dict[type, Callable[[Any, Any], e.Expr]] = {
     e.ListLiteral: comparable_types.check_list,
 }
 
-#: The node kinds some rule looks at (with the arithmetic operators and functions below).
-KINDS = frozenset(_RULES) - {e.Arithmetic, e.FunctionCall, e.Aggregate, e.Property}
-KINDS |= {e.MapLiteral}  # (the subject of a property a rule reads)
-FUNCTIONS = frozenset({"size", "type", "labels"})
+
+def needed(summary: Summary, target: Dialect, typed: bool) -> bool:
+    """Whether the query holds anything a rule rewrites or checks for ``target`` (``typed``: a
+    schema gives property types, so any comparison may be refused)."""
+    kinds, caps = summary.kinds, target.capabilities
+    if not kinds.isdisjoint(_kinds(target)) or summary.other_arithmetic:
+        return True
+    if summary.map_properties:
+        return True
+    if summary.typed_comparisons or (typed and not kinds.isdisjoint(_COMPARING)):
+        return True
+    aggregates = summary.aggregates
+    if not aggregates.isdisjoint(_EMPTY) or (
+        "collect" in aggregates and (caps.collect_keeps_nulls or caps.collect_empty_null)
+    ):
+        return True
+    if (
+        caps.collect_empty_null
+        and e.Case in kinds
+        and (e.CountStar in kinds or "count" in aggregates)
+    ):
+        return True  # (SQL's aggregates, as the Spanner reader spells them)
+    if typed and not summary.functions.isdisjoint(("type", "labels")):
+        return True
+    return e.ListComprehension in kinds and "size" in summary.functions
 
 
-def needed(summary: Summary) -> bool:
-    """Whether the query holds anything a rule looks at."""
-    return (
-        not summary.kinds.isdisjoint(KINDS)
-        or summary.other_arithmetic
-        or not summary.functions.isdisjoint(FUNCTIONS)
-        or not summary.aggregates.isdisjoint(empty_aggregates.NAMES)
-    )
+_COMPARING = frozenset({e.Comparison, e.Case})
+#: The aggregates rewritten or checked whatever the target.
+_EMPTY = frozenset({"sum", "stdev", "stdevp", "min", "max"})
+_TARGET_KINDS: dict[Dialect, frozenset[type]] = {}
+
+
+def _kinds(target: Dialect) -> frozenset[type]:
+    """The node kinds whose rules do something for ``target`` (found once per dialect)."""
+    found = _TARGET_KINDS.get(target)
+    if found is None:
+        caps = target.capabilities
+        by_capability = {
+            e.StringMatch: not caps.string_predicates,
+            e.In: not caps.list_membership,
+            e.ListPredicate: not caps.list_predicates,
+            e.ListComprehension: not caps.list_comprehension,
+            e.Index: not caps.subscript,
+            e.Slice: not caps.slicing,
+            e.CountSubquery: not caps.count_subquery,
+            e.PatternComprehension: caps.value_subquery,
+            e.CollectSubquery: True,
+            e.ListLiteral: caps.typed_lists,
+        }
+        found = frozenset(kind for kind, rule in by_capability.items() if rule)
+        if len(_TARGET_KINDS) > 64:  # dialects built by hand, not loaded once
+            _TARGET_KINDS.clear()
+        _TARGET_KINDS[target] = found
+    return found
 
 
 class GqlForms(ScopedRewrite):

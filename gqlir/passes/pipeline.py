@@ -39,6 +39,7 @@ from . import (
     relationship_types,
     unwind_join,
 )
+from .comparable_types import UNTYPED as _UNTYPED
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -75,6 +76,11 @@ class Summary:
     other_arithmetic: bool = False
     #: The names of the aggregates that occur.
     aggregates: frozenset[str] = frozenset()
+    #: A comparison (or a simple CASE) occurs whose operands may both have a known type
+    #: without a schema: neither is a property, a parameter or null, which type as unknown.
+    typed_comparisons: bool = False
+    #: A property of a map literal occurs (``{a: 1}.a``).
+    map_properties: bool = False
 
 
 def summarize(node: Node) -> Summary:
@@ -82,18 +88,29 @@ def summarize(node: Node) -> Summary:
     kinds: set[type] = set()
     functions: set[str] = set()
     aggregate_names: set[str] = set()
-    adds_numbers = adds = other = False
+    adds_numbers = adds = other = typed = map_properties = False
+    comparison, untyped = e.Comparison, _UNTYPED
+    prop, map_literal = e.Property, e.MapLiteral
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
     function_call, arithmetic, aggregate = e.FunctionCall, e.Arithmetic, e.Aggregate
     add_numbers, plus = e.ArithOp.ADD_NUMBERS, e.ArithOp.ADD
     plain = (plus, e.ArithOp.SUB, e.ArithOp.MUL)
-    leaves = _LEAVES
+    leaves, special = _LEAVES, _SPECIAL
     while stack:
         inner = pop()
         cls = type(inner)
         if cls in leaves:
+            continue
+        if cls is prop:  # (the commonest node: a property of a variable)
+            add(cls)
+            subject = inner.subject
+            kind = type(subject)
+            if kind not in leaves:
+                if kind is map_literal:
+                    map_properties = True
+                stack.append(subject)
             continue
         if cls is tuple:
             extend(inner)
@@ -104,18 +121,24 @@ def summarize(node: Node) -> Summary:
                 continue  # None, or a scalar inside a tuple (a map entry's key)
             getter = getters[cls] = _children_getter(cls)
         add(cls)
-        if cls is function_call:
-            functions.add(inner.name)
-        elif cls is arithmetic:
-            op = inner.op
-            if op is plus:
-                adds = True
-            elif op not in plain:
-                other = True
-                if op is add_numbers:
-                    adds_numbers = True
-        elif cls is aggregate:
-            aggregate_names.add(inner.name)
+        if cls in special:
+            if cls is function_call:
+                functions.add(inner.name)
+            elif cls is arithmetic:
+                op = inner.op
+                if op is plus:
+                    adds = True
+                elif op not in plain:
+                    other = True
+                    if op is add_numbers:
+                        adds_numbers = True
+            elif cls is aggregate:
+                aggregate_names.add(inner.name)
+            elif cls is comparison:
+                if not typed:
+                    typed = type(inner.left) not in untyped and type(inner.right) not in untyped
+            elif not typed and inner.subject is not None:  # a CASE
+                typed = type(inner.subject) not in untyped
         extend(getter(inner))
     return Summary(
         frozenset(kinds),
@@ -124,6 +147,8 @@ def summarize(node: Node) -> Summary:
         adds,
         other,
         frozenset(aggregate_names),
+        typed,
+        map_properties,
     )
 
 
@@ -150,6 +175,8 @@ _LEAVES = frozenset(
     {str, int, float, bool, type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String}
     | {e.Variable, e.Parameter}
 )
+#: The nodes the summary looks into beyond their class.
+_SPECIAL = frozenset({e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case})
 #: node class -> a function giving its child fields' values as a tuple
 _CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
@@ -190,6 +217,8 @@ class Lowering:
     reads_properties: bool = False
     #: (With both ``reads_schema`` and ``reads_properties``: ``run(node, target, properties,
     #: schema)``.)
+    #: ``needed(summary, target, typed)`` instead, ``typed``: a schema is given.
+    needed_by_target: bool = False
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -467,6 +496,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=_needs_gql_forms,
         reads_schema=True,
         reads_properties=True,
+        needed_by_target=True,
     ),
 )
 
@@ -510,7 +540,11 @@ def lower(
         if lowering.needed is not _always:
             if summary is None:
                 summary = summary_of(node)
-            if not lowering.needed(summary):
+            if lowering.needed_by_target:
+                typed = bool(properties) or schema is not None
+                if not lowering.needed(summary, target, typed):
+                    continue
+            elif not lowering.needed(summary):
                 continue
         if lowering.reads_schema and lowering.reads_properties:
             out = lowering.run(node, target, properties, schema)
