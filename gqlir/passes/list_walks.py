@@ -163,7 +163,7 @@ def element_at(walk: Walk, node: e.Index) -> e.Expr:
     # i - CARDINALITY(l) = k, not i = CARDINALITY(l) + k, which overflows for a large k
     from_end = e.Comparison(e.CompOp.EQ, e.Arithmetic(e.ArithOp.SUB, at, size), index)
     if isinstance(index, e.Integer):  # a literal's sign is known
-        position = from_start if index.value >= 0 else from_end
+        position: e.Expr = from_start if index.value >= 0 else from_end
     else:
         position = e.Or(from_start, from_end)
     steps = (

@@ -210,7 +210,7 @@ class Lowering:
     rule: str
     by_source: bool = False
     #: Whether the query holds anything the pass rewrites (False: skip it).
-    needed: Callable[[Summary], bool] = _always
+    needed: Callable[..., bool] = _always
     reads_schema: bool = False
     #: ``run`` takes the schema's property kinds instead (``(node|edge, key) -> kind``,
     #: :func:`gqlir.analysis.types.property_kinds`), which the types of properties are read from.

@@ -32,8 +32,8 @@ def string_match(walk: Any, node: e.StringMatch) -> e.Expr:
     if caps.string_predicates:
         return node
     kinds = []
-    for side in (node.left, node.right):
-        vtype = walk.type_of(side)
+    for operand in (node.left, node.right):
+        vtype = walk.type_of(operand)
         # (null makes the answer null in both: it needs no test)
         kinds.append(_STRING if vtype.kind == "null" else runtime_kinds(vtype))
         if "string" not in kinds[-1]:
