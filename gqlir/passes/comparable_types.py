@@ -56,7 +56,11 @@ def check_list(walk: Any, node: e.ListLiteral) -> e.Expr:
 
 
 def _check(walk: Any, at: Any, left: e.Expr, right: e.Expr, op: e.CompOp) -> None:
-    if not walk.types.properties and (type(left) in UNTYPED or type(right) in UNTYPED):
+    lc, rc = type(left), type(right)
+    if lc in _SCALARS and rc in _SCALARS:
+        if lc is rc or (lc in _NUMBERS and rc in _NUMBERS):
+            return  # (two literals of one type)
+    elif not walk.types.properties and (lc in UNTYPED or rc in UNTYPED):
         return  # (of unknown type, or null: comparable with anything)
     lt = walk.type_of(left)
     if lt.kind in _UNKNOWN:
@@ -72,6 +76,8 @@ def _check(walk: Any, at: Any, left: e.Expr, right: e.Expr, op: e.CompOp) -> Non
         )
 
 
+_SCALARS = frozenset({e.Integer, e.Float, e.String, e.Boolean})
+_NUMBERS = frozenset({e.Integer, e.Float})
 #: Kinds comparable with anything (``mixed`` is not: values of several types).
 _UNKNOWN = frozenset({"any", "property", "null"})
 

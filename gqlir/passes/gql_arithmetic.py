@@ -40,13 +40,21 @@ def arithmetic(walk: Any, node: e.Arithmetic) -> e.Expr:
     if op is e.ArithOp.ADD_NUMBERS:
         return e.FunctionCall(marks.ADD, (node.left, node.right), pos=node.pos)
     caps = walk.caps
-    lt, rt = walk.type_of(node.left), walk.type_of(node.right)
     if op is e.ArithOp.DIV_FLOAT:
         if caps.integer_division == "float":
             return node
         # GoogleSQL's / of integers is a float quotient: divide a float
-        left = node.left if lt.kind == "float" else e.Cast(node.left, e.TypeRef("FLOAT"))
+        floats = walk.type_of(node.left).kind == "float"
+        left = node.left if floats else e.Cast(node.left, e.TypeRef("FLOAT"))
         return e.Arithmetic(e.ArithOp.DIV, left, node.right, pos=node.pos)
+    right = node.right
+    if (
+        op is e.ArithOp.DIV
+        and caps.integer_division == "truncate"
+        and not (isinstance(right, (e.Integer, e.Float)) and right.value == 0)
+    ):
+        return node  # (Cypher's /, with no literal zero to divide by)
+    lt, rt = walk.type_of(node.left), walk.type_of(right)
     if op is e.ArithOp.MOD:
         if "float" in (lt.kind, rt.kind):
             raise walk.unsupported("% on floats", node, message="GQL's MOD takes exact numbers")
