@@ -98,6 +98,7 @@ from ..passes.exprs import repeatable as _repeatable
 from ..passes.googlesql_temporal import why_refused
 from ..passes.pipeline import lower
 from ..passes.substitute import rename as _rename
+from ..passes.unnest_membership import is_guarded
 from . import gql_merge
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
@@ -2277,39 +2278,19 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.In)
     def in_(self, node: e.In) -> str:
-        """GoogleSQL's ``x IN UNNEST(l)`` has Cypher's three-valued rules, except that
-        ``UNNEST(NULL)`` is empty (false) where ``x IN null`` is null in Cypher: a list that may
-        be null is tested first (operators.md, IN operator, semantic rules)."""
-        if not self.caps.membership_unnest:
-            if self.caps.list_membership:  # TuGraph: x IN [ … ] with Cypher's meaning
-                item = self.operand(node.item, _PRED + 1)
-                return f"{item} IN {self.operand(node.container, _PRED + 1)}"
-            raise self.unsupported("IN", node)
-        if self.type_of(node.item).kind == "list":
-            # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
-            raise self.unsupported("IN with a list item", node)
+        """``x IN l``, or GoogleSQL's ``x IN UNNEST(l)`` (the pass gql-forms has guarded a list
+        that may be null, :mod:`gqlir.passes.unnest_membership`)."""
         container = node.container
+        if not self.caps.membership_unnest:
+            self.require(self.caps.list_membership, "IN", node)
+            item = self.operand(node.item, _PRED + 1)
+            return f"{item} IN {self.operand(container, _PRED + 1)}"
+        item = self.operand(node.item, _PRED + 1)
         if isinstance(container, e.CollectSubquery) and self.caps.array_subquery:
-            # x IN { subquery }: membership in its rows, never null
-            block = self.block(container.query, self.scope, expression=True)
-            return f"{self.operand(node.item, _PRED + 1)} IN {block}"
-        if (
-            isinstance(container, e.FunctionCall)
-            and container.name == "coalesce"
-            and len(container.args) == 2
-            and container.args[1] == e.ListLiteral(())
-        ):
-            # UNNEST(NULL) is empty: IN UNNEST(l) is IN coalesce(l, []) (the Spanner reader's)
-            array = self.expr(container.args[0])
-            return f"{self.operand(node.item, _PRED + 1)} IN UNNEST({array})"
-        text = f"{self.operand(node.item, _PRED + 1)} IN UNNEST({self.expr(container)})"
-        if isinstance(self.lower(container), e.ListLiteral):
-            return text
-        if not _pure(container):
-            raise self.unsupported(
-                "IN", node, rewrite="bind the list to a variable, or test it for null first"
-            )
-        return f"CASE WHEN {self.primary(container)} IS NULL THEN NULL ELSE {text} END"
+            return f"{item} IN {self.block(container.query, self.scope, expression=True)}"
+        if is_guarded(container):
+            container = container.args[0]  # type: ignore[attr-defined]
+        return f"{item} IN UNNEST({self.expr(container)})"
 
     @emits(e.HasLabels)
     def has_labels(self, node: e.HasLabels) -> str:

@@ -7,7 +7,8 @@ lists not known at translation time as ``FOR`` subqueries), :mod:`.gql_arithmeti
 ``^``, division), :mod:`.empty_aggregates` (``sum``/``stDev`` of no rows, ``collect``'s nulls,
 SQL's aggregates), :mod:`.label_functions` (``type``/``labels`` under a schema),
 :mod:`.value_subqueries` (COUNT / COLLECT subqueries and pattern comprehensions) and
-:mod:`.comparable_types` (comparisons and typed lists refused by known types). A constant
+:mod:`.comparable_types` (comparisons and typed lists refused by known types), :mod:`.unnest_membership` (GoogleSQL's
+``IN UNNEST`` guarded for a null list). A constant
 map's property is its value. The walk runs after every other GQL lowering (the forms it builds
 are the printer's last vocabulary: marked calls, :mod:`gqlir.ir.marks`), top-down, so that each
 rule sees its operands as the query wrote them, which their types are inferred from.
@@ -30,6 +31,7 @@ from . import (
     label_functions,
     list_walks,
     string_prefixes,
+    unnest_membership,
     value_subqueries,
 )
 from .fresh import FreshNames
@@ -70,6 +72,11 @@ def _function(walk: GqlForms, node: e.FunctionCall) -> e.Expr:
     return node
 
 
+def _membership(walk: GqlForms, node: e.In) -> e.Expr:
+    new = list_walks.membership(walk, node)
+    return unnest_membership.membership(walk, node) if new is node else new
+
+
 def _case(walk: GqlForms, node: e.Case) -> e.Expr:
     new = empty_aggregates.sql_aggregate(walk, node)
     if new is not node:
@@ -79,7 +86,7 @@ def _case(walk: GqlForms, node: e.Case) -> e.Expr:
 
 _RULES: dict[type, Callable[[Any, Any], e.Expr]] = {
     e.StringMatch: string_prefixes.string_match,
-    e.In: list_walks.membership,
+    e.In: _membership,
     e.ListPredicate: list_walks.predicate,
     e.ListComprehension: list_walks.comprehension,
     e.Index: list_walks.index,
@@ -136,7 +143,7 @@ def _kinds(target: Dialect) -> frozenset[type]:
         caps = target.capabilities
         by_capability = {
             e.StringMatch: not caps.string_predicates,
-            e.In: not caps.list_membership,
+            e.In: not caps.list_membership or caps.membership_unnest,
             e.ListPredicate: not caps.list_predicates,
             e.ListComprehension: not caps.list_comprehension,
             e.Index: not caps.subscript,
