@@ -1365,6 +1365,8 @@ REVIEWED_FIELDS: dict[type, set[str]] = {
     ir.Merge: {"actions", "pattern"},
     ir.ProcedureCall: {"args", "name", "optional", "where", "yield_star", "yields"},
     ir.Projection: {"distinct", "group_by", "items", "limit", "order_by", "skip", "star", "where"},
+    ir.RefusedStep: {"construct", "message", "node", "rewrite", "step"},
+    ir.ScopeNote: {"hidden", "kinds"},
     ir.Remove: {"items"},
     ir.ReturnItem: {"alias", "expr"},
     ir.SetClause: {"items"},

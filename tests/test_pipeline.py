@@ -29,6 +29,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "relationship-types",
         "path-lists",
         "gql-expressions",
+        "merge",
     ]
     assert names("spanner") == [
         "conversions",

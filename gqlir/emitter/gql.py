@@ -111,7 +111,7 @@ from ..passes.exprs import typed as _typed
 from ..passes.googlesql_temporal import why_refused
 from ..passes.pipeline import lower
 from ..passes.substitute import rename as _rename
-from . import gql_merge, gql_walks
+from . import gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
 
@@ -242,9 +242,6 @@ class GqlGenerator(GraphTextGenerator):
         #: Whether the MATCH being written may bind extra variables: no later ``*``
         #: projection of its linear query would return them.
         self.may_bind_extra = False
-        #: The steps of the linear query being written and the index of the current one
-        #: (None: not known); a MERGE reads the steps before it.
-        self.position: tuple[tuple[q.Step, ...], int] | None = None
         #: Names used anywhere in the query being written; fresh names avoid them (collected
         #: on the first request: most queries need none).
         self._used: set[str] | None = None
@@ -376,7 +373,6 @@ class GqlGenerator(GraphTextGenerator):
                 out.append(lead)
             opening = False
             self.may_bind_extra = not star_follows[i]
-            self.position = (steps, i)
             clauses = self.step_clauses(step, final=i == last, top=top)
             out.extend(clauses)
             if clauses and clauses[-1] == "NEXT":
@@ -393,8 +389,6 @@ class GqlGenerator(GraphTextGenerator):
             walked = self._delete_paths(step)
             if walked is not None:
                 return [self.gen(s) for s in walked]
-        if isinstance(step, q.Merge):
-            return self._merge(step, final=final, top=top)
         text = self.gen(step)
         return [text] if text else []
 
@@ -1526,28 +1520,30 @@ class GqlGenerator(GraphTextGenerator):
         walk = q.Unwind(source, item, pos=step.pos)
         return walk, replace(step, targets=(e.Variable(item),))
 
-    def _merge(self, step: q.Merge, *, final: bool, top: bool) -> list[str]:
-        """MERGE as an OPTIONAL MATCH and conditional inserts (see gql_merge); a final one
-        need not name what it merged."""
-        caps = self.caps
-        self.require(
-            caps.graph_writes and caps.call_subquery and caps.optional_call and caps.filter_step,
-            "MERGE",
-            step,
+    @emits(q.Merge)
+    def merge(self, step: q.Merge) -> str:
+        """MERGE reaches the printer only where the target lacks the statements the pass
+        ``merge`` (:mod:`gqlir.passes.merge`) writes it with."""
+        raise self.unsupported("MERGE", step)
+
+    @emits(q.RefusedStep)
+    def refused_step(self, step: q.RefusedStep) -> str:
+        """A lowering pass's refusal of a step, raised where the query writes it."""
+        raise UnsupportedError(
+            step.construct,
+            self.dialect.name,
+            step.message or None,
+            rewrite=step.rewrite or None,
+            offset=step.pos,
+            node=step.node,
         )
-        prior = None if self.position is None else self.position[0][: self.position[1]]
-        self.position = None
-        steps, types, helpers = gql_merge.lower_merge(self, step, prior)
-        if final:
-            while isinstance(steps[-1], (q.Unwind, q.Filter)):
-                steps.pop()  # nothing reads what the MERGE bound
-        out = []
-        for s in steps:
-            out.extend(self.step_clauses(s, final=False, top=top))
-        for name in helpers:
-            self.scope.pop(name, None)
-        self.scope.update(types)
-        return out
+
+    @emits(q.ScopeNote)
+    def scope_note(self, step: q.ScopeNote) -> str:
+        """Nothing to write: the scope forgets a lowering's helpers and learns its kinds."""
+        scope = {k: v for k, v in self.scope.items() if k not in step.hidden}
+        self.scope = {**scope, **{name: VType(kind) for name, kind in step.kinds}}
+        return ""
 
     @emits(q.Foreach)
     def foreach(self, step: q.Foreach) -> str:

@@ -32,6 +32,7 @@ from . import (
     gql_functions,
     implied_uniqueness,
     list_predicates,
+    merge,
     path_lists,
     path_modes,
     pattern_predicates,
@@ -433,6 +434,16 @@ LOWERINGS: tuple[Lowering, ...] = (
             or not x.functions.isdisjoint(_DATE_FUNCTIONS)
         ),
         reads_properties=True,
+    ),
+    Lowering(
+        "merge",
+        frozenset({"gql"}),
+        lambda t, s: merge.applies(t),
+        merge.lower_merges,
+        "MERGE as OPTIONAL MATCH, an OPTIONAL CALL that inserts where nothing matched and one "
+        "that runs ON MATCH, and FOR over the two; refused where rows could see each other's "
+        "inserts",
+        needed=lambda x: q.Merge in x.kinds,
     ),
 )
 
