@@ -29,6 +29,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "relationship-types",
         "path-lists",
         "gql-expressions",
+        "path-deletes",
         "merge",
     ]
     assert names("spanner") == [
@@ -183,3 +184,17 @@ def test_spanner_dates_are_decided_by_the_pass_over_the_scope() -> None:
     # an accessor of a value not known to be a date is left for the printer to refuse
     (other,) = _items("MATCH (n) RETURN n.born.year AS y", "spanner")
     assert isinstance(other, ir.Property)
+
+
+def test_a_final_delete_of_a_path_walks_its_elements_in_the_ir() -> None:
+    changed: list[str] = []
+    query = gqlir.parse("MATCH p = (a)-->(b) DETACH DELETE p, a")
+    lowered = lower(query, get_dialect("iso-gql"), changed=changed)
+    assert changed == ["path-deletes"]
+    _, walk, delete = lowered.steps  # type: ignore[attr-defined]
+    assert isinstance(walk, ir.Unwind) and walk.variable == "_e"
+    assert delete == ir.Delete((ir.Variable("_e"),), detach=True)
+    # before other steps the walk would multiply their rows: the path is refused where written
+    query = gqlir.parse("MATCH p = (a)-->(b) DELETE p RETURN count(*) AS c")
+    (target,) = lower(query, get_dialect("iso-gql")).steps[1].targets  # type: ignore[attr-defined]
+    assert isinstance(target, ir.Untranslatable) and target.construct == "DELETE of a path"

@@ -385,10 +385,6 @@ class GqlGenerator(GraphTextGenerator):
     def step_clauses(self, step: q.Step, *, final: bool, top: bool) -> list[str]:
         if isinstance(step, q.Projection):
             return self.projection(step, final=final, top=top)
-        if isinstance(step, q.Delete) and final:
-            walked = self._delete_paths(step)
-            if walked is not None:
-                return [self.gen(s) for s in walked]
         text = self.gen(step)
         return [text] if text else []
 
@@ -1477,48 +1473,9 @@ class GqlGenerator(GraphTextGenerator):
         self.require(self.caps.graph_writes, "DELETE", step)
         if not step.targets:
             raise self.unsupported("empty DELETE", step)
-        for target in step.targets:
-            if self.type_of(target).kind == "path":
-                raise self.unsupported(
-                    "DELETE of a path",
-                    target,
-                    rewrite="delete the path's relationships and nodes by variable",
-                )
+        # (a path was walked or refused by the pass path-deletes)
         keyword = "DETACH DELETE " if step.detach else "DELETE "
         return keyword + ", ".join(self.expr(target) for target in step.targets)
-
-    def _delete_paths(self, step: q.Delete) -> tuple[q.Step, ...] | None:
-        """A final ``DELETE`` of paths as ``FOR e IN ELEMENTS(p) DELETE e``: GQL deletes only
-        nodes and edges. The walk multiplies the rows, which only the query's end may see;
-        deletion takes the set of what all rows name, as Cypher's does."""
-        if (
-            not self.caps.graph_writes
-            or "elements" not in self.dialect.functions
-            or "elements" in self.caps.unsupported_functions
-        ):
-            return None
-        kinds = [self.type_of(target).kind for target in step.targets]
-        if "path" not in kinds:
-            return None
-        parts: list[e.Expr] = []
-        for target, kind in zip(step.targets, kinds, strict=True):
-            if kind == "path":
-                elements = e.FunctionCall("elements", (target,))
-                parts.append(
-                    elements
-                    if len(step.targets) == 1
-                    else e.FunctionCall("coalesce", (elements, e.ListLiteral(())))
-                )
-            elif kind in ("node", "edge", "null"):
-                parts.append(e.ListLiteral((target,)))
-            else:
-                return None
-        source = parts[0]
-        for part in parts[1:]:
-            source = e.Concat(source, part)
-        item = self.fresh("_e")
-        walk = q.Unwind(source, item, pos=step.pos)
-        return walk, replace(step, targets=(e.Variable(item),))
 
     @emits(q.Merge)
     def merge(self, step: q.Merge) -> str:

@@ -132,12 +132,6 @@ class _Merges(ScopedRewrite):
             out.append(new)
         return tuple(out) if changed else steps
 
-    def step(self, step: q.Step) -> q.Step:
-        if isinstance(step, q.Create):  # the printer binds what an INSERT creates
-            self.scope = {**self.scope, **pattern_bindings(step.patterns)}
-            return step
-        return super().step(step)
-
     def run(self, node: Node) -> Node:
         if isinstance(node, q.Merge):  # a MERGE on its own: the rows that reach it are unknown
             self.scope = {}

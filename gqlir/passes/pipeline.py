@@ -33,6 +33,7 @@ from . import (
     implied_uniqueness,
     list_predicates,
     merge,
+    path_deletes,
     path_lists,
     path_modes,
     pattern_predicates,
@@ -433,6 +434,15 @@ LOWERINGS: tuple[Lowering, ...] = (
             or e.Property in x.kinds
             or not x.functions.isdisjoint(_DATE_FUNCTIONS)
         ),
+        reads_properties=True,
+    ),
+    Lowering(
+        "path-deletes",
+        frozenset({"gql"}),
+        lambda t, s: path_deletes.applies(t),
+        path_deletes.lower_path_deletes,
+        "a final DELETE of paths as FOR e IN ELEMENTS(p) DELETE e; an earlier one refused",
+        needed=lambda x: q.Delete in x.kinds,
         reads_properties=True,
     ),
     Lowering(
