@@ -44,6 +44,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "edge-uniqueness",
         "gql-expressions",
         "googlesql-dates",
+        "correlated-elements",
     ]
     assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
     assert "cypher-meanings" in names("kuzu")
@@ -198,3 +199,30 @@ def test_a_final_delete_of_a_path_walks_its_elements_in_the_ir() -> None:
     query = gqlir.parse("MATCH p = (a)-->(b) DELETE p RETURN count(*) AS c")
     (target,) = lower(query, get_dialect("iso-gql")).steps[1].targets  # type: ignore[attr-defined]
     assert isinstance(target, ir.Untranslatable) and target.construct == "DELETE of a path"
+
+
+def test_spanner_names_an_enclosing_element_afresh_in_a_subquery_pattern() -> None:
+    # "graph element names cannot be redefined in an inner graph subquery" (Spanner)
+    query = gqlir.parse("MATCH (a)-[r]->(c) WHERE EXISTS { MATCH (a)-[r]->(b:B) } RETURN c.x AS x")
+    changed: list[str] = []
+    lowered = lower(query, get_dialect("spanner"), changed=changed)
+    assert changed == ["correlated-elements"]
+    (inner,) = lowered.steps[0].where.query.steps  # type: ignore[attr-defined]
+    assert [x.variable for x in inner.patterns[0].path.elements] == ["_g1", "_g2", "b"]
+    assert inner.where == ir.And(
+        ir.Comparison(ir.CompOp.EQ, ir.Variable("_g1"), ir.Variable("a")),
+        ir.Comparison(ir.CompOp.EQ, ir.Variable("_g2"), ir.Variable("r")),
+    )
+    assert lower(query, get_dialect("iso-gql")) is query  # ISO GQL reads the outer element
+    # a later RETURN * would return the fresh name: refused where the MATCH is written
+    star = gqlir.parse("MATCH (a) WHERE EXISTS { MATCH (a)-->(b) RETURN * } RETURN a.x AS x")
+    (refused,) = lower(star, get_dialect("spanner")).steps[0].where.query.steps[:1]  # type: ignore[attr-defined]
+    assert isinstance(refused, ir.RefusedStep)
+    with pytest.raises(UnsupportedError) as caught:
+        emit_gql(star, "spanner", graph="g")
+    assert caught.value.construct == "element of the enclosing query in a subquery pattern"
+
+
+def test_a_pattern_comprehension_written_as_value_names_the_outer_element_afresh() -> None:
+    text = emit_gql(gqlir.parse("MATCH (n) RETURN [(n)-->(m) | m] AS ms"), "spanner", graph="g")
+    assert "MATCH (_g1)->(m) WHERE _g1 = n RETURN" in text, text

@@ -237,11 +237,6 @@ class GqlGenerator(GraphTextGenerator):
         self.renamed: dict[str, str] = {}
         #: Variables in scope and what is known of their values.
         self.scope: dict[str, VType] = {}
-        #: Element variables of the queries enclosing the EXISTS or VALUE subquery being written.
-        self.correlated: frozenset[str] = frozenset()
-        #: Whether the MATCH being written may bind extra variables: no later ``*``
-        #: projection of its linear query would return them.
-        self.may_bind_extra = False
         #: Names used anywhere in the query being written; fresh names avoid them (collected
         #: on the first request: most queries need none).
         self._used: set[str] | None = None
@@ -367,12 +362,10 @@ class GqlGenerator(GraphTextGenerator):
         out: list[str] = []
         opening = True
         last = len(steps) - 1
-        star_follows = _star_follows(steps)
         for i, step in enumerate(steps):
             if opening and lead is not None:
                 out.append(lead)
             opening = False
-            self.may_bind_extra = not star_follows[i]
             clauses = self.step_clauses(step, final=i == last, top=top)
             out.extend(clauses)
             if clauses and clauses[-1] == "NEXT":
@@ -433,19 +426,16 @@ class GqlGenerator(GraphTextGenerator):
 
     def block(self, query: q.Query, scope: dict[str, VType], *, expression: bool = False) -> str:
         """A braced subquery body, written in ``scope`` (the outer scope is restored after).
-        In an ``expression`` subquery (EXISTS, VALUE) the scope's elements are correlated; a
-        CALL names the ones it imports."""
-        outer, correlated = self.scope, self.correlated
+        An ``expression`` subquery (EXISTS, VALUE) that does not open with MATCH names its
+        graph where the dialect needs one."""
+        outer = self.scope
         self.scope = dict(scope)
-        self.correlated = frozenset()
-        if expression:
-            self.correlated = correlated | {n for n, t in scope.items() if t.kind in _ELEMENTS}
         self.depth += 1
         try:
             body = self.query_text(query, top=False)
         finally:
             self.depth -= 1
-            self.scope, self.correlated = outer, correlated
+            self.scope = outer
         if (
             expression
             and self.caps.graph_prefix_required
@@ -587,7 +577,8 @@ class GqlGenerator(GraphTextGenerator):
                 step.where,
                 rewrite="keep the variable in the WITH",
             )
-        hidden = sorted(_variables(step.where) - set(aliases))
+        # (variables a subquery of c binds are not the incoming scope's)
+        hidden = sorted(v for v in _variables(step.where) - set(aliases) if v in self.scope)
         first = replace(
             step,
             items=step.items + tuple(q.ReturnItem(e.Variable(v), v) for v in hidden),
@@ -1187,8 +1178,6 @@ class GqlGenerator(GraphTextGenerator):
                         message="Cypher matches the relationships of a bound list; a GQL group "
                         "variable cannot be bound in advance",
                     )
-        if self.correlated and not self.caps.subquery_rebinds_elements:
-            step = self._rebind_correlated(step)
         self._bind_patterns(step.patterns)
         self._check_shortest_where(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
@@ -1200,33 +1189,6 @@ class GqlGenerator(GraphTextGenerator):
         if where is not None:
             parts.append("WHERE " + self.expr(where))
         return " ".join(parts)
-
-    def _rebind_correlated(self, step: q.Match) -> q.Match:
-        """An EXISTS or VALUE subquery's pattern that names an element of the enclosing query,
-        written with a fresh variable equal to it (capability ``subquery_rebinds_elements``)."""
-        fresh: dict[str, str] = {}
-
-        def rename(node: Node) -> Node:
-            if isinstance(node, (p.NodePattern, p.RelPattern)) and node.variable in self.correlated:
-                if not self.may_bind_extra:
-                    raise self.unsupported(
-                        "element of the enclosing query in a subquery pattern",
-                        node,
-                        rewrite="return named columns instead of * from the subquery",
-                    )
-                return replace(node, variable=fresh.setdefault(node.variable, self.fresh()))
-            return node
-
-        patterns = tuple(x.transform(rename) for x in step.patterns)
-        if not fresh:
-            return step
-        where: e.Expr | None = None
-        for outer, name in fresh.items():
-            same = e.Comparison(e.CompOp.EQ, e.Variable(name), e.Variable(outer))
-            where = same if where is None else e.And(where, same)
-        if step.where is not None:
-            where = e.And(where, step.where)  # type: ignore[arg-type]
-        return replace(step, patterns=patterns, where=where)
 
     def _check_shortest_where(self, step: q.Match) -> None:
         """A path search selects paths before the graph pattern's WHERE filters them in GQL; a
@@ -3339,18 +3301,6 @@ def _shadowing(cols: list[tuple[e.Expr, str]]) -> set[str]:
     """Column names that stand for another value than the incoming variable of that name:
     where a sort key reads one of them, it reads the column."""
     return {a for x, a in cols if not (isinstance(x, e.Variable) and x.name == a)}
-
-
-def _star_follows(steps: tuple[q.Step, ...]) -> list[bool]:
-    """For each step, whether the first projection after it keeps every variable
-    (``WITH *``); in one pass from the end (a data-loading CREATE has hundreds of steps)."""
-    out = [False] * len(steps)
-    star = False
-    for i in range(len(steps) - 1, -1, -1):
-        out[i] = star
-        if isinstance(steps[i], q.Projection):
-            star = steps[i].star
-    return out
 
 
 def _conjunction(labels: p.LabelExpr) -> list[str] | None:

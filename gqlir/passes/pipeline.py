@@ -26,6 +26,7 @@ from ..ir.node import Node, child_fields
 from . import (
     composites,
     conversions,
+    correlated_elements,
     decimal_aggregates,
     edge_uniqueness,
     fixed_paths,
@@ -435,6 +436,14 @@ LOWERINGS: tuple[Lowering, ...] = (
             or not x.functions.isdisjoint(_DATE_FUNCTIONS)
         ),
         reads_properties=True,
+    ),
+    Lowering(
+        "correlated-elements",
+        frozenset({"gql"}),
+        lambda t, s: correlated_elements.applies(t),
+        correlated_elements.lower_correlated_elements,
+        "an enclosing query's element named in a subquery pattern as a fresh variable equal to it",
+        needed=lambda x: not x.kinds.isdisjoint(correlated_elements.KINDS),
     ),
     Lowering(
         "path-deletes",
