@@ -29,6 +29,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "relationship-types",
         "path-lists",
         "gql-expressions",
+        "search-filters",
         "path-deletes",
         "merge",
     ]
@@ -44,6 +45,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "edge-uniqueness",
         "gql-expressions",
         "googlesql-dates",
+        "search-filters",
         "correlated-elements",
     ]
     assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
@@ -226,3 +228,16 @@ def test_spanner_names_an_enclosing_element_afresh_in_a_subquery_pattern() -> No
 def test_a_pattern_comprehension_written_as_value_names_the_outer_element_afresh() -> None:
     text = emit_gql(gqlir.parse("MATCH (n) RETURN [(n)-->(m) | m] AS ms"), "spanner", graph="g")
     assert "MATCH (_g1)->(m) WHERE _g1 = n RETURN" in text, text
+
+
+def test_a_shortest_path_match_with_a_where_is_refused_by_a_pass() -> None:
+    # Cypher's shortest path satisfies the WHERE; GQL's search selects before the WHERE filters
+    query = gqlir.parse("MATCH p = shortestPath((a)-[*]->(b)) WHERE a.x = 1 RETURN p")
+    (refused, _) = lower(query, get_dialect("iso-gql")).steps  # type: ignore[attr-defined]
+    assert isinstance(refused, ir.RefusedStep) and refused.step is query.steps[0]  # type: ignore[attr-defined]
+    with pytest.raises(UnsupportedError) as caught:
+        emit_gql(query, "iso-gql")
+    assert caught.value.construct == "path search with MATCH WHERE"
+    assert caught.value.offset == query.steps[0].where.pos  # type: ignore[attr-defined]
+    plain = gqlir.parse("MATCH p = shortestPath((a)-[*]->(b)) RETURN p")
+    assert lower(plain, get_dialect("iso-gql")) is plain

@@ -1179,7 +1179,6 @@ class GqlGenerator(GraphTextGenerator):
                         "variable cannot be bound in advance",
                     )
         self._bind_patterns(step.patterns)
-        self._check_shortest_where(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self._match_mode(step)
         if mode:
@@ -1189,20 +1188,6 @@ class GqlGenerator(GraphTextGenerator):
         if where is not None:
             parts.append("WHERE " + self.expr(where))
         return " ".join(parts)
-
-    def _check_shortest_where(self, step: q.Match) -> None:
-        """A path search selects paths before the graph pattern's WHERE filters them in GQL; a
-        Cypher shortest path is the shortest one that satisfies the WHERE."""
-        if step.where is None:
-            return
-        for pattern in step.patterns:
-            if pattern.search is not None and pattern.search.kind is not p.SearchKind.ALL:
-                raise self.unsupported(
-                    "path search with MATCH WHERE",
-                    step.where,
-                    rewrite="put the condition on the pattern's elements, e.g. "
-                    "ANY SHORTEST ((a)-[r]->{1,5}(b) WHERE cond)",
-                )
 
     def _match_mode(self, step: q.Match) -> str:
         """The match mode words, where the target has them and the mode is not its implicit

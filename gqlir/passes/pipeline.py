@@ -40,6 +40,7 @@ from . import (
     pattern_predicates,
     property_maps,
     relationship_types,
+    search_filters,
     unwind_join,
 )
 from .cypher_lowering import lower as lower_cypher
@@ -436,6 +437,14 @@ LOWERINGS: tuple[Lowering, ...] = (
             or not x.functions.isdisjoint(_DATE_FUNCTIONS)
         ),
         reads_properties=True,
+    ),
+    Lowering(
+        "search-filters",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        search_filters.lower_search_filters,
+        "a shortest-path MATCH with a WHERE refused: GQL selects the paths before the WHERE",
+        needed=lambda x: p.Search in x.kinds,
     ),
     Lowering(
         "correlated-elements",
