@@ -32,6 +32,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "search-filters",
         "path-deletes",
         "merge",
+        "set-items",
     ]
     assert names("spanner") == [
         "conversions",
@@ -240,4 +241,21 @@ def test_a_shortest_path_match_with_a_where_is_refused_by_a_pass() -> None:
     assert caught.value.construct == "path search with MATCH WHERE"
     assert caught.value.offset == query.steps[0].where.pos  # type: ignore[attr-defined]
     plain = gqlir.parse("MATCH p = shortestPath((a)-[*]->(b)) RETURN p")
+    assert lower(plain, get_dialect("iso-gql")) is plain
+
+
+def test_set_items_are_split_where_cypher_order_matters_and_plus_maps_expanded() -> None:
+    query = gqlir.parse("MATCH (n) SET n.a = n.b, n.b = n.a, n += {c: n.a, d: 1}")
+    changed: list[str] = []
+    _, *sets = lower(query, get_dialect("iso-gql"), changed=changed).steps  # type: ignore[attr-defined]
+    assert changed == ["set-items"]
+    assert [[(i.key, str(i.value)) for i in s.items] for s in sets] == [
+        [("a", str(ir.Property(ir.Variable("n"), "b")))],
+        [("b", str(ir.Property(ir.Variable("n"), "a")))],
+        [("c", str(ir.Property(ir.Variable("n"), "a"))), ("d", str(ir.Integer(1)))],
+    ]
+    # TuGraph GQL has +=: the map stays one item
+    lowered = lower(query, get_dialect("tugraph-gql")).steps  # type: ignore[attr-defined]
+    assert isinstance(lowered[-1].items[0], ir.SetProperties)
+    plain = gqlir.parse("MATCH (n) SET n.a = 1, n.b = 2")
     assert lower(plain, get_dialect("iso-gql")) is plain

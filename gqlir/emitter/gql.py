@@ -1341,23 +1341,14 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.SetClause)
     def set_clause(self, step: q.SetClause) -> str:
-        """SET items; GQL evaluates one SET statement's values before assigning any (Cypher
-        assigns in order), so an item that reads a variable changed earlier in the clause
-        starts a new SET statement."""
+        """One SET statement (the pass ``set-items`` split Cypher's clause where its order
+        matters and wrote ``+=`` as items where the target lacks it)."""
         self.require(self.caps.graph_writes, "SET", step)
         if not step.items:
             raise self.unsupported("empty SET", step)
-        groups: list[list[str]] = [[]]
-        written: set[str] = set()
-        for item in step.items:
-            reads = _variables(item.value) if hasattr(item, "value") else set()
-            if groups[-1] and not reads.isdisjoint(written):
-                groups.append([])
-                written = set()
-            groups[-1].extend(self.set_item(item))
-            written.add(_set_target(item))
+        items = [text for item in step.items for text in self.set_item(item)]
         # SET n += {} sets nothing: the clause is a no-op, written as nothing.
-        return self.join_clauses(["SET " + ", ".join(group) for group in groups if group])
+        return "SET " + ", ".join(items) if items else ""
 
     def set_item(self, item: q.SetItem) -> list[str]:
         if isinstance(item, q.SetProperty):
@@ -1373,12 +1364,10 @@ class GqlGenerator(GraphTextGenerator):
                     item,
                     rewrite="set each property: SET n.k = map.k",
                 )
-            if item.merge and self.caps.set_merge_map and item.value.entries:
-                return [f"{name} += {self.property_map(item.value, item)}"]
             if item.merge:
-                return [
-                    f"{name}.{self.schema_name(k)} = {self.expr(v)}" for k, v in item.value.entries
-                ]
+                if not item.value.entries:
+                    return []
+                return [f"{name} += {self.property_map(item.value, item)}"]
             self.require(self.caps.set_map, "SET n = map", item)
             return [f"{name} = {self.property_map(item.value, item, empty_ok=True)}"]
         if isinstance(item, q.SetLabels):
@@ -3297,12 +3286,6 @@ def _conjunction(labels: p.LabelExpr) -> list[str] | None:
         if left is not None and right is not None:
             return left + right
     return None
-
-
-def _set_target(item: q.SetItem) -> str:
-    if isinstance(item, (q.SetProperty, q.SetDynamicProperty)):
-        return item.subject.name if isinstance(item.subject, e.Variable) else ""
-    return item.variable
 
 
 def emit_gql(

@@ -41,6 +41,7 @@ from . import (
     property_maps,
     relationship_types,
     search_filters,
+    set_items,
     unwind_join,
 )
 from .cypher_lowering import lower as lower_cypher
@@ -472,6 +473,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         "that runs ON MATCH, and FOR over the two; refused where rows could see each other's "
         "inserts",
         needed=lambda x: q.Merge in x.kinds,
+    ),
+    Lowering(
+        "set-items",
+        frozenset({"gql"}),
+        lambda t, s: set_items.applies(t),
+        set_items.lower_set_items,
+        "a SET item that reads what an earlier one wrote starts a new SET; n += {k: v} as "
+        "n.k = v where the target has no +=",
+        needed=lambda x: q.SetClause in x.kinds,
     ),
 )
 
