@@ -49,7 +49,8 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "search-filters",
         "correlated-elements",
     ]
-    assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
+    # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
+    assert names("neo4j") == ["gql-meanings", "set-operations", "cypher-uniqueness"]
     assert "cypher-meanings" in names("kuzu")
     assert "list-predicates" in names("tugraph-cypher")  # and in no other Cypher target
     assert "list-predicates" not in names("kuzu") + names("opencypher9")
@@ -259,3 +260,39 @@ def test_set_items_are_split_where_cypher_order_matters_and_plus_maps_expanded()
     assert isinstance(lowered[-1].items[0], ir.SetProperties)
     plain = gqlir.parse("MATCH (n) SET n.a = 1, n.b = 2")
     assert lower(plain, get_dialect("iso-gql")) is plain
+
+
+def test_cypher_uniqueness_is_spelled_in_the_ir_for_each_cypher_dialect() -> None:
+    query = gqlir.parse("MATCH (a)-[r]->(b)-[s]->(c) RETURN c.x AS x")
+    changed: list[str] = []
+    (match, _) = lower(query, get_dialect("kuzu"), changed=changed).steps  # type: ignore[attr-defined]
+    assert "cypher-uniqueness" in changed
+    # Kuzu lets edges repeat and writes no mode: a test in the WHERE says Cypher's uniqueness,
+    # its is_trail() on one path, elementId()s compared across two
+    assert match.mode is ir.MatchMode.REPEATABLE_ELEMENTS
+    assert match.where == ir.FunctionCall("is_trail", (ir.Variable("_p1"),))
+    assert match.patterns[0].variable == "_p1"
+    query = gqlir.parse("MATCH (a)-[r]->(b), (b)-[s]->(c) RETURN c.x AS x")
+    (match, _) = lower(query, get_dialect("kuzu")).steps  # type: ignore[attr-defined]
+    assert match.where == ir.Comparison(
+        ir.CompOp.NE,
+        ir.FunctionCall("elementid", (ir.Variable("r"),)),
+        ir.FunctionCall("elementid", (ir.Variable("s"),)),
+    )
+    # one variable-length relationship: TRAIL in Kuzu's quantifier, nothing in FalkorDB's
+    query = gqlir.parse("MATCH (a)-[*1..3]->(b) RETURN b.x AS x")
+    kuzu = lower(query, get_dialect("kuzu")).steps[0]  # type: ignore[attr-defined]
+    assert kuzu.patterns[0].mode is ir.PathMode.TRAIL
+    falkor = lower(query, get_dialect("falkordb")).steps[0]  # type: ignore[attr-defined]
+    assert falkor.mode is ir.MatchMode.REPEATABLE_ELEMENTS and falkor.patterns[0].mode is None
+    assert lower(query, get_dialect("neo4j")) is query  # Neo4j's MATCH keeps them distinct
+
+
+def test_kuzu_writes_exists_with_its_match_keyword() -> None:
+    # Kuzu's parser rejects EXISTS { (n)-[:R]->() }; EXISTS { MATCH … } runs
+    text = gqlir.transpile(
+        "MATCH (n) WHERE EXISTS { MATCH REPEATABLE ELEMENTS (n)-[:R]->() } RETURN n.id AS id",
+        "iso-gql",
+        "kuzu",
+    )
+    assert "EXISTS { MATCH (n)-[:R]->() }" in text, text

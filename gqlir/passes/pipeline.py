@@ -27,6 +27,7 @@ from . import (
     composites,
     conversions,
     correlated_elements,
+    cypher_uniqueness,
     decimal_aggregates,
     edge_uniqueness,
     fixed_paths,
@@ -482,6 +483,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a SET item that reads what an earlier one wrote starts a new SET; n += {k: v} as "
         "n.k = v where the target has no +=",
         needed=lambda x: q.SetClause in x.kinds,
+    ),
+    Lowering(
+        "cypher-uniqueness",
+        frozenset({"cypher"}),
+        lambda t, s: cypher_uniqueness.applies(t),
+        cypher_uniqueness.lower_cypher_uniqueness,
+        "relationship uniqueness as the match's mode for one TRAIL path, as is_trail(p) or "
+        "elementId(r1) <> elementId(r2) in the WHERE, or as TRAIL in the quantifier",
+        needed=lambda x: p.RelPattern in x.kinds,
     ),
 )
 
