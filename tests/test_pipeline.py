@@ -50,7 +50,12 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "correlated-elements",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
-    assert names("neo4j") == ["gql-meanings", "set-operations", "cypher-uniqueness"]
+    assert names("neo4j") == [
+        "gql-meanings",
+        "set-operations",
+        "element-predicates",
+        "cypher-uniqueness",
+    ]
     assert "cypher-meanings" in names("kuzu")
     assert "list-predicates" in names("tugraph-cypher")  # and in no other Cypher target
     assert "list-predicates" not in names("kuzu") + names("opencypher9")
@@ -296,3 +301,19 @@ def test_kuzu_writes_exists_with_its_match_keyword() -> None:
         "kuzu",
     )
     assert "EXISTS { MATCH (n)-[:R]->() }" in text, text
+
+
+def test_gql_element_predicates_are_cypher_expressions_in_the_lowered_ir() -> None:
+    query = gqlir.parse(
+        "MATCH (a)-[e]->(b) WHERE a IS SOURCE OF e AND SAME(a, b) RETURN ELEMENTS(p) AS x",
+        "iso-gql",
+    )
+    changed: list[str] = []
+    (match, projection) = lower(query, get_dialect("neo4j"), changed=changed).steps  # type: ignore[attr-defined]
+    assert changed == ["element-predicates"]
+    source, same = match.where.left, match.where.right
+    assert source == ir.Comparison(
+        ir.CompOp.EQ, ir.FunctionCall("startnode", (ir.Variable("e"),)), ir.Variable("a")
+    )
+    assert same == ir.Comparison(ir.CompOp.EQ, ir.Variable("a"), ir.Variable("b"))
+    assert isinstance(projection.items[0].expr, ir.Case)  # null for a null path, else the walk

@@ -26,7 +26,6 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable
 
@@ -1451,36 +1450,12 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(e.FunctionCall)
     def function_call(self, node: e.FunctionCall) -> str:
-        if node.name == "elements" and len(node.args) == 1:
-            return self.gen(self._path_elements(node))
-        name = self.function_name(node.name, node)
-        return f"{name}({', '.join(self.gen(arg) for arg in node.args)})"
-
-    def _path_elements(self, node: e.FunctionCall) -> e.Expr:
-        """GQL's ``ELEMENTS(p)``, which Cypher lacks: ``nodes(p)`` and ``relationships(p)``
-        interleaved, ``[i IN range(0, 2 * length(p)) | CASE WHEN i % 2 = 0 THEN nodes(p)[i / 2]
-        ELSE relationships(p)[i / 2] END]``, null for a null path."""
-        (path,) = node.args
-        if not isinstance(path, e.Variable):
+        if node.name == "elements" and len(node.args) == 1:  # (of a variable: lowered)
             raise self.unsupported(
                 "ELEMENTS() of an expression", node, rewrite="bind the path to a variable first"
             )
-        i = next(f"_i{n}" for n in range(1, 10_000) if f"_i{n}" != path.name)
-        at = e.Variable(i)
-        half = e.Arithmetic(e.ArithOp.DIV, at, e.Integer(2))
-        even = e.Comparison(
-            e.CompOp.EQ, e.Arithmetic(e.ArithOp.MOD, at, e.Integer(2)), e.Integer(0)
-        )
-        pick = e.Case(
-            None,
-            (e.CaseWhen(even, e.Index(e.FunctionCall("nodes", (path,)), half)),),
-            e.Index(e.FunctionCall("relationships", (path,)), half),
-        )
-        length = e.Arithmetic(e.ArithOp.MUL, e.Integer(2), e.FunctionCall("length", (path,)))
-        positions = e.FunctionCall("range", (e.Integer(0), length))
-        listed = e.ListComprehension(i, positions, None, pick)
-        missing = e.CaseWhen(e.IsNull(path), e.Null())
-        return e.Case(None, (missing,), listed, pos=node.pos)
+        name = self.function_name(node.name, node)
+        return f"{name}({', '.join(self.gen(arg) for arg in node.args)})"
 
     @emits(e.Aggregate)
     def aggregate(self, node: e.Aggregate) -> str:
@@ -1566,48 +1541,20 @@ class CypherGenerator(GraphTextGenerator):
     # are never null and relationships always directed, so the spellings mean the same once a
     # null operand is made to give null, as GQL's predicates do.
 
-    @emits(pr.Same)
-    def same(self, node: pr.Same) -> str:
-        return self._pairwise(node, node.elements, e.CompOp.EQ, "SAME")
-
-    @emits(pr.AllDifferent)
-    def all_different(self, node: pr.AllDifferent) -> str:
-        return self._pairwise(node, node.elements, e.CompOp.NE, "ALL_DIFFERENT")
-
-    def _pairwise(self, node: e.Expr, elements: tuple[e.Expr, ...], op: e.CompOp, name: str) -> str:
-        if not all(isinstance(x, e.Variable) for x in elements):
-            raise self.unsupported(name, node, rewrite="bind the elements to variables first")
-        pairs = (
-            list(itertools.pairwise(elements))
-            if op is e.CompOp.EQ
-            else [(a, b) for i, a in enumerate(elements) for b in elements[i + 1 :]]
-        )
-        test: e.Expr = e.Comparison(op, *pairs[0])
-        for a, b in pairs[1:]:
-            test = e.And(test, e.Comparison(op, a, b))
-        if len(pairs) == 1:
-            return self.gen(test)  # a single comparison is null exactly when an operand is
-        return self.gen(_null_if_any_null(elements, test))
+    # GQL's element predicates: the pass element-predicates wrote those of variables in
+    # Cypher's vocabulary; what reaches the printer has an operand that is not one
+    @emits(pr.Same, pr.AllDifferent)
+    def same(self, node: pr.Same | pr.AllDifferent) -> str:
+        name = "SAME" if isinstance(node, pr.Same) else "ALL_DIFFERENT"
+        raise self.unsupported(name, node, rewrite="bind the elements to variables first")
 
     @emits(pr.IsDirected)
     def is_directed(self, node: pr.IsDirected) -> str:
-        if not isinstance(node.operand, e.Variable):
-            raise self.unsupported("IS DIRECTED", node)
-        value = e.Boolean(not node.negated)
-        return self.gen(_null_if_any_null((node.operand,), value))
-
-    @emits(pr.IsEndpoint)
-    def is_endpoint(self, node: pr.IsEndpoint) -> str:
-        end = "startnode" if node.endpoint is pr.Endpoint.SOURCE else "endnode"
-        op = e.CompOp.NE if node.negated else e.CompOp.EQ
-        return self.gen(e.Comparison(op, e.FunctionCall(end, (node.edge,)), node.node))
+        raise self.unsupported("IS DIRECTED", node)
 
     @emits(pr.PropertyExists)
     def property_exists(self, node: pr.PropertyExists) -> str:
-        if not isinstance(node.subject, e.Variable):
-            raise self.unsupported("PROPERTY_EXISTS", node)
-        test = e.IsNull(e.Property(node.subject, node.key), negated=True)
-        return self.gen(_null_if_any_null((node.subject,), test))
+        raise self.unsupported("PROPERTY_EXISTS", node)
 
     # -- subqueries ----------------------------------------------------------------------------
     @emits(e.Exists)
@@ -1807,12 +1754,3 @@ def _has_bar(node: Node) -> bool:
         if isinstance(inner, e.TypeTest) and _type_has_union(inner.type):
             return True
     return False
-
-
-def _null_if_any_null(operands: tuple[e.Expr, ...], value: e.Expr) -> e.Expr:
-    """``value``, or null where an operand is null (GQL's element predicates are unknown on a
-    null reference; Cypher's AND, IS NOT NULL and constants are not)."""
-    test: e.Expr = e.IsNull(operands[0])
-    for x in operands[1:]:
-        test = e.Or(test, e.IsNull(x))
-    return e.Case(None, (e.CaseWhen(test, e.Null()),), value)

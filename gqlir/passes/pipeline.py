@@ -30,6 +30,7 @@ from . import (
     cypher_uniqueness,
     decimal_aggregates,
     edge_uniqueness,
+    element_predicates,
     fixed_paths,
     gql_functions,
     implied_uniqueness,
@@ -483,6 +484,17 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a SET item that reads what an earlier one wrote starts a new SET; n += {k: v} as "
         "n.k = v where the target has no +=",
         needed=lambda x: q.SetClause in x.kinds,
+    ),
+    Lowering(
+        "element-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: True,
+        element_predicates.lower_element_predicates,
+        "SAME / ALL_DIFFERENT as comparisons, IS SOURCE OF as startNode(e) = n, PROPERTY_EXISTS "
+        "as IS NOT NULL, ELEMENTS(p) as nodes and relationships interleaved",
+        needed=lambda x: (
+            not x.kinds.isdisjoint(element_predicates.KINDS) or "elements" in x.functions
+        ),
     ),
     Lowering(
         "cypher-uniqueness",
