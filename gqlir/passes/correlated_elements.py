@@ -98,9 +98,9 @@ class _Correlated(ScopedRewrite):
             where = e.And(where, node.where.transform(rename))  # type: ignore[arg-type]
         return replace(
             node,
-            pattern=node.pattern.transform(rename),
+            pattern=node.pattern.transform(rename),  # type: ignore[arg-type]
             where=where,
-            projection=node.projection.transform(rename),
+            projection=node.projection.transform(rename),  # type: ignore[arg-type]
         )
 
     def _steps(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
@@ -169,7 +169,7 @@ class _Correlated(ScopedRewrite):
         where = _equalities(fresh)
         if step.where is not None:
             where = e.And(where, step.where)  # type: ignore[arg-type]
-        return replace(step, patterns=patterns, where=where)
+        return replace(step, patterns=patterns, where=where)  # type: ignore[arg-type]
 
 
 def _equalities(fresh: dict[str, str]) -> e.Expr:

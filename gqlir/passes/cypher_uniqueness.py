@@ -161,7 +161,7 @@ class _Uniqueness(ScopedRewrite):
                 differ = e.Comparison(e.CompOp.NE, a, b)
                 test = differ if test is None else e.And(test, differ)
         assert test is not None  # (uniqueness matters: two relationships at least)
-        return named, test
+        return named, test  # type: ignore[return-value]
 
     def _quantifier_trail(self, step: q.Match) -> q.Match:
         caps = self.caps

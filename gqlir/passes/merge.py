@@ -439,11 +439,13 @@ def _rewrite(
     on_match = [i for a in step.actions if not a.on_create for i in a.items]
 
     match = q.Match(
-        (p.PathPattern(p.PathChain(tuple(match_elements))),), optional=True, pos=step.pos
+        (p.PathPattern(p.PathChain(tuple(match_elements))),),  # type: ignore[arg-type]
+        optional=True,
+        pos=step.pos,
     )
     create_body: list[q.Step] = [
         q.Filter(e.IsNull(e.Variable(test))),
-        q.Create((p.PathPattern(p.PathChain(tuple(insert_elements))),)),
+        q.Create((p.PathPattern(p.PathChain(tuple(insert_elements))),)),  # type: ignore[arg-type]
     ]
     if on_create:
         create_body.append(q.SetClause(tuple(_renamed(i, made) for i in on_create)))
