@@ -150,9 +150,6 @@ _GOOGLESQL_TIMESTAMP = re.compile(
 # value types
 # =============================================================================================
 
-#: Kinds known not to be a list (a stored property may hold a list, so "property" is not here).
-_ELEMENTS = frozenset({"node", "edge"})
-
 
 def _known(kind: str) -> bool:
     """Whether a value of ``kind`` has one runtime type (``number`` may be either)."""
