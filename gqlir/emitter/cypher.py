@@ -21,7 +21,11 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
 * label expressions ``:A&B|!C`` with ``full`` label expressions, ``:A:B`` on nodes and
   ``:R1|R2`` on relationships with ``colon`` ones;
 * an EXISTS subquery that is one plain MATCH is written in its short form
-  ``EXISTS { (a)-->(b) WHERE … }``.
+  ``EXISTS { (a)-->(b) WHERE … }`` where the dialect reads it (``exists_pattern_form``).
+
+Meanings the printer does not decide: relationship uniqueness is spelled by the pass
+``cypher-uniqueness`` and GQL's element predicates and ``ELEMENTS()`` by ``element-predicates``
+(:mod:`gqlir.passes`), before it writes the query.
 """
 
 from __future__ import annotations
