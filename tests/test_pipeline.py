@@ -317,3 +317,25 @@ def test_gql_element_predicates_are_cypher_expressions_in_the_lowered_ir() -> No
     )
     assert same == ir.Comparison(ir.CompOp.EQ, ir.Variable("a"), ir.Variable("b"))
     assert isinstance(projection.items[0].expr, ir.Case)  # null for a null path, else the walk
+
+
+def test_the_scoped_walk_binds_what_create_creates_and_reads_scope_notes() -> None:
+    from gqlir.passes.scoped import ScopedRewrite
+
+    seen: list[dict[str, str]] = []
+
+    class Record(ScopedRewrite):
+        def projection(self, step: ir.Projection) -> ir.Projection:
+            seen.append({n: self.type_of(ir.Variable(n)).kind for n in self.scope})
+            return super().projection(step)
+
+    query = ir.LinearQuery(
+        (
+            gqlir.parse("CREATE (a)-[r:T]->(b)").steps[0],  # type: ignore[attr-defined]
+            ir.Unwind(ir.Parameter("list"), "x"),  # of unknown items: the note says nodes
+            ir.ScopeNote(hidden=("b",), kinds=(("x", "node"),)),
+            ir.Projection(star=True),
+        )
+    )
+    Record(get_dialect("iso-gql")).run(query)
+    assert seen == [{"a": "node", "r": "edge", "x": "node"}]
