@@ -46,7 +46,7 @@ from ..ir.analysis import (
     reads_only,
 )
 from ..ir.node import Node
-from ..passes.cypher_uniqueness import uniqueness_matters
+from ..passes.cypher_uniqueness import edges_may_repeat
 from . import precedence as prec
 from .base import emits, quote_identifier
 from .graph import GraphTextGenerator
@@ -418,10 +418,10 @@ class CypherGenerator(GraphTextGenerator):
         Where the dialect cannot write a mode, a MATCH with at most one fixed-length
         relationship means the same under either mode and is written without one.
         """
-        if step.mode.name == self.caps.default_match_mode or not uniqueness_matters(step):
+        if step.mode.name == self.caps.default_match_mode or not edges_may_repeat(step):
             return ""
         words = _MATCH_MODE_WORDS[step.mode]
-        if not self.caps.match_modes and not uniqueness_matters(step):
+        if not self.caps.match_modes and not edges_may_repeat(step):
             return ""
         rewrite = None
         if step.mode is p.MatchMode.REPEATABLE_ELEMENTS:
@@ -1569,7 +1569,7 @@ class CypherGenerator(GraphTextGenerator):
         predicate = match or (
             steps[0]
             if len(steps) == 1 and isinstance(steps[0], q.Match) and not steps[0].optional
-            and not uniqueness_matters(steps[0])
+            and not edges_may_repeat(steps[0])
             else None
         )  # fmt: skip
         if (

@@ -35,7 +35,7 @@ from ..ir.node import Node
 from .fresh import FreshNames
 from .scoped import ScopedRewrite
 
-__all__ = ["applies", "lower_cypher_uniqueness", "uniqueness_matters"]
+__all__ = ["applies", "edges_may_repeat", "lower_cypher_uniqueness"]
 
 #: Path searches whose results are the same under WALK and TRAIL (a shortest walk never
 #: repeats an edge: dropping the repetition would make it shorter), and the ones among them
@@ -56,9 +56,11 @@ def lower_cypher_uniqueness(node: Node, target: Dialect) -> Node:
     return _Uniqueness(target, node).run(node)
 
 
-def uniqueness_matters(step: q.Match) -> bool:
-    """Whether edge uniqueness can change the result of ``step``: it needs two relationships,
-    or one that repeats."""
+def edges_may_repeat(step: q.Match) -> bool:
+    """Whether edge uniqueness can change the result of ``step`` whatever its paths' modes and
+    searches: it needs two relationships, or one that repeats (the GQL family's
+    :func:`gqlir.passes.edge_uniqueness.uniqueness_matters` also counts what a path mode or a
+    search keeps distinct)."""
     rels = 0
     for pattern in step.patterns:
         for inner in pattern.walk():
@@ -105,7 +107,7 @@ class _Uniqueness(ScopedRewrite):
             step.mode is not p.MatchMode.DIFFERENT_EDGES
             or caps.default_match_mode != p.MatchMode.REPEATABLE_ELEMENTS.name
             or caps.match_modes
-            or not uniqueness_matters(step)
+            or not edges_may_repeat(step)
         ):
             return step
         nodes = [inner for pattern in step.patterns for inner in pattern.walk()]
