@@ -365,8 +365,8 @@ CASES: list[tuple[str, str | Refused, str | Refused, Any]] = [
     (
         "MATCH (n) WHERE n.x IN $list RETURN n.x AS x",
         "MATCH (n) WHERE CASE WHEN $list IS NULL THEN NULL "
-        "WHEN EXISTS { FOR _v1 IN $list || [] FILTER _v1 = n.x RETURN _v1 } THEN TRUE "
-        "WHEN EXISTS { FOR _v1 IN $list || [] FILTER (_v1 = n.x) IS NULL RETURN _v1 } THEN NULL "
+        "WHEN EXISTS { FOR _v IN $list || [] FILTER _v = n.x RETURN _v } THEN TRUE "
+        "WHEN EXISTS { FOR _v IN $list || [] FILTER (_v = n.x) IS NULL RETURN _v } THEN NULL "
         "ELSE FALSE END RETURN n.x AS x",
         "GRAPH g MATCH (n) WHERE CASE WHEN @list IS NULL THEN NULL "
         "ELSE n.x IN UNNEST(@list) END RETURN n.x AS x",

@@ -46,12 +46,14 @@ def test_sum_and_stdev_of_no_rows_are_zero_and_collect_drops_nulls() -> None:
 
 
 def test_a_walk_takes_a_name_the_query_does_not_use() -> None:
-    # the query names _v1 itself: the walk's variable is the next free name
-    (walk,) = _items("MATCH (n) WITH n, 1 AS _v1 RETURN n.x IN $l AS r")
+    # the query names _v itself: the walk's variable is the next free name
+    (walk,) = _items("MATCH (n) WITH n, 1 AS _v RETURN n.x IN $l AS r")
     names = {x.variable for x in walk.walk() if isinstance(x, ir.Unwind)}
-    assert names == {"_v2"}
-    text = translate("MATCH (n) WITH n, 1 AS _v1 RETURN n.x IN $l AS r", "neo4j", "iso-gql")
-    assert "FOR _v2 IN $l" in text
+    assert names == {"_v1"}
+    text = translate("MATCH (n) WITH n, 1 AS _v RETURN n.x IN $l AS r", "neo4j", "iso-gql")
+    assert "FOR _v1 IN $l" in text
+    (plain,) = _items("MATCH (n) RETURN n.x IN $l AS r")  # (else the short name)
+    assert {x.variable for x in plain.walk() if isinstance(x, ir.Unwind)} == {"_v"}
 
 
 def test_a_comparison_of_known_different_types_is_refused_where_it_is_written() -> None:

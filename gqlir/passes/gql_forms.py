@@ -167,19 +167,12 @@ class GqlForms(ScopedRewrite):
         super().__init__(target, properties)
         self.edge_labels = label_functions.edge_labels(schema) if schema is not None else ()
         self.node_labels = label_functions.node_labels(schema) if schema is not None else ()
-        self._root = root
-        self._names: dict[str, FreshNames] = {}
+        self._names = FreshNames(root)
 
     def fresh(self, stem: str = "_g") -> str:
-        """A name used nowhere in the query (nor by another stem's names)."""
-        names = self._names.get(stem)
-        if names is None:
-            names = self._names[stem] = FreshNames(self._root, stem)
-            for other in self._names.values():
-                if other.taken is not None:
-                    names.taken = other.taken  # (the names in the query, gathered once)
-                    break
-        return names()
+        """A name used nowhere in the query: ``stem`` itself while it is free (a walk's
+        variable ``_v``), ``_g1``, ``_g2``, … for a column nothing reads by name."""
+        return self._names() if stem == "_g" else self._names.named(stem)
 
     def cannot_fail(self, *exprs: e.Expr) -> bool:
         """Whether evaluating ``exprs`` cannot raise: a rewrite that leaves them unevaluated
