@@ -17,8 +17,16 @@ from typing import Any
 
 from ..analysis.types import ANY, NUMERIC, VType, literal_type
 from ..ir import expr as e
+from ..ir.analysis import BOOLEAN_VALUED
 
-__all__ = ["UNTYPED", "check_case", "check_comparison", "check_list", "comparable"]
+__all__ = [
+    "UNTYPED",
+    "check_case",
+    "check_comparison",
+    "check_list",
+    "comparable",
+    "may_differ",
+]
 
 #: Operands whose type is unknown where no schema is given (properties, parameters) or that
 #: compare with anything (null): a comparison with one is never refused for its types.
@@ -55,13 +63,21 @@ def check_list(walk: Any, node: e.ListLiteral) -> e.Expr:
     return node
 
 
+def may_differ(left: type, right: type, typed: bool = False) -> bool:
+    """Whether operands of these classes may have known types GQL cannot compare (``typed``: a
+    schema types the properties): not two literals of one type (or two numbers), not two
+    boolean-valued expressions, not an operand of unknown type or null."""
+    if left in _SCALARS and right in _SCALARS:
+        return not (left is right or (left in _NUMBERS and right in _NUMBERS))
+    if left in _BOOLEANS and right in _BOOLEANS:
+        return False
+    untyped = _ALWAYS_UNTYPED if typed else UNTYPED
+    return left not in untyped and right not in untyped
+
+
 def _check(walk: Any, at: Any, left: e.Expr, right: e.Expr, op: e.CompOp) -> None:
-    lc, rc = type(left), type(right)
-    if lc in _SCALARS and rc in _SCALARS:
-        if lc is rc or (lc in _NUMBERS and rc in _NUMBERS):
-            return  # (two literals of one type)
-    elif not walk.types.properties and (lc in UNTYPED or rc in UNTYPED):
-        return  # (of unknown type, or null: comparable with anything)
+    if not may_differ(type(left), type(right), bool(walk.types.properties)):
+        return
     lt = walk.type_of(left)
     if lt.kind in _UNKNOWN:
         return
@@ -77,6 +93,9 @@ def _check(walk: Any, at: Any, left: e.Expr, right: e.Expr, op: e.CompOp) -> Non
 
 
 _SCALARS = frozenset({e.Integer, e.Float, e.String, e.Boolean})
+_BOOLEANS = frozenset(BOOLEAN_VALUED) | {e.Boolean}
+#: Of unknown type (or null) whatever the schema says.
+_ALWAYS_UNTYPED = frozenset({e.Parameter, e.Null})
 _NUMBERS = frozenset({e.Integer, e.Float})
 #: Kinds comparable with anything (``mixed`` is not: values of several types).
 _UNKNOWN = frozenset({"any", "property", "null"})

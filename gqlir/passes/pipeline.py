@@ -47,6 +47,7 @@ from . import (
     unwind_join,
 )
 from .comparable_types import UNTYPED as _UNTYPED
+from .comparable_types import may_differ
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -83,8 +84,8 @@ class Summary:
     other_arithmetic: bool = False
     #: The names of the aggregates that occur.
     aggregates: frozenset[str] = frozenset()
-    #: A comparison (or a simple CASE) occurs whose operands may both have a known type
-    #: without a schema: neither is a property, a parameter or null, which type as unknown.
+    #: A comparison (or a simple CASE) occurs whose operands may have known types GQL cannot
+    #: compare without a schema (:func:`.comparable_types.may_differ`).
     typed_comparisons: bool = False
     #: A property of a map literal occurs (``{a: 1}.a``).
     map_properties: bool = False
@@ -143,7 +144,7 @@ def summarize(node: Node) -> Summary:
                 aggregate_names.add(inner.name)
             elif cls is comparison:
                 if not typed:
-                    typed = type(inner.left) not in untyped and type(inner.right) not in untyped
+                    typed = may_differ(type(inner.left), type(inner.right))
             elif not typed and inner.subject is not None:  # a CASE
                 typed = type(inner.subject) not in untyped
         extend(getter(inner))
