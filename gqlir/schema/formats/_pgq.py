@@ -373,7 +373,7 @@ def render(pg: PropertyGraph, style: Style) -> str:
         parts = []
         for ld in e.labels:
             head = f"LABEL {q(ld.label)}" if ld.label else "DEFAULT LABEL"
-            if ld.properties == ALL:
+            if isinstance(ld.properties, str):  # ALL, the only string value
                 parts.append(f"{head} PROPERTIES ALL COLUMNS")
             elif not ld.properties:
                 parts.append(f"{head} NO PROPERTIES")
