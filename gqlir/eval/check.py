@@ -216,7 +216,7 @@ class _Checker:
     def pattern_expressions(self, pp: ir.PathPattern, scope: Scope) -> None:
         self._element_expressions(pp.path, scope)
 
-    def _element_expressions(self, path: ir.Node, scope: Scope) -> None:
+    def _element_expressions(self, path: ir.PathExpr, scope: Scope) -> None:
         chains = path.alternatives if isinstance(path, ir.PathUnion) else (path,)
         for chain in chains:
             for el in chain.elements:

@@ -188,7 +188,8 @@ class Binder:
         a = rng.choice(self.assignments)
         b = Binding(a)
         for name in sorted({r.hops for r in self.structure.rels if isinstance(r.hops, str)}):
-            b.hops[name] = tuple(rng.choice(self.template.constraints.hops.get(name, DEFAULT_HOPS)))
+            lower, upper = rng.choice(self.template.constraints.hops.get(name, DEFAULT_HOPS))
+            b.hops[name] = (lower, upper)
         b.props = self.choose_props(a, rng)
         needs_witness = any(u.kind != "free" for u in self.structure.values.values())
         witness = find_witness(self.structure, a, b.hops, self.index, rng)

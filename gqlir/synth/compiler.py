@@ -20,6 +20,7 @@ nodes (:mod:`gqlir.synth.holes`): what a template holds from then on is IR, neve
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeGuard, cast
 
 from .. import ir
 from ..errors import GqlirError
@@ -37,7 +38,7 @@ from .holes import (
 MARK = "?"
 
 
-def _marked(name: str | None) -> bool:
+def _marked(name: str | None) -> TypeGuard[str]:
     return isinstance(name, str) and name.startswith(MARK)
 
 
@@ -53,7 +54,10 @@ def _replace_marker(node: ir.Node) -> ir.Node:
     if isinstance(node, ir.RelPattern):
         node = replace(node, types=_label_hole(node.types, "edge"))
         if _marked(node.variable) and node.quantifier is not None:
-            node = replace(node, variable=None, quantifier=QuantifierHole(node.variable[1:]))
+            # Template IR: the hole stands where a finished query has a Quantifier, until
+            # instantiate() puts the bound one there (the field's type names only the latter).
+            hole = cast(ir.Quantifier, QuantifierHole(node.variable[1:]))
+            node = replace(node, variable=None, quantifier=hole)
         return node
     if isinstance(node, ir.Property) and _marked(node.key):
         return PropertyHole(node.subject, node.key[1:])
