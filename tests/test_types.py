@@ -50,6 +50,7 @@ def test_mypy_reports_no_error_outside_the_compiler_core(tmp_path: Path) -> None
             "-m",
             "mypy",
             "--follow-imports=silent",
+            "--warn-unused-ignores",
             "--cache-dir",
             str(tmp_path / "cache"),
             *_clean_modules(),

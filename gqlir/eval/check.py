@@ -541,7 +541,7 @@ class _Checker:
     def e_And(self, e: ir.And, scope: Scope, ctx: _Ctx) -> None:
         self._boolean_operands(e, (e.left, e.right), scope, ctx)
 
-    e_Or = e_Xor = e_And  # type: ignore[assignment]
+    e_Or = e_Xor = e_And
 
     def e_Not(self, e: ir.Not, scope: Scope, ctx: _Ctx) -> None:
         self._boolean_operands(e, (e.operand,), scope, ctx)

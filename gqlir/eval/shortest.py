@@ -137,7 +137,7 @@ def _stepper(matcher: Matcher, rel: ir.RelPattern, s: _State, ctx: _Context) -> 
         for r, other in matcher._expand(graph.nodes[node_id], rel.direction):
             if ctx.unique and r.id in s.used:
                 continue
-            if matcher._element_ok(r, rel.types, props, rel.where, rel.variable, s.row, False):
+            if matcher._element_ok(r, rel.types, props, rel.where, rel.variable, s.row):
                 yield r, other.id
 
     return step
