@@ -218,7 +218,8 @@ def to_relational(schema: SchemaGraph) -> tuple[RelationalSchema, GraphMapping]:
     for n in schema.node_types:
         if n.keys:
             keys_of[n.label] = n.keys
-            key_types[n.label] = {k: n.prop(k).type for k in n.keys}  # type: ignore[union-attr]
+            declared = {p.name: p.type for p in n.properties}  # keys are properties (model)
+            key_types[n.label] = {k: declared[k] for k in n.keys}
             surrogate[n.label] = False
         else:
             sk = _surrogate_name(n)

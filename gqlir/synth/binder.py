@@ -92,8 +92,9 @@ class Binder:
             label = a.var_label(var)
             return ("node", label) if label else None
         for i, rel in enumerate(self.structure.rels):
-            if rel.variable == var and a.rel_types[i] is not None:
-                return "edge", a.rel_types[i]  # type: ignore[return-value]
+            rel_type = a.rel_types[i]
+            if rel.variable == var and rel_type is not None:
+                return "edge", rel_type
         return None
 
     def prop_type(self, kind: str, owner: str, name: str) -> Property | None:
@@ -161,7 +162,7 @@ class Binder:
             return []
         out = []
         for p in element.properties:
-            if kind == "node" and _unique(element, p.name) and wanted != "any":  # type: ignore[arg-type]
+            if isinstance(element, NodeType) and _unique(element, p.name) and wanted != "any":
                 continue  # ids and other unique values make no question
             if not self.index.present(kind, owner, p.name):
                 continue

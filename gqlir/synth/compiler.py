@@ -87,11 +87,14 @@ def compile_skeleton(text: str, where: str = "template") -> ir.Query:
         query = parse(text, "neo4j")
     except GqlirError as exc:
         raise SynthError(f"{where}: the skeleton does not parse: {exc.message}") from None
+    if not isinstance(query, ir.Query):
+        raise SynthError(f"{where}: the skeleton is a {type(query).__name__}, not a query")
     compiled = query.transform(_replace_marker)
     for node in compiled.walk():
         if isinstance(node, ir.FunctionCall) and _marked(node.name):
             raise SynthError(f"{where}: `{node.name}` is only allowed as an ORDER BY key")
-    return compiled  # type: ignore[return-value]
+    assert isinstance(compiled, ir.Query)  # markers are in the query's parts, never the query
+    return compiled
 
 
 def join_steps(first: ir.Query, second: ir.Query, where: str = "template") -> ir.Query:
