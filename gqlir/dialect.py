@@ -34,6 +34,8 @@ class Capabilities:
     # EXISTS { pattern } with no MATCH keyword (Neo4j 5's short form of a one-MATCH subquery)
     exists_pattern_form: bool = True
     pattern_predicate: bool = True  # WHERE (a)-[:R]->(): openCypher 9's bare pattern as a test
+    # a pattern predicate anywhere a boolean goes (False: only under AND/OR/NOT of a WHERE)
+    pattern_predicate_anywhere: bool = True
     count_subquery: bool = True
     collect_subquery: bool = True
     value_subquery: bool = False  # GQL VALUE { }
