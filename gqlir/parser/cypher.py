@@ -450,6 +450,16 @@ class CypherBuilder:
         )
 
     def projection_body(self, c: list, pos: int) -> dict:
+        if len(c) == 1 and isinstance(c[0], dict):  # items only: the usual RETURN / WITH
+            items = c[0]
+            return {
+                "distinct": False,
+                "star": items["star"],
+                "items": items["items"],
+                "order": (),
+                "skip": None,
+                "limit": None,
+            }
         body = {
             "distinct": False,
             "star": False,
