@@ -179,17 +179,17 @@ def compile_tables(name: str) -> Tables:
     skip_parts: list[str] = []
     for term in lark.terminals:
         pattern = term.pattern
-        name = str(term.name)
+        terminal = str(term.name)
         if pattern.type == "str":
             table = (
                 keywords if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", pattern.value) else operators
             )
             key = pattern.value.upper() if table is keywords else pattern.value
-            table[key] = table.get(key, ()) + (name,)
-        elif name in ignore:
+            table[key] = table.get(key, ()) + (terminal,)
+        elif terminal in ignore:
             skip_parts.append(pattern.to_regexp())
         else:
-            by_regex.setdefault(pattern.to_regexp(), []).append(name)
+            by_regex.setdefault(pattern.to_regexp(), []).append(terminal)
     # The first name of each regex (in grammar order) names its group: NAME, not cypher__NAME.
     regex_terminals = {}
     parts = []
