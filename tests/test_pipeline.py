@@ -29,6 +29,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "relationship-types",
         "path-lists",
         "gql-expressions",
+        "gql-projections",
     ]
     assert names("spanner") == [
         "conversions",
@@ -42,6 +43,8 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "edge-uniqueness",
         "gql-expressions",
         "googlesql-dates",
+        "sql-aggregates",
+        "gql-projections",
     ]
     assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
     assert "cypher-meanings" in names("kuzu")

@@ -53,7 +53,10 @@ from .gql_expressions import KINDS as _EXPRESSION_KINDS
 from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
 from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
+from .gql_projections import lower_gql_projections
 from .setops import lower_set_operations
+from .sql_aggregates import applies as _sql_aggregates
+from .sql_aggregates import lower_sql_aggregates
 
 __all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
 
@@ -168,6 +171,9 @@ class Lowering:
     #: ``run`` takes the schema's property kinds instead (``(node|edge, key) -> kind``,
     #: :func:`gqlir.analysis.types.property_kinds`), which the types of properties are read from.
     reads_properties: bool = False
+    #: ``run`` also takes the printer's options (``run(node, target, properties, options)``:
+    #: what the user asked the printer for, such as ``spanner_elements``).
+    reads_options: bool = False
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -434,6 +440,26 @@ LOWERINGS: tuple[Lowering, ...] = (
         ),
         reads_properties=True,
     ),
+    Lowering(
+        "sql-aggregates",
+        frozenset({"gql"}),
+        lambda t, s: _sql_aggregates(t),
+        lower_sql_aggregates,
+        "SQL's null-on-no-rows aggregates, as read, marked to be written as those aggregates",
+        needed=lambda x: e.Case in x.kinds,
+    ),
+    Lowering(
+        "gql-projections",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_projections,
+        "WITH/RETURN as GQL RETURN … NEXT with explicit columns: implicit grouping as GROUP BY "
+        "(with LET keys), WITH … WHERE as FILTER, sort keys as columns or two stages, "
+        "top-level elements as JSON or refused",
+        needed=lambda x: q.Projection in x.kinds,
+        reads_properties=True,
+        reads_options=True,
+    ),
 )
 
 
@@ -463,12 +489,14 @@ def lower(
     by_source: bool = False,
     properties: Mapping[tuple[str, str], str] | None = None,
     schema: Any = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Node:
     """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
     depend on the ``source`` dialect. The names of the passes that changed it are appended to
     ``changed`` when given. ``schema``: the graph's schema, for the passes that read it;
     ``properties``: its property kinds, for the passes that read types (``(node|edge, key) ->
-    kind``, :func:`gqlir.analysis.types.property_kinds`)."""
+    kind``, :func:`gqlir.analysis.types.property_kinds`); ``options``: the printer's, for the
+    passes that read them."""
     summary: Summary | None = None
     for lowering in lowerings(target, source):
         if lowering.by_source != by_source:
@@ -478,7 +506,9 @@ def lower(
                 summary = summary_of(node)
             if not lowering.needed(summary):
                 continue
-        if lowering.reads_schema:
+        if lowering.reads_options:
+            out = lowering.run(node, target, properties, options)
+        elif lowering.reads_schema:
             out = lowering.run(node, target, schema)
         elif lowering.reads_properties:
             out = lowering.run(node, target, properties)
