@@ -146,3 +146,9 @@ def test_the_pass_is_listed_and_explained() -> None:
     query = gqlir.parse("MATCH (a) RETURN a.c AS c")
     assert lower(query, get_dialect("iso-gql"), changed=unchanged) is query
     assert unchanged == []
+
+
+def test_star_is_the_variables_before_later_passes_name_others() -> None:
+    # the property-map pass names the unnamed node afterwards: RETURN * does not return it
+    text = emit_gql(gqlir.parse("MATCH (:A {x: 1, y: 2})-->(b) RETURN *"), "tugraph-gql")
+    assert text.endswith("RETURN b")

@@ -26,10 +26,10 @@ def test_passes_are_chosen_by_capabilities() -> None:
     assert names("iso-gql") == [
         "conversions",
         "gql-functions",
+        "gql-projections",
         "relationship-types",
         "path-lists",
         "gql-expressions",
-        "gql-projections",
     ]
     assert names("spanner") == [
         "conversions",
@@ -39,12 +39,12 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql-temporal",
         "googlesql",
         "gql-functions",
+        "sql-aggregates",
+        "gql-projections",
         "relationship-types",
         "edge-uniqueness",
         "gql-expressions",
         "googlesql-dates",
-        "sql-aggregates",
-        "gql-projections",
     ]
     assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
     assert "cypher-meanings" in names("kuzu")

@@ -67,6 +67,7 @@ Columns = list[tuple[e.Expr, str]]
 
 #: Node kinds that hold a query whose projections are lowered too.
 NESTED = frozenset({*SUBQUERIES, q.CallSubquery})
+_AGGREGATES = frozenset({e.Aggregate, e.CountStar})
 
 _PLAIN = re.compile(r"[^\W\d]\w*")
 
@@ -81,8 +82,13 @@ def lower_gql_projections(
     ``options``: the printer's (``spanner_elements``: ``"refuse"`` or ``"to_json"``)."""
     from .pipeline import summary_of
 
-    nested = not summary_of(root).kinds.isdisjoint(NESTED)
+    kinds = summary_of(root).kinds
+    nested = not kinds.isdisjoint(NESTED)
+    may_aggregate = not kinds.isdisjoint(_AGGREGATES)
+    if not nested and not may_aggregate and _written_as_is(root, target):
+        return root
     walk = GqlProjections(root, target, properties, nested=nested)
+    walk.may_aggregate = may_aggregate
     walk.element_policy = (options or {}).get("spanner_elements", "refuse")
     return walk.run(root)
 
@@ -107,6 +113,11 @@ class GqlProjections(ScopedRewrite):
         self.depth = 0
         #: What a graph element in a top-level result becomes: refused, or JSON on request.
         self.element_policy = "refuse"
+        #: Whether the query holds an aggregate at all (else no projection aggregates).
+        self.may_aggregate = True
+        #: Whether a rule reads the types of columns (only those on graph elements in a
+        #: result do): else a FOR's variable is not typed here.
+        self.typed = not self.caps.return_graph_elements
 
     # -- names ---------------------------------------------------------------------------------
     def regular(self, name: str) -> bool:
@@ -197,8 +208,9 @@ class GqlProjections(ScopedRewrite):
     def _bind(self, step: q.Step) -> None:
         """What ``step`` binds, added to the scope (a query without subqueries: nothing in
         its expressions is rewritten)."""
-        if isinstance(step, q.Match | q.Create):
-            self.scope = {**self.scope, **pattern_bindings(step.patterns)}
+        cls = type(step)
+        if cls is q.Match or cls is q.Create:
+            self.scope = {**self.scope, **pattern_bindings(step.patterns)}  # type: ignore[attr-defined]
         elif isinstance(step, q.Merge):
             self.scope = {**self.scope, **pattern_bindings((step.pattern,))}
         elif isinstance(step, q.Let):
@@ -206,7 +218,8 @@ class GqlProjections(ScopedRewrite):
                 bound = Deferred(binding.value, self.scope)
                 self.scope = {**self.scope, binding.variable: bound}  # type: ignore[dict-item]
         elif isinstance(step, q.Unwind):
-            self.scope = {**self.scope, **unwind_bindings(step, self.type_of(step.source))}
+            source = self.type_of(step.source) if self.typed else ANY
+            self.scope = {**self.scope, **unwind_bindings(step, source)}
         elif isinstance(step, q.ProcedureCall):
             self.scope = {**self.scope, **{y.alias or y.field: ANY for y in step.yields or ()}}
         elif isinstance(step, q.CallSubquery):
@@ -253,7 +266,7 @@ class GqlProjections(ScopedRewrite):
                 return False
         if not step.items:
             return False
-        if any(aggregates(i.expr) for i in step.items):
+        if self.may_aggregate and any(aggregates(i.expr) for i in step.items):
             return False
         incoming = self.scope
         columns: dict[str, Any] = {}
@@ -272,7 +285,7 @@ class GqlProjections(ScopedRewrite):
         if step.where is not None:
             return projection_where.lower(self, step, final=final, top=top)
         cols = self.columns(step)
-        aggregating = any(aggregates(x) for x, _ in cols)
+        aggregating = self.may_aggregate and any(aggregates(x) for x, _ in cols)
         if aggregating:
             stages = projection_grouping.aggregate_first(self, step, cols)
             if stages is not None:
@@ -359,6 +372,35 @@ class GqlProjections(ScopedRewrite):
             bound = Deferred(binding.value, self.scope)
             self.scope = {**self.scope, binding.variable: bound}  # type: ignore[dict-item]
         return [q.Let(bindings, pos=pos)]
+
+
+def _written_as_is(root: Node, target: Dialect) -> bool:
+    """Whether every projection of ``root`` (a query without subqueries or aggregates) is
+    printed as it is, without following the scope: named columns, no ``*``, DISTINCT,
+    ordering or WHERE, and no graph element to keep out of a top-level result."""
+    if isinstance(root, q.SetOperation):
+        return _written_as_is(root.left, target) and _written_as_is(root.right, target)
+    if not isinstance(root, q.LinearQuery):
+        return False
+    guard = not target.capabilities.return_graph_elements
+    steps = root.steps
+    for step in steps:
+        if type(step) is not q.Projection:
+            continue
+        if (
+            step.star
+            or step.distinct
+            or step.order_by
+            or step.where is not None
+            or step.group_by is not None
+            or not step.items
+            or (guard and step is steps[-1])
+        ):
+            return False
+        for item in step.items:
+            if item.alias is None and type(item.expr) is not e.Variable:
+                return False
+    return True
 
 
 def _pages(step: q.Projection) -> dict[str, Any]:

@@ -354,6 +354,26 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: not x.functions.isdisjoint(gql_functions.NAMES),
     ),
     Lowering(
+        "sql-aggregates",
+        frozenset({"gql"}),
+        lambda t, s: _sql_aggregates(t),
+        lower_sql_aggregates,
+        "SQL's null-on-no-rows aggregates, as read, marked to be written as those aggregates",
+        needed=lambda x: e.Case in x.kinds,
+    ),
+    Lowering(
+        "gql-projections",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_projections,
+        "WITH/RETURN as GQL RETURN … NEXT with explicit columns: implicit grouping as GROUP BY "
+        "(with LET keys), WITH … WHERE as FILTER, sort keys as columns or two stages, "
+        "top-level elements as JSON or refused",
+        needed=lambda x: q.Projection in x.kinds,
+        reads_properties=True,
+        reads_options=True,
+    ),
+    Lowering(
         "relationship-types",
         frozenset({"gql"}),
         lambda t, s: relationship_types.applies(t),
@@ -439,26 +459,6 @@ LOWERINGS: tuple[Lowering, ...] = (
             or not x.functions.isdisjoint(_DATE_FUNCTIONS)
         ),
         reads_properties=True,
-    ),
-    Lowering(
-        "sql-aggregates",
-        frozenset({"gql"}),
-        lambda t, s: _sql_aggregates(t),
-        lower_sql_aggregates,
-        "SQL's null-on-no-rows aggregates, as read, marked to be written as those aggregates",
-        needed=lambda x: e.Case in x.kinds,
-    ),
-    Lowering(
-        "gql-projections",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        lower_gql_projections,
-        "WITH/RETURN as GQL RETURN … NEXT with explicit columns: implicit grouping as GROUP BY "
-        "(with LET keys), WITH … WHERE as FILTER, sort keys as columns or two stages, "
-        "top-level elements as JSON or refused",
-        needed=lambda x: q.Projection in x.kinds,
-        reads_properties=True,
-        reads_options=True,
     ),
 )
 

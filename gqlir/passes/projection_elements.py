@@ -50,7 +50,9 @@ def lower(
     """The steps of a final top-level projection whose elements need two statements, or None
     and its columns with elements as JSON (or refused)."""
     wrapped = [(_returnable(walk, x, a, step), a) for x, a in cols]
-    changed = {a for (x, a), (y, _) in zip(cols, wrapped) if type(y) is e.FunctionCall}
+    changed = {  # (the columns made JSON; a refused one is raised where it is written)
+        a for (x, a), (y, _) in zip(cols, wrapped) if y is not x and type(y) is e.FunctionCall
+    }
     if changed and _groups_elements(walk, step, cols, changed, aggregating):
         first, second = _json_after_grouping(walk, step, cols)
         out = walk.projection_steps(first, final=False, top=top)
