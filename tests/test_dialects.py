@@ -202,13 +202,22 @@ def test_function_tables_name_canonical_functions(d: Dialect) -> None:
     assert len(set(unsupported)) == len(unsupported), "duplicate unsupported_functions entry"
 
 
+def _read_back(d: Dialect, canonical: str) -> str:
+    """The function ``canonical``'s surface name reads as: itself, except Cypher's ceil and
+    floor where the dialect's keep an integer an integer (FalkorDB): its surface names are the
+    typed functions, and the Cypher ones are lowered to them times 1.0 before printing."""
+    if not d.capabilities.integer_rounding_float and canonical in ("ceil", "floor"):
+        return f"{canonical}_typed"
+    return canonical
+
+
 @pytest.mark.parametrize("d", DIALECTS, ids=_ids(DIALECTS))
 def test_function_renames_round_trip(d: Dialect) -> None:
     unsupported = set(d.capabilities.unsupported_functions)
     broken = {
         c: (d.function_name(c), d.canonical_function(d.function_name(c)))
         for c in FUNCTIONS
-        if c not in unsupported and d.canonical_function(d.function_name(c)) != c
+        if c not in unsupported and d.canonical_function(d.function_name(c)) != _read_back(d, c)
     }
     assert not broken, f"{d.name}: canonical -> surface -> canonical differs: {broken}"
 
@@ -223,8 +232,8 @@ def test_cypher_family_reads_any_spelling_case(d: Dialect) -> None:
         if c in d.capabilities.unsupported_functions:
             continue
         surface = d.function_name(c)
-        assert d.canonical_function(surface.upper()) == c
-        assert d.canonical_function(surface.lower()) == c
+        assert d.canonical_function(surface.upper()) == _read_back(d, c)
+        assert d.canonical_function(surface.lower()) == _read_back(d, c)
 
 
 def test_tugraph_regexp_is_not_written_for_a_cypher_regex() -> None:

@@ -310,6 +310,24 @@ def test_translation_keeps_number_types(engines: dict[str, Any], query: str) -> 
     assert _typed(got) == _typed(want), (got, want)
 
 
+# FalkorDB text whose reading must keep FalkorDB's number types (its ceil and floor keep an
+# integer an integer): run on FalkorDB and, translated, on the reference
+FROM_FALKORDB = [
+    "UNWIND [3, -2, 2.5, -0.5, null] AS x RETURN x, floor(x) AS f, ceil(x) AS c ORDER BY f",
+]
+
+
+@pytest.mark.parametrize("query", FROM_FALKORDB)
+def test_falkordb_text_reads_with_its_number_types(engines: dict[str, Any], query: str) -> None:
+    want = _run(engines["falkordb"], query, "falkordb")
+    assert not isinstance(want, EngineError), want
+    text = gqlir.transpile(query, "falkordb", "neo4j")
+    got = _run(engines["reference"], text, "neo4j")
+    assert _typed(got) == _typed(want), (text, got, want)
+    again = gqlir.transpile(query, "falkordb", "falkordb")
+    assert _typed(_run(engines["falkordb"], again, "falkordb")) == _typed(want), again
+
+
 @pytest.mark.parametrize("query", sorted(REFUSED))
 def test_translation_refuses(query: str) -> None:
     with pytest.raises(UnsupportedError) as refused:

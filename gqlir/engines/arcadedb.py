@@ -21,11 +21,9 @@ import contextlib
 import os
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -45,6 +43,7 @@ from .base import (
     timeout_error,
 )
 from .safety import ir_columns
+from .servers import free_port, port_open, terminate, wait_until_ready
 
 __all__ = ["ArcadeDBEngine", "BoltServer", "arcadedb_home"]
 
@@ -368,12 +367,6 @@ def _message(exc: BaseException) -> str:
 # -- the Bolt server ---------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class BoltServer:
     """ArcadeDB's server with its Bolt plugin, as a ``java`` process of the bundled JRE on
     127.0.0.1 and free ports, with its root folder in a temporary directory; one database,
@@ -395,8 +388,8 @@ class BoltServer:
         self.user = "root"
         self.database = database
         self.root = tempfile.mkdtemp(prefix="gqlir-arcadedb-server-")
-        self.port = _free_port()
-        http_port = _free_port()
+        self.port = free_port()
+        http_port = free_port()
         java = os.path.join(home, "jre", "bin", "java")
         args = [
             java,
@@ -427,24 +420,14 @@ class BoltServer:
         return f"bolt://127.0.0.1:{self.port}"
 
     def _wait(self, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise EngineError(
-                    f"ArcadeDB server exited with code {self.process.returncode}; see "
-                    f"{self._log.name}",
-                    code="ENGINE_START",
-                )
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    pass
-            except OSError:
-                time.sleep(0.1)
-                continue
-            if self._database_ready():
-                return
-            time.sleep(0.2)
-        raise EngineError(f"ArcadeDB server did not open port {self.port}", code="ENGINE_START")
+        wait_until_ready(
+            "ArcadeDB's server",
+            lambda: port_open(self.port) and self._database_ready(),
+            seconds,
+            process=self.process,
+            log=lambda: f"see {self._log.name}",
+            interval=0.2,
+        )
 
     def _database_ready(self) -> bool:
         """The Bolt port opens before the default database exists: ask for it."""
@@ -461,13 +444,7 @@ class BoltServer:
 
     def stop(self) -> None:
         """Terminate the server (SIGTERM: it shuts down cleanly), then remove its folder."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        terminate(self.process, 30)
         self._log.close()
         shutil.rmtree(self.root, ignore_errors=True)
 

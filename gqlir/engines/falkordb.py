@@ -38,7 +38,6 @@ import shutil
 import subprocess
 import tempfile
 import threading
-import time
 import weakref
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -59,6 +58,7 @@ from .base import (
 )
 from .isolated import grace
 from .safety import ir_columns
+from .servers import terminate, wait_until_ready
 
 __all__ = ["FalkorDBEngine", "LocalServer", "falkordb_binaries"]
 
@@ -134,27 +134,31 @@ class LocalServer:
     def _wait(self, seconds: float) -> None:
         import redis
 
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                log = os.path.join(self.folder, "server.log")
-                tail = ""
-                if os.path.exists(log):
-                    with open(log, errors="replace") as fh:
-                        tail = fh.read()[-500:]
-                raise EngineError(
-                    f"FalkorDB's server exited with code {self.process.returncode}: {tail}",
-                    code="ENGINE_START",
-                )
-            if os.path.exists(self.socket):
-                try:
-                    with redis.Redis(unix_socket_path=self.socket) as probe:
-                        probe.ping()
-                    return
-                except redis.RedisError:
-                    pass  # the socket exists before the server answers on it: try again
-            time.sleep(0.02)
-        raise EngineError("FalkorDB's server did not start", code="ENGINE_START")
+        def ready() -> bool:
+            if not os.path.exists(self.socket):
+                return False
+            try:
+                with redis.Redis(unix_socket_path=self.socket) as probe:
+                    probe.ping()
+                return True
+            except redis.RedisError:
+                return False  # the socket exists before the server answers on it
+
+        wait_until_ready(
+            "FalkorDB's server",
+            ready,
+            seconds,
+            process=self.process,
+            log=self._log_tail,
+            interval=0.02,
+        )
+
+    def _log_tail(self) -> str:
+        log = os.path.join(self.folder, "server.log")
+        if not os.path.exists(log):
+            return "no server.log"
+        with open(log, errors="replace") as fh:
+            return fh.read()[-500:]
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -165,13 +169,7 @@ class LocalServer:
 
 
 def _stop(process: subprocess.Popen[bytes], folder: str) -> None:
-    if process.poll() is None:
-        process.terminate()  # SIGTERM: Redis shuts down (nothing to save)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+    terminate(process, 10)  # Redis shuts down on SIGTERM (nothing to save)
     shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -18,16 +18,15 @@ import contextlib
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
-import time
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
 
 from ..errors import EngineError
 from ._sql import SqlEngine
 from .base import Prepared, ResultTable, engine_error, timeout_error
+from .servers import free_port, wait_until_ready
 
 __all__ = ["LocalServer", "PostgresEngine"]
 
@@ -203,9 +202,7 @@ class LocalServer:
             self.user = "postgres"
             shutil.chown(self.root, "postgres")
         self.data = os.path.join(self.root, "data")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
+        self.port = free_port()
         run: dict[str, Any] = dict(check=True, capture_output=True, user=self.user, timeout=120)
         try:
             subprocess.run(
@@ -242,20 +239,20 @@ class LocalServer:
     def _wait(self, seconds: float) -> None:
         import pg8000.dbapi
 
-        deadline = time.monotonic() + seconds
-        while True:
+        def ready() -> bool:
             try:
                 pg8000.dbapi.connect(
                     user="postgres", host="127.0.0.1", port=self.port, database="postgres"
                 ).close()
-                return
+                return True
             except Exception:
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise EngineError(
-                        "PostgreSQL did not accept connections", code="ENGINE_START"
-                    ) from None
-                time.sleep(0.2)
+                return False
+
+        try:
+            wait_until_ready("PostgreSQL", ready, seconds, interval=0.2)
+        except EngineError:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         subprocess.run(

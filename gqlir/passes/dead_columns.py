@@ -40,18 +40,22 @@ def drop_dead_constants(query: ir.Statement) -> ir.Statement:
 
 
 def _pipeline(query: ir.LinearQuery) -> ir.LinearQuery:
+    """One pass from the last step back, with the names the later (already final) steps read
+    kept as a running set: each step's names are gathered once."""
     steps = list(query.steps)
     changed = False
-    for i in range(len(steps) - 2, -1, -1):
+    read: set[str] = set()  # names the steps after ``i`` read
+    star_later = False  # a step after ``i`` is a ``*`` projection
+    earlier: list[set[str]] | None = None  # names in steps[:i], gathered on first need
+    for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
-        if not isinstance(step, ir.Projection) or step.star:
-            continue
-        later = steps[i + 1 :]
-        if any(isinstance(s, ir.Projection) and s.star for s in later):
+        if i == len(steps) - 1 or not isinstance(step, ir.Projection) or step.star or star_later:
+            read |= names_in(step)
+            star_later = star_later or (isinstance(step, ir.Projection) and step.star)
             continue
         if any(aggregates(item.expr) for item in step.items):
+            read |= names_in(step)
             continue
-        read = set().union(*(names_in(s) for s in later))
         own = set()
         for part in (step.where, *step.order_by):
             if part is not None:
@@ -65,17 +69,29 @@ def _pipeline(query: ir.LinearQuery) -> ir.LinearQuery:
                 and column_name(item) not in own
             )
         )
-        if len(kept) == len(step.items):
-            continue
-        if kept:
-            steps[i] = replace(step, items=kept)
-            changed = True
-        elif _one_to_one(step) and not (read & set().union(*(names_in(s) for s in steps[:i]))):
-            del steps[i]
-            changed = True
+        if len(kept) < len(step.items):
+            if kept:
+                step = steps[i] = replace(step, items=kept)
+                changed = True
+            elif _one_to_one(step):
+                if earlier is None:
+                    earlier = _prefix_names(steps)
+                if not (read & earlier[i]):
+                    del steps[i]
+                    changed = True
+                    continue
+        read |= names_in(step)
     if not changed:
         return query
     return replace(query, steps=tuple(steps))
+
+
+def _prefix_names(steps: list[ir.Step]) -> list[set[str]]:
+    """``[names in steps[:i] for each i]``, built in one pass."""
+    prefixes: list[set[str]] = [set()]
+    for step in steps:
+        prefixes.append(prefixes[-1] | names_in(step))
+    return prefixes
 
 
 def _one_to_one(step: ir.Projection) -> bool:

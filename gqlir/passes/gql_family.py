@@ -160,7 +160,10 @@ _VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
 
 def _typed_rounding(node: e.FunctionCall, target: Dialect) -> e.Expr:
     """GQL's ``FLOOR(x)`` / ``CEIL(x)``: ``x`` itself when it is an integer, else Cypher's
-    float-returning function (see the module docstring)."""
+    float-returning function (see the module docstring). A target that spells the typed
+    function has it (FalkorDB's ceil and floor keep an integer an integer)."""
+    if node.name in target.functions:
+        return node
     (x,) = node.args
     cypher = node.name.removesuffix("_typed")
     if isinstance(x, e.Integer):
