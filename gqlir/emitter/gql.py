@@ -6,19 +6,14 @@ the dialect's capabilities, never from its name. The IR has Cypher's meanings wh
 GQL differ (``+`` is polymorphic, ``sum()`` of nothing is 0, ``WITH`` groups implicitly), so most
 of this module is about writing those meanings in GQL's vocabulary:
 
-* **Pipelines.** A projection that is not the last step is ``RETURN … NEXT``; a projection that
-  only adds columns (``WITH *, e AS x``) is ``LET``; one that only orders or pages the rows is a
-  standalone ``ORDER BY``/``OFFSET``/``LIMIT`` statement; ``UNWIND`` is ``FOR``; a filter is
-  ``FILTER``. ``OFFSET`` is written before ``LIMIT``.
-* **Grouping.** Cypher groups by the non-aggregate items. ISO GQL groups only by binding
-  variables, so a key that is not a variable is bound first with ``LET`` under its column name
-  (``LET city = a.city RETURN city, COUNT(*) AS c GROUP BY city``), which is valid whether GROUP BY
-  names are read as incoming variables or as result columns. Where a column name cannot be a
-  variable (``a.name``), the projection is computed under fresh names and renamed by a second
-  ``RETURN`` after ``NEXT``.
-* **Ordering.** Every sort key carries ``NULLS FIRST``/``NULLS LAST`` unless the target's default
-  placement is known to match Cypher's (nulls last ascending). A key that repeats a returned
-  expression is written as that column's name.
+* **Projections.** Cypher's WITH / RETURN reach the printer lowered
+  (:mod:`gqlir.passes.gql_projections`): explicit columns, implicit grouping made explicit in
+  ``group_by`` (keys bound by ``LET`` where GQL groups by variables), sort keys that name
+  columns, and the ``LET`` / ``FILTER`` / second ``RETURN`` steps around them. A projection that
+  is not the last step is ``RETURN … NEXT``; a ``*`` projection with no items is a standalone
+  ``ORDER BY``/``OFFSET``/``LIMIT`` statement; ``UNWIND`` is ``FOR``; a filter is ``FILTER``.
+  ``OFFSET`` is written before ``LIMIT``. Every sort key carries ``NULLS FIRST``/``NULLS LAST``
+  unless the target's default placement is known to match Cypher's (nulls last ascending).
 * **Types.** The rules that read the types of expressions are lowering passes (run first, see
   :mod:`gqlir.passes.gql_expressions`): Cypher's ``+`` (numbers add, strings and lists
   concatenate with ``||``, a list and an element append), ``size()`` (``CHAR_LENGTH`` or
@@ -44,7 +39,7 @@ of this module is about writing those meanings in GQL's vocabulary:
   option, never a silent default), parameters are ``@p``, quantifiers need an upper bound, and a
   top-level result never holds a graph element: such a column is refused, or with
   ``spanner_elements="to_json"`` wrapped in ``SAFE_TO_JSON`` (which changes the value's form, so
-  only on request).
+  only on request; decided in :mod:`gqlir.passes.projection_elements`).
 
 Names: a variable must be a regular identifier that is not a reserved word in ISO GQL
 (``bindingVariable : REGULAR_IDENTIFIER``), so another name is refused, never renamed. Result
