@@ -80,9 +80,7 @@ def lower_gql_projections(
 ) -> Node:
     """``root`` with every projection written as the steps ``target`` prints verbatim.
     ``options``: the printer's (``spanner_elements``: ``"refuse"`` or ``"to_json"``)."""
-    from .pipeline import summary_of
-
-    kinds = summary_of(root).kinds
+    kinds = _summary_of()(root).kinds
     nested = not kinds.isdisjoint(NESTED)
     may_aggregate = not kinds.isdisjoint(_AGGREGATES)
     if not nested and not may_aggregate and _written_as_is(root, target):
@@ -145,7 +143,7 @@ class GqlProjections(ScopedRewrite):
 
     # -- the walk ------------------------------------------------------------------------------
     def run(self, node: Node) -> Node:
-        self.scope = {}
+        self.types.scope = {}
         self.depth = 0
         if isinstance(node, q.Query):
             return self._query(node)
@@ -165,21 +163,21 @@ class GqlProjections(ScopedRewrite):
             self.depth -= 1
 
     def _query(self, query: q.Query) -> q.Query:
-        outer = self.scope
+        outer = self.types.scope
         try:
             if isinstance(query, q.LinearQuery):
                 steps = self._steps(query.steps)
                 return query if steps is query.steps else replace(query, steps=steps)
             if isinstance(query, q.SetOperation):
                 left = self._query(query.left)  # (a branch is at its query's level)
-                self.scope = outer
+                self.types.scope = outer
                 right = self._query(query.right)
                 if left is query.left and right is query.right:
                     return query
                 return replace(query, left=left, right=right)
             return query
         finally:
-            self.scope = outer
+            self.types.scope = outer
 
     def _steps(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
         out: list[q.Step] = []
@@ -200,7 +198,7 @@ class GqlProjections(ScopedRewrite):
         if self.nested:
             new = super().step(step)
             if isinstance(step, q.Create):
-                self.scope = {**self.scope, **pattern_bindings(step.patterns)}
+                self.types.scope = {**self.types.scope, **pattern_bindings(step.patterns)}
             return new
         self._bind(step)
         return step
@@ -210,22 +208,25 @@ class GqlProjections(ScopedRewrite):
         its expressions is rewritten)."""
         cls = type(step)
         if cls is q.Match or cls is q.Create:
-            self.scope = {**self.scope, **pattern_bindings(step.patterns)}  # type: ignore[attr-defined]
+            self.types.scope = {**self.types.scope, **pattern_bindings(step.patterns)}  # type: ignore[attr-defined]
         elif isinstance(step, q.Merge):
-            self.scope = {**self.scope, **pattern_bindings((step.pattern,))}
+            self.types.scope = {**self.types.scope, **pattern_bindings((step.pattern,))}
         elif isinstance(step, q.Let):
             for binding in step.bindings:
-                bound = Deferred(binding.value, self.scope)
-                self.scope = {**self.scope, binding.variable: bound}  # type: ignore[dict-item]
+                bound = Deferred(binding.value, self.types.scope)
+                self.types.scope = {**self.types.scope, binding.variable: bound}  # type: ignore[dict-item]
         elif isinstance(step, q.Unwind):
             source = self.type_of(step.source) if self.typed else ANY
-            self.scope = {**self.scope, **unwind_bindings(step, source)}
+            self.types.scope = {**self.types.scope, **unwind_bindings(step, source)}
         elif isinstance(step, q.ProcedureCall):
-            self.scope = {**self.scope, **{y.alias or y.field: ANY for y in step.yields or ()}}
+            self.types.scope = {
+                **self.types.scope,
+                **{y.alias or y.field: ANY for y in step.yields or ()},
+            }
         elif isinstance(step, q.CallSubquery):
-            imports = sorted(self.scope) if step.imports is None else list(step.imports)
-            inner = {name: self.scope.get(name, ANY) for name in imports}
-            self.scope = {**self.scope, **call_results(step.query, inner)}
+            imports = sorted(self.types.scope) if step.imports is None else list(step.imports)
+            inner = {name: self.types.scope.get(name, ANY) for name in imports}
+            self.types.scope = {**self.types.scope, **call_results(step.query, inner)}
 
     def expr(self, node: e.Expr) -> e.Expr:
         return super().expr(node) if self.nested else node
@@ -233,16 +234,16 @@ class GqlProjections(ScopedRewrite):
     # -- a projection --------------------------------------------------------------------------
     def lower(self, step: q.Projection, *, final: bool, top: bool) -> list[q.Step]:
         """``step`` as the steps that print it (the scope then holds what they bind)."""
-        incoming = self.scope
+        incoming = self.types.scope
         if self.nested:
             step = self.projection(step)  # (its subqueries; the scope is set again below)
-            self.scope = incoming
+            self.types.scope = incoming
         if self._written(step, final=final, top=top):
             return [step]
         try:
             out = self.projection_steps(step, final=final, top=top)
         except UnsupportedError as exc:
-            self.scope = incoming
+            self.types.scope = incoming
             return [_refusal(step, exc)]
         if len(out) == 1 and _same(step, out[0]):
             return [step]
@@ -268,7 +269,7 @@ class GqlProjections(ScopedRewrite):
             return False
         if self.may_aggregate and any(aggregates(i.expr) for i in step.items):
             return False
-        incoming = self.scope
+        incoming = self.types.scope
         columns: dict[str, Any] = {}
         for item in step.items:
             x = item.expr
@@ -276,7 +277,7 @@ class GqlProjections(ScopedRewrite):
                 columns[item.alias or x.name] = incoming.get(x.name, ANY)  # type: ignore[attr-defined]
             else:
                 columns[item.alias] = Deferred(x, incoming)  # type: ignore[index]
-        self.scope = columns
+        self.types.scope = columns
         return True
 
     def projection_steps(self, step: q.Projection, *, final: bool, top: bool) -> list[q.Step]:
@@ -316,9 +317,9 @@ class GqlProjections(ScopedRewrite):
         for item in step.items:
             if item.alias is None and not isinstance(item.expr, e.Variable):
                 raise self.unsupported("unnamed return item", item, rewrite="name the item with AS")
-        if step.star and not self.scope and not step.items:
+        if step.star and not self.types.scope and not step.items:
             raise self.unsupported("RETURN * without variables", step)
-        cols = projection_columns(step, self.scope)
+        cols = projection_columns(step, self.types.scope)
         if not cols:
             raise self.unsupported("empty projection", step)
         return cols
@@ -359,8 +360,8 @@ class GqlProjections(ScopedRewrite):
                 pos=step.pos,
             )
         )
-        incoming = self.scope
-        self.scope = {
+        incoming = self.types.scope
+        self.types.scope = {
             a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[attr-defined,misc]
             for x, a in cols
         }
@@ -369,9 +370,23 @@ class GqlProjections(ScopedRewrite):
     def let(self, bindings: tuple[q.Binding, ...], pos: int | None) -> list[q.Step]:
         """``LET`` of ``bindings``, each added to the scope in turn."""
         for binding in bindings:
-            bound = Deferred(binding.value, self.scope)
-            self.scope = {**self.scope, binding.variable: bound}  # type: ignore[dict-item]
+            bound = Deferred(binding.value, self.types.scope)
+            self.types.scope = {**self.types.scope, binding.variable: bound}  # type: ignore[dict-item]
         return [q.Let(bindings, pos=pos)]
+
+
+def _summary_of() -> Any:
+    """:func:`gqlir.passes.pipeline.summary_of` (imported on first use: the pipeline imports
+    this module)."""
+    global _SUMMARY_OF
+    if _SUMMARY_OF is None:
+        from .pipeline import summary_of
+
+        _SUMMARY_OF = summary_of
+    return _SUMMARY_OF
+
+
+_SUMMARY_OF: Any = None
 
 
 def _written_as_is(root: Node, target: Dialect) -> bool:
