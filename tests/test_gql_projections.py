@@ -152,3 +152,26 @@ def test_star_is_the_variables_before_later_passes_name_others() -> None:
     # the property-map pass names the unnamed node afterwards: RETURN * does not return it
     text = emit_gql(gqlir.parse("MATCH (:A {x: 1, y: 2})-->(b) RETURN *"), "tugraph-gql")
     assert text.endswith("RETURN b")
+    # and the edges edge uniqueness names on Spanner are not returned either
+    text = emit_gql(
+        gqlir.parse("MATCH (a)-->(b), (c)-->(d) RETURN *"),
+        "spanner",
+        graph="g",
+        spanner_elements="to_json",
+    )
+    assert "ALL_DIFFERENT(_g1, _g2)" in text
+    assert text.endswith(
+        "RETURN SAFE_TO_JSON(a) AS a, SAFE_TO_JSON(b) AS b, "
+        "SAFE_TO_JSON(c) AS c, SAFE_TO_JSON(d) AS d"
+    )
+
+
+def test_a_projection_written_as_several_statements_is_refused_on_its_own() -> None:
+    from gqlir.emitter import emit
+
+    step = gqlir.parse("MATCH (a) RETURN a.x AS x, count(*) AS c").steps[-1]  # type: ignore[attr-defined]
+    with pytest.raises(UnsupportedError) as caught:
+        emit(step, "iso-gql")
+    assert caught.value.construct == "projection on its own"
+    alone = gqlir.parse("MATCH (a) RETURN a.x AS x").steps[-1]  # type: ignore[attr-defined]
+    assert emit(alone, "iso-gql") == "RETURN a.x AS x"

@@ -149,7 +149,15 @@ class GqlProjections(ScopedRewrite):
             return self._query(node)
         if isinstance(node, q.Projection):
             steps = self.lower(node, final=True, top=False)
-            return steps[0] if len(steps) == 1 else node  # (a lone step: printed as it is)
+            if len(steps) == 1:
+                return steps[0]
+            lone = self.unsupported(
+                "projection on its own",
+                node,
+                message="this projection is written as several GQL statements",
+                rewrite="write the query the projection belongs to",
+            )
+            return _refusal(node, lone)
         if isinstance(node, q.Step):
             return self.step(node)
         return self.expr(node) if isinstance(node, e.Expr) else node
