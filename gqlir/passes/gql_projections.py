@@ -21,9 +21,12 @@ columns and ``group_by``):
 Other projections that only add columns (``WITH *, e AS x``) are ``LET``; one that only orders
 or pages its rows stays a ``*`` projection with no items, which the printer writes as a
 standalone ``ORDER BY`` / ``OFFSET`` / ``LIMIT`` statement. Every lowered projection lists its
-columns (``*`` is expanded, in name order). A refusal is left in the IR as a one-column
-projection holding :class:`~gqlir.ir.Untranslatable`, raised by the printer where the query
-writes it.
+columns (``*`` is expanded, in name order, before the passes that give unnamed elements a
+name run, so such a name is never among the variables ``*`` lists). A refusal is left in the
+IR, raised by the printer where the query writes it: a refused column as
+:class:`~gqlir.ir.Untranslatable`, a refused projection as a one-column projection holding one.
+A query without subqueries or aggregates whose projections are already in that form is
+returned as it is, without following its scope.
 
 Capabilities read: ``implicit_grouping``, ``group_by``, ``group_by_ordinals``,
 ``return_graph_elements``, ``element_json_function``, ``value_subquery``, ``quoted_variables``,
