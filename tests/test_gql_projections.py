@@ -175,3 +175,19 @@ def test_a_projection_written_as_several_statements_is_refused_on_its_own() -> N
     assert caught.value.construct == "projection on its own"
     alone = gqlir.parse("MATCH (a) RETURN a.x AS x").steps[-1]  # type: ignore[attr-defined]
     assert emit(alone, "iso-gql") == "RETURN a.x AS x"
+
+
+def test_a_sort_key_of_mixed_types_is_refused_where_it_is_written() -> None:
+    # the FOR variable's type is inferred from its list when the rule asks for it
+    text = "UNWIND [1, 'a'] AS x RETURN x ORDER BY x"
+    *_, last = _steps(text, "iso-gql")
+    assert isinstance(last, ir.Projection)
+    (key,) = last.order_by
+    assert isinstance(key.expr, ir.Untranslatable)
+    assert key.expr.construct == "ordering values of different types"
+    with pytest.raises(UnsupportedError) as caught:
+        emit_gql(gqlir.parse(text), "iso-gql")
+    assert caught.value.construct == "ordering values of different types"
+    assert emit_gql(gqlir.parse("UNWIND [1, 2] AS x RETURN x ORDER BY x"), "iso-gql").endswith(
+        "ORDER BY x NULLS LAST"
+    )

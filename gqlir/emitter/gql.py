@@ -541,13 +541,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.SortItem)
     def sort_item(self, item: q.SortItem) -> str:
-        if self.type_of(item.expr).kind == "mixed":
-            raise self.unsupported(
-                "ordering values of different types",
-                item,
-                message="Cypher orders values of different types by a fixed type order; GQL "
-                "cannot compare them",
-            )
+        """A sort key (one of mixed types is refused by :mod:`gqlir.passes.projection_sorting`)."""
         text = self.expr(item.expr)
         if item.descending:
             text += " DESC"

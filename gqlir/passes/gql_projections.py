@@ -44,9 +44,9 @@ from ..analysis.aggregates import aggregates
 from ..analysis.scope import (
     Deferred,
     call_results,
+    deferred_unwind_bindings,
     pattern_bindings,
     projection_columns,
-    unwind_bindings,
 )
 from ..analysis.types import ANY
 from ..dialect import Dialect
@@ -116,9 +116,6 @@ class GqlProjections(ScopedRewrite):
         self.element_policy = "refuse"
         #: Whether the query holds an aggregate at all (else no projection aggregates).
         self.may_aggregate = True
-        #: Whether a rule reads the types of columns (only those on graph elements in a
-        #: result do): else a FOR's variable is not typed here.
-        self.typed = not self.caps.return_graph_elements
 
     # -- names ---------------------------------------------------------------------------------
     def regular(self, name: str) -> bool:
@@ -227,8 +224,8 @@ class GqlProjections(ScopedRewrite):
                 bound = Deferred(binding.value, self.types.scope)
                 self.types.scope = {**self.types.scope, binding.variable: bound}  # type: ignore[dict-item]
         elif isinstance(step, q.Unwind):
-            source = self.type_of(step.source) if self.typed else ANY
-            self.types.scope = {**self.types.scope, **unwind_bindings(step, source)}
+            scope = self.types.scope
+            self.types.scope = {**scope, **deferred_unwind_bindings(step, scope)}
         elif isinstance(step, q.ProcedureCall):
             self.types.scope = {
                 **self.types.scope,
@@ -310,7 +307,10 @@ class GqlProjections(ScopedRewrite):
             pages = bool(step.order_by) or step.skip is not None or step.limit is not None
             if not new:
                 # ordering and paging only: a standalone statement (nothing at all without them)
-                return [q.Projection((), star=True, **_pages(step))] if pages else []
+                if not pages:
+                    return []
+                order = projection_sorting.orderable(self, step.order_by)
+                return [q.Projection((), star=True, **_pages(replace(step, order_by=order)))]
             if not pages:
                 return self.let(tuple(q.Binding(a, x) for x, a in new), step.pos)
         if top and final and not self.caps.return_graph_elements:
@@ -359,7 +359,7 @@ class GqlProjections(ScopedRewrite):
                 keys, copies = projection_sorting.unrenamed_sort_keys(self, keys, cols)
                 if copies:
                     out.extend(self.let(copies, step.pos))
-            order = tuple(keys)
+            order = projection_sorting.orderable(self, tuple(keys))
         out.append(
             q.Projection(
                 tuple(q.ReturnItem(x, a) for x, a in cols),

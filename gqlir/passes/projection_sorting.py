@@ -19,7 +19,13 @@ aggregatingValueExpression``), and a column feeds the next statement as a bindin
   computed under fresh names and renamed, with the ordering and paging, by a second RETURN after
   ``NEXT`` (two stages); a key reading a dropped value is carried by the first stage as a hidden
   column, and refused where the projection is DISTINCT or aggregates (the hidden column would
-  change its rows).
+  change its rows);
+* a key whose values may be of different types is refused: Cypher's ORDER BY orders values
+  of different types by a fixed order of the types ("Equality, ordering, and comparison of
+  value types", https://neo4j.com/docs/cypher-manual/current/values-and-types/ordering-equality-comparison/),
+  where GQL compares only values of comparable types (a sort key of mixed types raises); the
+  refusal stays in the key (:class:`~gqlir.ir.Untranslatable`) and is raised where it is
+  written.
 """
 
 from __future__ import annotations
@@ -123,6 +129,25 @@ def unrenamed_sort_keys(
 
     bindings = tuple(q.Binding(c, e.Variable(v)) for v, c in copies.items())
     return [replace(k, expr=_expr(k.expr.transform(copy))) for k in keys], bindings
+
+
+def orderable(walk: GqlProjections, keys: tuple[q.SortItem, ...]) -> tuple[q.SortItem, ...]:
+    """``keys`` (in the scope they are read in) with a key of mixed types refused."""
+    out: list[q.SortItem] | None = None
+    for i, key in enumerate(keys):
+        if walk.type_of(key.expr).kind != "mixed":
+            continue
+        if out is None:
+            out = list(keys)
+        refused = e.Untranslatable(
+            key.expr,
+            "ordering values of different types",
+            "Cypher orders values of different types by a fixed type order; GQL cannot "
+            "compare them",
+            pos=key.pos,
+        )
+        out[i] = replace(key, expr=refused)
+    return keys if out is None else tuple(out)
 
 
 def needs_two_stages(
