@@ -31,6 +31,8 @@ class Capabilities:
     optional_call: bool = True
     call_in_transactions: bool = True
     exists_subquery: bool = True
+    # EXISTS { pattern } with no MATCH keyword (Neo4j 5's short form of a one-MATCH subquery)
+    exists_pattern_form: bool = True
     pattern_predicate: bool = True  # WHERE (a)-[:R]->(): openCypher 9's bare pattern as a test
     count_subquery: bool = True
     collect_subquery: bool = True

@@ -227,6 +227,8 @@ WHY_NONE: dict[str, Note] = {
     "unwind-of-a-list-of-row-values-or-nested-lists": "UNWIND becomes rows of a VALUES list, "
     "which holds constants and parameters, not values read from the current row or nested "
     "lists",
+    "ordering-values-of-different-types": "Cypher orders values of different types by a "
+    "fixed type order; GQL cannot compare them (sort by one type: convert the values first)",
     "max-of-values-of-different-types": "Cypher orders values of different types by a fixed "
     "type order; GQL cannot compare them",
     "min-of-values-of-different-types": "Cypher orders values of different types by a fixed "

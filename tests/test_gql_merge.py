@@ -1,4 +1,4 @@
-"""Cypher MERGE in GQL (gqlir/emitter/gql_merge.py): each translation runs on the reference
+"""Cypher MERGE in GQL (the lowering pass gqlir/passes/merge.py): each translation runs on the reference
 evaluator under GQL semantics and must leave the same graph, rows and side effects as the
 Cypher query, on graphs where the pattern matches nothing, once, or several times."""
 
@@ -88,6 +88,27 @@ def test_merge_translations_change_the_graph_as_cypher_does(query: str, graph: s
 def test_merge_helpers_do_not_reach_a_star_projection() -> None:
     text = gqlir.transpile("MERGE (a:TheLabel) WITH * RETURN *", "neo4j", ISO)
     assert text.endswith("RETURN a"), text
+
+
+def test_merge_is_lowered_before_printing() -> None:
+    from gqlir import ir
+    from gqlir.dialect import get_dialect
+    from gqlir.passes.pipeline import lower
+
+    changed: list[str] = []
+    query = gqlir.parse("MATCH (a:A), (b:B) MERGE (a)-[r:T]->(b) RETURN r", "neo4j")
+    steps = lower(query, get_dialect(ISO), changed=changed).steps  # type: ignore[attr-defined]
+    assert changed == ["merge"]
+    kinds = [type(s).__name__ for s in steps]
+    assert kinds == [
+        "Match", "Match", "CallSubquery", "Unwind", "Filter", "ScopeNote", "Projection"
+    ]  # fmt: skip
+    assert steps[1].optional and steps[5] == ir.ScopeNote(("_c", "_m"), (("r", "edge"),))
+    # a refusal is left in the query where the MERGE stood, and raised when it is written
+    query = gqlir.parse("MATCH (p:Person) MERGE (c:City) RETURN p", "neo4j")
+    refused = lower(query, get_dialect(ISO)).steps[1]  # type: ignore[attr-defined]
+    assert isinstance(refused, ir.RefusedStep) and refused.step is query.steps[1]  # type: ignore[attr-defined]
+    assert "several rows" in refused.message
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,10 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "relationship-types",
         "path-lists",
         "gql-expressions",
+        "search-filters",
+        "path-deletes",
+        "merge",
+        "set-items",
     ]
     assert names("spanner") == [
         "conversions",
@@ -45,8 +49,16 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "edge-uniqueness",
         "gql-expressions",
         "googlesql-dates",
+        "search-filters",
+        "correlated-elements",
     ]
-    assert names("neo4j") == ["gql-meanings", "set-operations"]  # Cypher has UNION only
+    # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
+    assert names("neo4j") == [
+        "gql-meanings",
+        "set-operations",
+        "element-predicates",
+        "cypher-uniqueness",
+    ]
     assert "cypher-meanings" in names("kuzu")
     assert "list-predicates" in names("tugraph-cypher")  # and in no other Cypher target
     assert "list-predicates" not in names("kuzu") + names("opencypher9")
@@ -185,3 +197,155 @@ def test_spanner_dates_are_decided_by_the_pass_over_the_scope() -> None:
     # an accessor of a value not known to be a date is left for the printer to refuse
     (other,) = _items("MATCH (n) RETURN n.born.year AS y", "spanner")
     assert isinstance(other, ir.Property)
+
+
+def test_a_final_delete_of_a_path_walks_its_elements_in_the_ir() -> None:
+    changed: list[str] = []
+    query = gqlir.parse("MATCH p = (a)-->(b) DETACH DELETE p, a")
+    lowered = lower(query, get_dialect("iso-gql"), changed=changed)
+    assert changed == ["path-deletes"]
+    _, walk, delete = lowered.steps  # type: ignore[attr-defined]
+    assert isinstance(walk, ir.Unwind) and walk.variable == "_e"
+    assert delete == ir.Delete((ir.Variable("_e"),), detach=True)
+    # before other steps the walk would multiply their rows: the path is refused where written
+    query = gqlir.parse("MATCH p = (a)-->(b) DELETE p RETURN count(*) AS c")
+    (target,) = lower(query, get_dialect("iso-gql")).steps[1].targets  # type: ignore[attr-defined]
+    assert isinstance(target, ir.Untranslatable) and target.construct == "DELETE of a path"
+
+
+def test_spanner_names_an_enclosing_element_afresh_in_a_subquery_pattern() -> None:
+    # "graph element names cannot be redefined in an inner graph subquery" (Spanner)
+    query = gqlir.parse("MATCH (a)-[r]->(c) WHERE EXISTS { MATCH (a)-[r]->(b:B) } RETURN c.x AS x")
+    changed: list[str] = []
+    lowered = lower(query, get_dialect("spanner"), changed=changed)
+    assert changed == ["correlated-elements"]
+    (inner,) = lowered.steps[0].where.query.steps  # type: ignore[attr-defined]
+    assert [x.variable for x in inner.patterns[0].path.elements] == ["_g1", "_g2", "b"]
+    assert inner.where == ir.And(
+        ir.Comparison(ir.CompOp.EQ, ir.Variable("_g1"), ir.Variable("a")),
+        ir.Comparison(ir.CompOp.EQ, ir.Variable("_g2"), ir.Variable("r")),
+    )
+    assert lower(query, get_dialect("iso-gql")) is query  # ISO GQL reads the outer element
+    # RETURN * lists the variables before the fresh name is given (gql-projections runs first)
+    star = gqlir.parse("MATCH (a) WHERE EXISTS { MATCH (a)-->(b) RETURN * } RETURN a.x AS x")
+    text = emit_gql(star, "spanner", graph="g")
+    assert "EXISTS { MATCH (_g1)->(b) WHERE _g1 = a RETURN a, b }" in text, text
+    # a later * projection (one that only pages) would keep the fresh name: refused where the
+    # MATCH is written
+    star = gqlir.parse(
+        "MATCH (a) WHERE EXISTS { MATCH (a)-->(b) WITH * LIMIT 1 RETURN b } RETURN a.x AS x"
+    )
+    (refused,) = lower(star, get_dialect("spanner")).steps[0].where.query.steps[:1]  # type: ignore[attr-defined]
+    assert isinstance(refused, ir.RefusedStep)
+    with pytest.raises(UnsupportedError) as caught:
+        emit_gql(star, "spanner", graph="g")
+    assert caught.value.construct == "element of the enclosing query in a subquery pattern"
+
+
+def test_a_pattern_comprehension_written_as_value_names_the_outer_element_afresh() -> None:
+    text = emit_gql(gqlir.parse("MATCH (n) RETURN [(n)-->(m) | m] AS ms"), "spanner", graph="g")
+    assert "MATCH (_g1)->(m) WHERE _g1 = n RETURN" in text, text
+
+
+def test_a_shortest_path_match_with_a_where_is_refused_by_a_pass() -> None:
+    # Cypher's shortest path satisfies the WHERE; GQL's search selects before the WHERE filters
+    query = gqlir.parse("MATCH p = shortestPath((a)-[*]->(b)) WHERE a.x = 1 RETURN p")
+    (refused, _) = lower(query, get_dialect("iso-gql")).steps  # type: ignore[attr-defined]
+    assert isinstance(refused, ir.RefusedStep) and refused.step is query.steps[0]  # type: ignore[attr-defined]
+    with pytest.raises(UnsupportedError) as caught:
+        emit_gql(query, "iso-gql")
+    assert caught.value.construct == "path search with MATCH WHERE"
+    assert caught.value.offset == query.steps[0].where.pos  # type: ignore[attr-defined]
+    plain = gqlir.parse("MATCH p = shortestPath((a)-[*]->(b)) RETURN p")
+    assert lower(plain, get_dialect("iso-gql")) is plain
+
+
+def test_set_items_are_split_where_cypher_order_matters_and_plus_maps_expanded() -> None:
+    query = gqlir.parse("MATCH (n) SET n.a = n.b, n.b = n.a, n += {c: n.a, d: 1}")
+    changed: list[str] = []
+    _, *sets = lower(query, get_dialect("iso-gql"), changed=changed).steps  # type: ignore[attr-defined]
+    assert changed == ["set-items"]
+    assert [[(i.key, str(i.value)) for i in s.items] for s in sets] == [
+        [("a", str(ir.Property(ir.Variable("n"), "b")))],
+        [("b", str(ir.Property(ir.Variable("n"), "a")))],
+        [("c", str(ir.Property(ir.Variable("n"), "a"))), ("d", str(ir.Integer(1)))],
+    ]
+    # TuGraph GQL has +=: the map stays one item
+    lowered = lower(query, get_dialect("tugraph-gql")).steps  # type: ignore[attr-defined]
+    assert isinstance(lowered[-1].items[0], ir.SetProperties)
+    plain = gqlir.parse("MATCH (n) SET n.a = 1, n.b = 2")
+    assert lower(plain, get_dialect("iso-gql")) is plain
+
+
+def test_cypher_uniqueness_is_spelled_in_the_ir_for_each_cypher_dialect() -> None:
+    query = gqlir.parse("MATCH (a)-[r]->(b)-[s]->(c) RETURN c.x AS x")
+    changed: list[str] = []
+    (match, _) = lower(query, get_dialect("kuzu"), changed=changed).steps  # type: ignore[attr-defined]
+    assert "cypher-uniqueness" in changed
+    # Kuzu lets edges repeat and writes no mode: a test in the WHERE says Cypher's uniqueness,
+    # its is_trail() on one path, elementId()s compared across two
+    assert match.mode is ir.MatchMode.REPEATABLE_ELEMENTS
+    assert match.where == ir.FunctionCall("is_trail", (ir.Variable("_p1"),))
+    assert match.patterns[0].variable == "_p1"
+    query = gqlir.parse("MATCH (a)-[r]->(b), (b)-[s]->(c) RETURN c.x AS x")
+    (match, _) = lower(query, get_dialect("kuzu")).steps  # type: ignore[attr-defined]
+    assert match.where == ir.Comparison(
+        ir.CompOp.NE,
+        ir.FunctionCall("elementid", (ir.Variable("r"),)),
+        ir.FunctionCall("elementid", (ir.Variable("s"),)),
+    )
+    # one variable-length relationship: TRAIL in Kuzu's quantifier, nothing in FalkorDB's
+    query = gqlir.parse("MATCH (a)-[*1..3]->(b) RETURN b.x AS x")
+    kuzu = lower(query, get_dialect("kuzu")).steps[0]  # type: ignore[attr-defined]
+    assert kuzu.patterns[0].mode is ir.PathMode.TRAIL
+    falkor = lower(query, get_dialect("falkordb")).steps[0]  # type: ignore[attr-defined]
+    assert falkor.mode is ir.MatchMode.REPEATABLE_ELEMENTS and falkor.patterns[0].mode is None
+    assert lower(query, get_dialect("neo4j")) is query  # Neo4j's MATCH keeps them distinct
+
+
+def test_kuzu_writes_exists_with_its_match_keyword() -> None:
+    # Kuzu's parser rejects EXISTS { (n)-[:R]->() }; EXISTS { MATCH … } runs
+    text = gqlir.transpile(
+        "MATCH (n) WHERE EXISTS { MATCH REPEATABLE ELEMENTS (n)-[:R]->() } RETURN n.id AS id",
+        "iso-gql",
+        "kuzu",
+    )
+    assert "EXISTS { MATCH (n)-[:R]->() }" in text, text
+
+
+def test_gql_element_predicates_are_cypher_expressions_in_the_lowered_ir() -> None:
+    query = gqlir.parse(
+        "MATCH (a)-[e]->(b) WHERE a IS SOURCE OF e AND SAME(a, b) RETURN ELEMENTS(p) AS x",
+        "iso-gql",
+    )
+    changed: list[str] = []
+    (match, projection) = lower(query, get_dialect("neo4j"), changed=changed).steps  # type: ignore[attr-defined]
+    assert changed == ["element-predicates"]
+    source, same = match.where.left, match.where.right
+    assert source == ir.Comparison(
+        ir.CompOp.EQ, ir.FunctionCall("startnode", (ir.Variable("e"),)), ir.Variable("a")
+    )
+    assert same == ir.Comparison(ir.CompOp.EQ, ir.Variable("a"), ir.Variable("b"))
+    assert isinstance(projection.items[0].expr, ir.Case)  # null for a null path, else the walk
+
+
+def test_the_scoped_walk_binds_what_create_creates_and_reads_scope_notes() -> None:
+    from gqlir.passes.scoped import ScopedRewrite
+
+    seen: list[dict[str, str]] = []
+
+    class Record(ScopedRewrite):
+        def projection(self, step: ir.Projection) -> ir.Projection:
+            seen.append({n: self.type_of(ir.Variable(n)).kind for n in self.scope})
+            return super().projection(step)
+
+    query = ir.LinearQuery(
+        (
+            gqlir.parse("CREATE (a)-[r:T]->(b)").steps[0],  # type: ignore[attr-defined]
+            ir.Unwind(ir.Parameter("list"), "x"),  # of unknown items: the note says nodes
+            ir.ScopeNote(hidden=("b",), kinds=(("x", "node"),)),
+            ir.Projection(star=True),
+        )
+    )
+    Record(get_dialect("iso-gql")).run(query)
+    assert seen == [{"a": "node", "r": "edge", "x": "node"}]

@@ -21,15 +21,17 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
 * label expressions ``:A&B|!C`` with ``full`` label expressions, ``:A:B`` on nodes and
   ``:R1|R2`` on relationships with ``colon`` ones;
 * an EXISTS subquery that is one plain MATCH is written in its short form
-  ``EXISTS { (a)-->(b) WHERE … }``.
+  ``EXISTS { (a)-->(b) WHERE … }`` where the dialect reads it (``exists_pattern_form``).
+
+Meanings the printer does not decide: relationship uniqueness is spelled by the pass
+``cypher-uniqueness`` and GQL's element predicates and ``ELEMENTS()`` by ``element-predicates``
+(:mod:`gqlir.passes`), before it writes the query.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
@@ -40,12 +42,11 @@ from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import (
     BOOLEAN_VALUED,
-    cannot_fail,
     column_name,
-    names_in,
     reads_only,
 )
 from ..ir.node import Node
+from ..passes.cypher_uniqueness import edges_may_repeat
 from . import precedence as prec
 from .base import emits, quote_identifier
 from .graph import GraphTextGenerator
@@ -108,8 +109,6 @@ class CypherGenerator(GraphTextGenerator):
         #: Words written after the ``*`` of the quantified relationship being written
         #: (``TRAIL``, ``SHORTEST``), for dialects that put path modes and searches there.
         self.star_words = ""
-        #: Fresh names this rendering gave to paths and relationships (never given twice).
-        self.introduced: set[str] = set()
 
     def generate(self, node: Node) -> str:
         """Render a query, a single step (as a one-step query), or any expression or pattern,
@@ -370,9 +369,6 @@ class CypherGenerator(GraphTextGenerator):
     def match(self, step: q.Match) -> str:
         if not step.patterns:
             raise self.unsupported("empty MATCH", step)
-        step = self._trail_as_match_mode(step)
-        step = self._distinct_edges_as_where(step)
-        step = self._uniqueness_in_quantifier(step)
         self._check_self_loops(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self.match_mode(step)
@@ -382,121 +378,6 @@ class CypherGenerator(GraphTextGenerator):
         if step.where is not None:
             parts.append("WHERE " + self.gen(step.where))
         return " ".join(parts)
-
-    def _trail_as_match_mode(self, step: q.Match) -> q.Match:
-        """A MATCH of one TRAIL path is that path under DIFFERENT EDGES (every edge of the
-        MATCH is on the path), which Cypher writes without a mode. Under ANY/ALL SHORTEST the
-        shortest walks are trails anyway; under SHORTEST k they need not be, so k stays."""
-        (pattern, *rest) = step.patterns
-        if rest or pattern.mode is not p.PathMode.TRAIL or "TRAIL" in self.caps.path_modes:
-            return step
-        search = pattern.search
-        if search is not None and search.kind not in _TRAIL_FREE_SEARCHES:
-            return step
-        return replace(
-            step,
-            patterns=(replace(pattern, mode=None),),
-            mode=p.MatchMode.DIFFERENT_EDGES,
-        )
-
-    def _distinct_edges_as_where(self, step: q.Match) -> q.Match:
-        """Relationship uniqueness as ``WHERE is_trail(p)`` or ``WHERE id(r1) <> id(r2) …`` for
-        a dialect whose MATCH lets edges repeat and that cannot say otherwise (Kuzu): possible
-        when every relationship of the MATCH is one edge. Anonymous paths and relationships
-        get fresh names, so not where a ``*`` projection would return them."""
-        caps = self.caps
-        if (
-            step.mode is not p.MatchMode.DIFFERENT_EDGES
-            or caps.default_match_mode != p.MatchMode.REPEATABLE_ELEMENTS.name
-            or caps.match_modes
-            or not _uniqueness_matters(step)
-        ):
-            return step
-        nodes = [inner for pattern in step.patterns for inner in pattern.walk()]
-        if any(isinstance(x, p.ParenPath) or getattr(x, "quantifier", None) for x in nodes):
-            return step
-        root = getattr(self, "_root", step)
-        if any(isinstance(x, q.Projection) and x.star for x in root.walk()):
-            return step
-        patterns, test = self._edges_differ(step.patterns, names_in(root) | self.introduced)
-        if step.where is not None and test is not None:
-            elements = {
-                x.variable
-                for pattern in patterns
-                for x in pattern.walk()
-                if isinstance(x, (p.NodePattern, p.RelPattern)) and x.variable
-            }
-            if cannot_fail(step.where, elements):
-                test = e.And(test, step.where)
-            else:
-                # The rows uniqueness drops must never reach a condition that may fail on
-                # them: CASE, unlike AND, evaluates its result only where the test holds.
-                test = e.Case(None, (e.CaseWhen(test, step.where),), e.Boolean(False))
-        return replace(step, patterns=patterns, where=test, mode=p.MatchMode.REPEATABLE_ELEMENTS)
-
-    def _edges_differ(
-        self, patterns: tuple[p.PathPattern, ...], taken: set[str]
-    ) -> tuple[tuple[p.PathPattern, ...], e.Expr | None]:
-        """The patterns, named where needed, and a test that their edges differ: the
-        dialect's trail function on the one path (linear in its length), else ``id(r1) <>
-        id(r2)`` for every pair of relationships."""
-        fresh = (f"_r{i}" for i in itertools.count(1) if f"_r{i}" not in taken)
-        trail = self.caps.trail_function
-        if trail and len(patterns) == 1:
-            (pattern,) = patterns
-            if pattern.variable is None:
-                path = next(f"_p{i}" for i in itertools.count(1) if f"_p{i}" not in taken)
-                self.introduced.add(path)
-                pattern = replace(pattern, variable=path)
-            return (pattern,), e.FunctionCall(trail, (e.Variable(pattern.variable),))  # type: ignore[arg-type]
-        names: list[str] = []
-
-        def name_edge(node: Node) -> Node:
-            if not isinstance(node, p.RelPattern):
-                return node
-            if node.variable is None:
-                node = replace(node, variable=next(fresh))
-                self.introduced.add(node.variable)  # type: ignore[arg-type]
-            names.append(node.variable)  # type: ignore[arg-type]
-            return node
-
-        named = tuple(pattern.transform(name_edge) for pattern in patterns)
-        ids = [e.FunctionCall("elementid", (e.Variable(n),)) for n in names]
-        test: e.Expr | None = None
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                differ = e.Comparison(e.CompOp.NE, a, b)
-                test = differ if test is None else e.And(test, differ)
-        return named, test  # type: ignore[return-value]
-
-    def _uniqueness_in_quantifier(self, step: q.Match) -> q.Match:
-        """Relationship uniqueness over a MATCH whose one relationship is variable-length, for
-        a dialect that says it inside the quantifier (Kuzu's ``-[* TRAIL 1..3]->``) or whose
-        variable-length relationships are trails anyway (FalkorDB): the
-        MATCH's DIFFERENT EDGES is that path's TRAIL. An ANY or ALL SHORTEST search needs no
-        mode: its paths are trails."""
-        caps = self.caps
-        if step.mode is not p.MatchMode.DIFFERENT_EDGES or caps.match_modes:
-            return step
-        rels = [x for pattern in step.patterns for x in pattern.walk()]
-        if any(isinstance(x, p.ParenPath) for x in rels):
-            return step
-        rels = [x for x in rels if isinstance(x, p.RelPattern)]
-        if len(rels) != 1 or rels[0].quantifier is None:
-            return step
-        (pattern,) = [x for x in step.patterns if rels[0] in x.path.walk()]
-        search = pattern.search
-        if search is not None and search.kind in _QUANTIFIER_SEARCHES:
-            return replace(step, mode=p.MatchMode.REPEATABLE_ELEMENTS)
-        if search is None and caps.quantified_edge_trail:
-            # the dialect's lone variable-length relationship is a trail already (FalkorDB)
-            return replace(step, mode=p.MatchMode.REPEATABLE_ELEMENTS)
-        if search is not None or "TRAIL" not in caps.quantifier_path_modes:
-            return step
-        patterns = tuple(
-            replace(x, mode=p.PathMode.TRAIL) if x is pattern else x for x in step.patterns
-        )
-        return replace(step, patterns=patterns, mode=p.MatchMode.REPEATABLE_ELEMENTS)
 
     def _check_self_loops(self, step: q.Match) -> None:
         """Where an undirected relationship matches a self-loop twice (Kuzu), it is written
@@ -537,10 +418,10 @@ class CypherGenerator(GraphTextGenerator):
         Where the dialect cannot write a mode, a MATCH with at most one fixed-length
         relationship means the same under either mode and is written without one.
         """
-        if step.mode.name == self.caps.default_match_mode or not _uniqueness_matters(step):
+        if step.mode.name == self.caps.default_match_mode or not edges_may_repeat(step):
             return ""
         words = _MATCH_MODE_WORDS[step.mode]
-        if not self.caps.match_modes and not _uniqueness_matters(step):
+        if not self.caps.match_modes and not edges_may_repeat(step):
             return ""
         rewrite = None
         if step.mode is p.MatchMode.REPEATABLE_ELEMENTS:
@@ -1573,36 +1454,12 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(e.FunctionCall)
     def function_call(self, node: e.FunctionCall) -> str:
-        if node.name == "elements" and len(node.args) == 1:
-            return self.gen(self._path_elements(node))
-        name = self.function_name(node.name, node)
-        return f"{name}({', '.join(self.gen(arg) for arg in node.args)})"
-
-    def _path_elements(self, node: e.FunctionCall) -> e.Expr:
-        """GQL's ``ELEMENTS(p)``, which Cypher lacks: ``nodes(p)`` and ``relationships(p)``
-        interleaved, ``[i IN range(0, 2 * length(p)) | CASE WHEN i % 2 = 0 THEN nodes(p)[i / 2]
-        ELSE relationships(p)[i / 2] END]``, null for a null path."""
-        (path,) = node.args
-        if not isinstance(path, e.Variable):
+        if node.name == "elements" and len(node.args) == 1:  # (of a variable: lowered)
             raise self.unsupported(
                 "ELEMENTS() of an expression", node, rewrite="bind the path to a variable first"
             )
-        i = next(f"_i{n}" for n in range(1, 10_000) if f"_i{n}" != path.name)
-        at = e.Variable(i)
-        half = e.Arithmetic(e.ArithOp.DIV, at, e.Integer(2))
-        even = e.Comparison(
-            e.CompOp.EQ, e.Arithmetic(e.ArithOp.MOD, at, e.Integer(2)), e.Integer(0)
-        )
-        pick = e.Case(
-            None,
-            (e.CaseWhen(even, e.Index(e.FunctionCall("nodes", (path,)), half)),),
-            e.Index(e.FunctionCall("relationships", (path,)), half),
-        )
-        length = e.Arithmetic(e.ArithOp.MUL, e.Integer(2), e.FunctionCall("length", (path,)))
-        positions = e.FunctionCall("range", (e.Integer(0), length))
-        listed = e.ListComprehension(i, positions, None, pick)
-        missing = e.CaseWhen(e.IsNull(path), e.Null())
-        return e.Case(None, (missing,), listed, pos=node.pos)
+        name = self.function_name(node.name, node)
+        return f"{name}({', '.join(self.gen(arg) for arg in node.args)})"
 
     @emits(e.Aggregate)
     def aggregate(self, node: e.Aggregate) -> str:
@@ -1688,48 +1545,20 @@ class CypherGenerator(GraphTextGenerator):
     # are never null and relationships always directed, so the spellings mean the same once a
     # null operand is made to give null, as GQL's predicates do.
 
-    @emits(pr.Same)
-    def same(self, node: pr.Same) -> str:
-        return self._pairwise(node, node.elements, e.CompOp.EQ, "SAME")
-
-    @emits(pr.AllDifferent)
-    def all_different(self, node: pr.AllDifferent) -> str:
-        return self._pairwise(node, node.elements, e.CompOp.NE, "ALL_DIFFERENT")
-
-    def _pairwise(self, node: e.Expr, elements: tuple[e.Expr, ...], op: e.CompOp, name: str) -> str:
-        if not all(isinstance(x, e.Variable) for x in elements):
-            raise self.unsupported(name, node, rewrite="bind the elements to variables first")
-        pairs = (
-            list(itertools.pairwise(elements))
-            if op is e.CompOp.EQ
-            else [(a, b) for i, a in enumerate(elements) for b in elements[i + 1 :]]
-        )
-        test: e.Expr = e.Comparison(op, *pairs[0])
-        for a, b in pairs[1:]:
-            test = e.And(test, e.Comparison(op, a, b))
-        if len(pairs) == 1:
-            return self.gen(test)  # a single comparison is null exactly when an operand is
-        return self.gen(_null_if_any_null(elements, test))
+    # GQL's element predicates: the pass element-predicates wrote those of variables in
+    # Cypher's vocabulary; what reaches the printer has an operand that is not one
+    @emits(pr.Same, pr.AllDifferent)
+    def same(self, node: pr.Same | pr.AllDifferent) -> str:
+        name = "SAME" if isinstance(node, pr.Same) else "ALL_DIFFERENT"
+        raise self.unsupported(name, node, rewrite="bind the elements to variables first")
 
     @emits(pr.IsDirected)
     def is_directed(self, node: pr.IsDirected) -> str:
-        if not isinstance(node.operand, e.Variable):
-            raise self.unsupported("IS DIRECTED", node)
-        value = e.Boolean(not node.negated)
-        return self.gen(_null_if_any_null((node.operand,), value))
-
-    @emits(pr.IsEndpoint)
-    def is_endpoint(self, node: pr.IsEndpoint) -> str:
-        end = "startnode" if node.endpoint is pr.Endpoint.SOURCE else "endnode"
-        op = e.CompOp.NE if node.negated else e.CompOp.EQ
-        return self.gen(e.Comparison(op, e.FunctionCall(end, (node.edge,)), node.node))
+        raise self.unsupported("IS DIRECTED", node)
 
     @emits(pr.PropertyExists)
     def property_exists(self, node: pr.PropertyExists) -> str:
-        if not isinstance(node.subject, e.Variable):
-            raise self.unsupported("PROPERTY_EXISTS", node)
-        test = e.IsNull(e.Property(node.subject, node.key), negated=True)
-        return self.gen(_null_if_any_null((node.subject,), test))
+        raise self.unsupported("PROPERTY_EXISTS", node)
 
     # -- subqueries ----------------------------------------------------------------------------
     @emits(e.Exists)
@@ -1740,7 +1569,7 @@ class CypherGenerator(GraphTextGenerator):
         predicate = match or (
             steps[0]
             if len(steps) == 1 and isinstance(steps[0], q.Match) and not steps[0].optional
-            and not _uniqueness_matters(steps[0])
+            and not edges_may_repeat(steps[0])
             else None
         )  # fmt: skip
         if (
@@ -1753,7 +1582,7 @@ class CypherGenerator(GraphTextGenerator):
         ):
             return self.pattern_list(predicate.patterns)
         self.require(self.caps.exists_subquery, "EXISTS subquery", node)
-        if match is not None:
+        if match is not None and self.caps.exists_pattern_form:
             text = self.pattern_list(match.patterns)
             if match.where is not None:
                 text += " WHERE " + self.gen(match.where)
@@ -1825,17 +1654,11 @@ class CypherGenerator(GraphTextGenerator):
 _LABEL_REWRITE = "test the labels in WHERE, e.g. (n) WHERE n:A AND n:B"
 
 
-#: Path searches whose results are the same under WALK and TRAIL (a shortest walk never
-#: repeats an edge: dropping the repetition would make it shorter).
 #: Searches a dialect with ``shortest_in_quantifier`` writes after the ``*``.
 _QUANTIFIER_SEARCHES = {
     p.SearchKind.ANY_SHORTEST: "SHORTEST",
     p.SearchKind.ALL_SHORTEST: "ALL SHORTEST",
 }
-_TRAIL_FREE_SEARCHES = frozenset(
-    {p.SearchKind.ALL, p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SHORTEST}
-)
-
 
 #: The value kind of expressions whose kind does not depend on their operands.
 _KIND_OF_NODE: dict[type, str] = {
@@ -1889,21 +1712,6 @@ def _only_relationship(path: p.PathExpr) -> p.RelPattern | None:
     return None
 
 
-def _uniqueness_matters(step: q.Match) -> bool:
-    """Whether edge uniqueness can change the result of ``step``: it needs two relationships,
-    or one that repeats."""
-    rels = 0
-    for pattern in step.patterns:
-        for inner in pattern.walk():
-            if isinstance(inner, p.ParenPath):
-                return True
-            if isinstance(inner, p.RelPattern):
-                if inner.quantifier is not None:
-                    return True
-                rels += 1
-    return rels > 1
-
-
 def _groups_implicitly(step: q.Projection) -> bool:
     """A projection that aggregates next to other items: Cypher's implicit GROUP BY."""
     flags = [aggregates(item.expr) for item in step.items]
@@ -1950,12 +1758,3 @@ def _has_bar(node: Node) -> bool:
         if isinstance(inner, e.TypeTest) and _type_has_union(inner.type):
             return True
     return False
-
-
-def _null_if_any_null(operands: tuple[e.Expr, ...], value: e.Expr) -> e.Expr:
-    """``value``, or null where an operand is null (GQL's element predicates are unknown on a
-    null reference; Cypher's AND, IS NOT NULL and constants are not)."""
-    test: e.Expr = e.IsNull(operands[0])
-    for x in operands[1:]:
-        test = e.Or(test, e.IsNull(x))
-    return e.Case(None, (e.CaseWhen(test, e.Null()),), value)

@@ -106,7 +106,7 @@ from ..passes.sql_aggregates import COLLECT_ALL_MARK as _COLLECT_ALL_MARK
 from ..passes.sql_aggregates import COLLECT_MARK as _COLLECT_MARK
 from ..passes.sql_aggregates import STDEV_MARK as _STDEV_MARK
 from ..passes.sql_aggregates import SUM_MARK as _SUM_MARK
-from . import gql_merge, gql_walks
+from . import gql_walks
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
 
@@ -144,9 +144,6 @@ _GOOGLESQL_TIMESTAMP = re.compile(
 # =============================================================================================
 # value types
 # =============================================================================================
-
-#: Kinds known not to be a list (a stored property may hold a list, so "property" is not here).
-_ELEMENTS = frozenset({"node", "edge"})
 
 
 def _known(kind: str) -> bool:
@@ -202,14 +199,6 @@ class GqlGenerator(GraphTextGenerator):
         self.renamed: dict[str, str] = {}
         #: Variables in scope and what is known of their values.
         self.scope: dict[str, VType] = {}
-        #: Element variables of the queries enclosing the EXISTS or VALUE subquery being written.
-        self.correlated: frozenset[str] = frozenset()
-        #: Whether the MATCH being written may bind extra variables: no later ``*``
-        #: projection of its linear query would return them.
-        self.may_bind_extra = False
-        #: The steps of the linear query being written and the index of the current one
-        #: (None: not known); a MERGE reads the steps before it.
-        self.position: tuple[tuple[q.Step, ...], int] | None = None
         #: Names used anywhere in the query being written; fresh names avoid them (collected
         #: on the first request: most queries need none).
         self._used: set[str] | None = None
@@ -331,13 +320,10 @@ class GqlGenerator(GraphTextGenerator):
         out: list[str] = []
         opening = True
         last = len(steps) - 1
-        star_follows = _star_follows(steps)
         for i, step in enumerate(steps):
             if opening and lead is not None:
                 out.append(lead)
             opening = False
-            self.may_bind_extra = not star_follows[i]
-            self.position = (steps, i)
             clauses = self.step_clauses(step, final=i == last, top=top)
             out.extend(clauses)
             if clauses and clauses[-1] == "NEXT":
@@ -350,12 +336,6 @@ class GqlGenerator(GraphTextGenerator):
     def step_clauses(self, step: q.Step, *, final: bool, top: bool) -> list[str]:
         if isinstance(step, q.Projection):
             return self.projection(step, final=final)
-        if isinstance(step, q.Delete) and final:
-            walked = self._delete_paths(step)
-            if walked is not None:
-                return [self.gen(s) for s in walked]
-        if isinstance(step, q.Merge):
-            return self._merge(step, final=final, top=top)
         text = self.gen(step)
         return [text] if text else []
 
@@ -404,19 +384,16 @@ class GqlGenerator(GraphTextGenerator):
 
     def block(self, query: q.Query, scope: dict[str, VType], *, expression: bool = False) -> str:
         """A braced subquery body, written in ``scope`` (the outer scope is restored after).
-        In an ``expression`` subquery (EXISTS, VALUE) the scope's elements are correlated; a
-        CALL names the ones it imports."""
-        outer, correlated = self.scope, self.correlated
+        An ``expression`` subquery (EXISTS, VALUE) that does not open with MATCH names its
+        graph where the dialect needs one."""
+        outer = self.scope
         self.scope = dict(scope)
-        self.correlated = frozenset()
-        if expression:
-            self.correlated = correlated | {n for n, t in scope.items() if t.kind in _ELEMENTS}
         self.depth += 1
         try:
             body = self.query_text(query, top=False)
         finally:
             self.depth -= 1
-            self.scope, self.correlated = outer, correlated
+            self.scope = outer
         if (
             expression
             and self.caps.graph_prefix_required
@@ -662,10 +639,7 @@ class GqlGenerator(GraphTextGenerator):
                         message="Cypher matches the relationships of a bound list; a GQL group "
                         "variable cannot be bound in advance",
                     )
-        if self.correlated and not self.caps.subquery_rebinds_elements:
-            step = self._rebind_correlated(step)
         self._bind_patterns(step.patterns)
-        self._check_shortest_where(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self._match_mode(step)
         if mode:
@@ -675,47 +649,6 @@ class GqlGenerator(GraphTextGenerator):
         if where is not None:
             parts.append("WHERE " + self.expr(where))
         return " ".join(parts)
-
-    def _rebind_correlated(self, step: q.Match) -> q.Match:
-        """An EXISTS or VALUE subquery's pattern that names an element of the enclosing query,
-        written with a fresh variable equal to it (capability ``subquery_rebinds_elements``)."""
-        fresh: dict[str, str] = {}
-
-        def rename(node: Node) -> Node:
-            if isinstance(node, (p.NodePattern, p.RelPattern)) and node.variable in self.correlated:
-                if not self.may_bind_extra:
-                    raise self.unsupported(
-                        "element of the enclosing query in a subquery pattern",
-                        node,
-                        rewrite="return named columns instead of * from the subquery",
-                    )
-                return replace(node, variable=fresh.setdefault(node.variable, self.fresh()))
-            return node
-
-        patterns = tuple(x.transform(rename) for x in step.patterns)
-        if not fresh:
-            return step
-        where: e.Expr | None = None
-        for outer, name in fresh.items():
-            same = e.Comparison(e.CompOp.EQ, e.Variable(name), e.Variable(outer))
-            where = same if where is None else e.And(where, same)
-        if step.where is not None:
-            where = e.And(where, step.where)  # type: ignore[arg-type]
-        return replace(step, patterns=patterns, where=where)
-
-    def _check_shortest_where(self, step: q.Match) -> None:
-        """A path search selects paths before the graph pattern's WHERE filters them in GQL; a
-        Cypher shortest path is the shortest one that satisfies the WHERE."""
-        if step.where is None:
-            return
-        for pattern in step.patterns:
-            if pattern.search is not None and pattern.search.kind is not p.SearchKind.ALL:
-                raise self.unsupported(
-                    "path search with MATCH WHERE",
-                    step.where,
-                    rewrite="put the condition on the pattern's elements, e.g. "
-                    "ANY SHORTEST ((a)-[r]->{1,5}(b) WHERE cond)",
-                )
 
     def _match_mode(self, step: q.Match) -> str:
         """The match mode words, where the target has them and the mode is not its implicit
@@ -869,23 +802,14 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.SetClause)
     def set_clause(self, step: q.SetClause) -> str:
-        """SET items; GQL evaluates one SET statement's values before assigning any (Cypher
-        assigns in order), so an item that reads a variable changed earlier in the clause
-        starts a new SET statement."""
+        """One SET statement (the pass ``set-items`` split Cypher's clause where its order
+        matters and wrote ``+=`` as items where the target lacks it)."""
         self.require(self.caps.graph_writes, "SET", step)
         if not step.items:
             raise self.unsupported("empty SET", step)
-        groups: list[list[str]] = [[]]
-        written: set[str] = set()
-        for item in step.items:
-            reads = _variables(item.value) if hasattr(item, "value") else set()
-            if groups[-1] and not reads.isdisjoint(written):
-                groups.append([])
-                written = set()
-            groups[-1].extend(self.set_item(item))
-            written.add(_set_target(item))
+        items = [text for item in step.items for text in self.set_item(item)]
         # SET n += {} sets nothing: the clause is a no-op, written as nothing.
-        return self.join_clauses(["SET " + ", ".join(group) for group in groups if group])
+        return "SET " + ", ".join(items) if items else ""
 
     def set_item(self, item: q.SetItem) -> list[str]:
         if isinstance(item, q.SetProperty):
@@ -901,12 +825,10 @@ class GqlGenerator(GraphTextGenerator):
                     item,
                     rewrite="set each property: SET n.k = map.k",
                 )
-            if item.merge and self.caps.set_merge_map and item.value.entries:
-                return [f"{name} += {self.property_map(item.value, item)}"]
             if item.merge:
-                return [
-                    f"{name}.{self.schema_name(k)} = {self.expr(v)}" for k, v in item.value.entries
-                ]
+                if not item.value.entries:
+                    return []
+                return [f"{name} += {self.property_map(item.value, item)}"]
             self.require(self.caps.set_map, "SET n = map", item)
             return [f"{name} = {self.property_map(item.value, item, empty_ok=True)}"]
         if isinstance(item, q.SetLabels):
@@ -948,71 +870,34 @@ class GqlGenerator(GraphTextGenerator):
         self.require(self.caps.graph_writes, "DELETE", step)
         if not step.targets:
             raise self.unsupported("empty DELETE", step)
-        for target in step.targets:
-            if self.type_of(target).kind == "path":
-                raise self.unsupported(
-                    "DELETE of a path",
-                    target,
-                    rewrite="delete the path's relationships and nodes by variable",
-                )
+        # (a path was walked or refused by the pass path-deletes)
         keyword = "DETACH DELETE " if step.detach else "DELETE "
         return keyword + ", ".join(self.expr(target) for target in step.targets)
 
-    def _delete_paths(self, step: q.Delete) -> tuple[q.Step, ...] | None:
-        """A final ``DELETE`` of paths as ``FOR e IN ELEMENTS(p) DELETE e``: GQL deletes only
-        nodes and edges. The walk multiplies the rows, which only the query's end may see;
-        deletion takes the set of what all rows name, as Cypher's does."""
-        if (
-            not self.caps.graph_writes
-            or "elements" not in self.dialect.functions
-            or "elements" in self.caps.unsupported_functions
-        ):
-            return None
-        kinds = [self.type_of(target).kind for target in step.targets]
-        if "path" not in kinds:
-            return None
-        parts: list[e.Expr] = []
-        for target, kind in zip(step.targets, kinds, strict=True):
-            if kind == "path":
-                elements = e.FunctionCall("elements", (target,))
-                parts.append(
-                    elements
-                    if len(step.targets) == 1
-                    else e.FunctionCall("coalesce", (elements, e.ListLiteral(())))
-                )
-            elif kind in ("node", "edge", "null"):
-                parts.append(e.ListLiteral((target,)))
-            else:
-                return None
-        source = parts[0]
-        for part in parts[1:]:
-            source = e.Concat(source, part)
-        item = self.fresh("_e")
-        walk = q.Unwind(source, item, pos=step.pos)
-        return walk, replace(step, targets=(e.Variable(item),))
+    @emits(q.Merge)
+    def merge(self, step: q.Merge) -> str:
+        """MERGE reaches the printer only where the target lacks the statements the pass
+        ``merge`` (:mod:`gqlir.passes.merge`) writes it with."""
+        raise self.unsupported("MERGE", step)
 
-    def _merge(self, step: q.Merge, *, final: bool, top: bool) -> list[str]:
-        """MERGE as an OPTIONAL MATCH and conditional inserts (see gql_merge); a final one
-        need not name what it merged."""
-        caps = self.caps
-        self.require(
-            caps.graph_writes and caps.call_subquery and caps.optional_call and caps.filter_step,
-            "MERGE",
-            step,
+    @emits(q.RefusedStep)
+    def refused_step(self, step: q.RefusedStep) -> str:
+        """A lowering pass's refusal of a step, raised where the query writes it."""
+        raise UnsupportedError(
+            step.construct,
+            self.dialect.name,
+            step.message or None,
+            rewrite=step.rewrite or None,
+            offset=step.pos,
+            node=step.node,
         )
-        prior = None if self.position is None else self.position[0][: self.position[1]]
-        self.position = None
-        steps, types, helpers = gql_merge.lower_merge(self, step, prior)
-        if final:
-            while isinstance(steps[-1], (q.Unwind, q.Filter)):
-                steps.pop()  # nothing reads what the MERGE bound
-        out = []
-        for s in steps:
-            out.extend(self.step_clauses(s, final=False, top=top))
-        for name in helpers:
-            self.scope.pop(name, None)
-        self.scope.update(types)
-        return out
+
+    @emits(q.ScopeNote)
+    def scope_note(self, step: q.ScopeNote) -> str:
+        """Nothing to write: the scope forgets a lowering's helpers and learns its kinds."""
+        scope = {k: v for k, v in self.scope.items() if k not in step.hidden}
+        self.scope = {**scope, **{name: VType(kind) for name, kind in step.kinds}}
+        return ""
 
     @emits(q.Foreach)
     def foreach(self, step: q.Foreach) -> str:
@@ -2744,18 +2629,6 @@ def _level(node: e.Expr) -> int:
     return _ATOM
 
 
-def _star_follows(steps: tuple[q.Step, ...]) -> list[bool]:
-    """For each step, whether the first projection after it keeps every variable
-    (``WITH *``); in one pass from the end (a data-loading CREATE has hundreds of steps)."""
-    out = [False] * len(steps)
-    star = False
-    for i in range(len(steps) - 1, -1, -1):
-        out[i] = star
-        if isinstance(steps[i], q.Projection):
-            star = steps[i].star
-    return out
-
-
 def _conjunction(labels: p.LabelExpr) -> list[str] | None:
     """``A & B & C`` as names, or None if it is not a conjunction of plain labels."""
     if isinstance(labels, p.Label):
@@ -2765,12 +2638,6 @@ def _conjunction(labels: p.LabelExpr) -> list[str] | None:
         if left is not None and right is not None:
             return left + right
     return None
-
-
-def _set_target(item: q.SetItem) -> str:
-    if isinstance(item, (q.SetProperty, q.SetDynamicProperty)):
-        return item.subject.name if isinstance(item.subject, e.Variable) else ""
-    return item.variable
 
 
 def emit_gql(

@@ -256,6 +256,34 @@ class Foreach(Step):
     body: tuple[Step, ...]
 
 
+# -- lowered forms (only a lowering pass builds them, for a printer; never read or evaluated) ----
+
+
+@dataclass(frozen=True, slots=True)
+class RefusedStep(Step):
+    """``step``, which a lowering pass found the target cannot say with its meaning (``node``
+    is the refused part of it): the printer refuses it (``construct``, ``message``,
+    ``rewrite``) where it reaches the step, so a query's first refusal stays the first refused
+    construct in writing order (as :class:`~gqlir.ir.expr.Untranslatable` for expressions)."""
+
+    step: Step
+    node: Node
+    construct: str
+    message: str = ""
+    rewrite: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeNote(Step):
+    """What a lowering knows of the variables in scope that the steps it wrote do not show:
+    ``hidden`` are its helper variables, which no later step reads and a ``*`` leaves out;
+    ``kinds`` the kinds (``node``, ``edge``) of variables it bound through an expression whose
+    type is not followed. Written as nothing."""
+
+    hidden: tuple[str, ...] = ()
+    kinds: tuple[tuple[str, str], ...] = ()
+
+
 # -- composition ---------------------------------------------------------------------------------
 
 

@@ -23,12 +23,25 @@ class FreshNames:
         self.taken: set[str] | None = None
         self.count = 0
 
-    def __call__(self) -> str:
+    def __call__(self, stem: str | None = None) -> str:
+        """The next free ``stem1``, ``stem2``, … (``stem``: another stem, counted with the
+        same counter)."""
         if self.taken is None:
             self.taken = names_in(self.root)
+        stem = self.stem if stem is None else stem
         while True:
             self.count += 1
-            name = f"{self.stem}{self.count}"
+            name = f"{stem}{self.count}"
             if name not in self.taken:
                 self.taken.add(name)
                 return name
+
+    def named(self, stem: str) -> str:
+        """``stem`` itself while it is free, else the next free ``stem<n>``: a helper that is
+        usually the only one of its kind keeps a short name."""
+        if self.taken is None:
+            self.taken = names_in(self.root)
+        if stem not in self.taken:
+            self.taken.add(stem)
+            return stem
+        return self(stem)

@@ -26,17 +26,24 @@ from ..ir.node import Node, child_fields
 from . import (
     composites,
     conversions,
+    correlated_elements,
+    cypher_uniqueness,
     decimal_aggregates,
     edge_uniqueness,
+    element_predicates,
     fixed_paths,
     gql_functions,
     implied_uniqueness,
     list_predicates,
+    merge,
+    path_deletes,
     path_lists,
     path_modes,
     pattern_predicates,
     property_maps,
     relationship_types,
+    search_filters,
+    set_items,
     unwind_join,
 )
 from .cypher_lowering import lower as lower_cypher
@@ -459,6 +466,70 @@ LOWERINGS: tuple[Lowering, ...] = (
             or not x.functions.isdisjoint(_DATE_FUNCTIONS)
         ),
         reads_properties=True,
+    ),
+    Lowering(
+        "search-filters",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        search_filters.lower_search_filters,
+        "a shortest-path MATCH with a WHERE refused: GQL selects the paths before the WHERE",
+        needed=lambda x: p.Search in x.kinds,
+    ),
+    Lowering(
+        "correlated-elements",
+        frozenset({"gql"}),
+        lambda t, s: correlated_elements.applies(t),
+        correlated_elements.lower_correlated_elements,
+        "an enclosing query's element named in a subquery pattern as a fresh variable equal to it",
+        needed=lambda x: not x.kinds.isdisjoint(correlated_elements.KINDS),
+    ),
+    Lowering(
+        "path-deletes",
+        frozenset({"gql"}),
+        lambda t, s: path_deletes.applies(t),
+        path_deletes.lower_path_deletes,
+        "a final DELETE of paths as FOR e IN ELEMENTS(p) DELETE e; an earlier one refused",
+        needed=lambda x: q.Delete in x.kinds,
+        reads_properties=True,
+    ),
+    Lowering(
+        "merge",
+        frozenset({"gql"}),
+        lambda t, s: merge.applies(t),
+        merge.lower_merges,
+        "MERGE as OPTIONAL MATCH, an OPTIONAL CALL that inserts where nothing matched and one "
+        "that runs ON MATCH, and FOR over the two; refused where rows could see each other's "
+        "inserts",
+        needed=lambda x: q.Merge in x.kinds,
+    ),
+    Lowering(
+        "set-items",
+        frozenset({"gql"}),
+        lambda t, s: set_items.applies(t),
+        set_items.lower_set_items,
+        "a SET item that reads what an earlier one wrote starts a new SET; n += {k: v} as "
+        "n.k = v where the target has no +=",
+        needed=lambda x: q.SetClause in x.kinds,
+    ),
+    Lowering(
+        "element-predicates",
+        frozenset({"cypher"}),
+        lambda t, s: True,
+        element_predicates.lower_element_predicates,
+        "SAME / ALL_DIFFERENT as comparisons, IS SOURCE OF as startNode(e) = n, PROPERTY_EXISTS "
+        "as IS NOT NULL, ELEMENTS(p) as nodes and relationships interleaved",
+        needed=lambda x: (
+            not x.kinds.isdisjoint(element_predicates.KINDS) or "elements" in x.functions
+        ),
+    ),
+    Lowering(
+        "cypher-uniqueness",
+        frozenset({"cypher"}),
+        lambda t, s: cypher_uniqueness.applies(t),
+        cypher_uniqueness.lower_cypher_uniqueness,
+        "relationship uniqueness as the match's mode for one TRAIL path, as is_trail(p) or "
+        "elementId(r1) <> elementId(r2) in the WHERE, or as TRAIL in the quantifier",
+        needed=lambda x: p.RelPattern in x.kinds,
     ),
 )
 

@@ -36,7 +36,8 @@ def lower(walk: GqlProjections, step: q.Projection, *, final: bool, top: bool) -
             step.where,
             rewrite="keep the variable in the WITH",
         )
-    hidden = sorted(variables(step.where) - set(aliases))
+    # (variables a subquery of the condition binds are not the incoming scope's)
+    hidden = sorted(v for v in variables(step.where) - set(aliases) if v in walk.scope)
     first = replace(
         step,
         items=step.items + tuple(q.ReturnItem(e.Variable(v), v) for v in hidden),

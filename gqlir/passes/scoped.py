@@ -152,6 +152,14 @@ class ScopedRewrite:
         if isinstance(step, q.Merge):
             self.scope = {**self.scope, **pattern_bindings((step.pattern,))}
             return self.children(step)
+        if isinstance(step, q.Create):
+            new = self.children(step)  # (its property values read the scope before it)
+            self.scope = {**self.scope, **pattern_bindings(step.patterns)}
+            return new
+        if isinstance(step, q.ScopeNote):
+            scope = {k: v for k, v in self.scope.items() if k not in step.hidden}
+            self.scope = {**scope, **{name: VType(kind) for name, kind in step.kinds}}
+            return step
         if isinstance(step, q.Foreach):
             source = self.expr(step.source)
             outer = self.scope

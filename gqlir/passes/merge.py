@@ -1,4 +1,8 @@
-"""Cypher's ``MERGE`` in GQL, which has none, where the rewrite means the same.
+"""Cypher's ``MERGE`` in GQL, which has none, where the rewrite means the same (pass ``merge``).
+
+GQL has no MERGE statement (its data-modifying statements are INSERT, SET, REMOVE and DELETE:
+opengql/grammar ``GQL.g4``, ``primitiveDataModifyingStatement``), but it has OPTIONAL MATCH, OPTIONAL CALL, FILTER and FOR, which say the same where a target has
+them (capabilities ``graph_writes``, ``call_subquery``, ``optional_call``, ``filter_step``).
 
 ``MERGE (a:L {k: 1}) ON CREATE SET c ON MATCH SET m`` becomes::
 
@@ -31,116 +35,201 @@ match what another row creates:
 Cypher also fails on a null property value in a MERGE pattern, where an insert would just leave
 the property out, so the values must be literals (or come from an UNWIND of literals), and the
 bound nodes must be known to exist.
-Everything else is refused.
+Everything else is refused: the MERGE is left as a :class:`~gqlir.ir.RefusedStep`, which the
+printer raises where it writes it. The lowered steps are followed by a
+:class:`~gqlir.ir.ScopeNote` that hides the helper names from a later ``*`` and keeps the merged
+variables' kinds (node, edge), unless the MERGE ends its query.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..analysis.aggregates import aggregates
-from ..errors import UnsupportedError
+from ..analysis.scope import pattern_bindings
+from ..analysis.types import VType
+from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.analysis import free_variables
 from ..ir.node import Node
+from .fresh import FreshNames
+from .scoped import ScopedRewrite
 
-if TYPE_CHECKING:
-    from ..analysis.types import VType
-    from .gql import GqlGenerator
-
-__all__ = ["lower_merge"]
+__all__ = ["applies", "lower_merges"]
 
 _LITERALS = (e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)
 #: Literals whose IR equality is Cypher's equality (a key that must differ in every row).
 _KEY_LITERALS = (e.Boolean, e.Integer, e.Float, e.String)
+_DEFAULT_REWRITE = (
+    "OPTIONAL MATCH the pattern, then INSERT it in an OPTIONAL CALL filtered on the match being "
+    "null"
+)
 
 
-def lower_merge(
-    em: GqlGenerator, step: q.Merge, prior: tuple[q.Step, ...] | None
-) -> tuple[list[q.Step], dict[str, VType], set[str]]:
-    """The GQL steps for ``step``, the types of the variables it binds, and the helper names to
-    forget after them; UnsupportedError when the rewrite would not mean the same."""
-    pattern = step.pattern
-    chain = pattern.path
-    if pattern.variable is not None:
-        raise _refuse(em, step, "MERGE with a path variable", "GQL's INSERT binds no path")
-    if not isinstance(chain, p.PathChain) or pattern.search is not None or pattern.mode:
-        raise _refuse(em, step, "MERGE of this pattern", "only a plain path can be merged")
-    if prior is None:
-        raise _refuse(em, step, "MERGE on its own", "the rows that reach it are not known")
-    if em.depth > 0:
-        raise _refuse(
-            em,
-            step,
-            "MERGE in a subquery",
-            "a subquery runs once per outer row, and each run's MERGE must see what the runs "
-            "before it created",
-        )
-    bound = {x.variable for x in chain.elements if x.variable in em.scope}  # type: ignore[union-attr]
-    literal = _literal_variables(prior)
-    for element in chain.elements:
-        _check_element(em, step, element, bound, literal)
-    if all(x.variable in bound for x in chain.elements):  # type: ignore[union-attr]
-        raise _refuse(em, step, "MERGE of bound variables only", "the pattern adds nothing")
-    if _at_most_one_row(prior):
-        if not bound <= _existing(prior):
-            raise _refuse(
-                em,
-                step,
-                "MERGE on a node that may be null",
-                "Cypher fails on a missing node, which GQL's OPTIONAL MATCH would skip",
+def applies(target: Dialect) -> bool:
+    """Whether ``target`` has the statements the rewrite is made of."""
+    caps = target.capabilities
+    return caps.graph_writes and caps.call_subquery and caps.optional_call and caps.filter_step
+
+
+def lower_merges(node: Node, target: Dialect) -> Node:
+    """Every MERGE of ``node`` as its GQL steps, or as a refusal (a :class:`q.RefusedStep`)."""
+    return _Merges(target, node).run(node)
+
+
+class _Refusal(Exception):
+    def __init__(self, construct: str, why: str, rewrite: str | None = None) -> None:
+        super().__init__(construct)
+        self.construct, self.why, self.rewrite = construct, why, rewrite
+
+
+class _Merges(ScopedRewrite):
+    """The walk: the variables in scope where each MERGE stands (as the printer has them), the
+    steps before it in its linear query, and how deep in subqueries it is."""
+
+    def __init__(self, target: Dialect, root: Node) -> None:
+        super().__init__(target)
+        self.names = FreshNames(root)
+        self.depth = -1  # the query being walked: 0 at the top
+
+    def query(self, query: q.Query) -> q.Query:
+        self.depth += 1
+        try:
+            return self._query(query)
+        finally:
+            self.depth -= 1
+
+    def _query(self, query: q.Query) -> q.Query:
+        outer = self.scope
+        try:
+            if isinstance(query, q.LinearQuery):
+                steps = self._linear(query.steps)
+                return query if steps is query.steps else replace(query, steps=steps)
+            if isinstance(query, q.SetOperation):  # branches are at the same depth
+                left = self._query(query.left)
+                self.scope = outer
+                right = self._query(query.right)
+                if left is query.left and right is query.right:
+                    return query
+                return replace(query, left=left, right=right)
+            return query
+        finally:
+            self.scope = outer
+
+    def _linear(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
+        out: list[q.Step] = []
+        changed = False
+        last = len(steps) - 1
+        for i, step in enumerate(steps):
+            if isinstance(step, q.Merge):
+                out.extend(self.merge(step, steps[:i], final=i == last))
+                changed = True
+                continue
+            new = self.step(step)
+            changed = changed or new is not step
+            out.append(new)
+        return tuple(out) if changed else steps
+
+    def run(self, node: Node) -> Node:
+        if isinstance(node, q.Merge):  # a MERGE on its own: the rows that reach it are unknown
+            self.scope = {}
+            return self.merge(node, None, final=True)[0]
+        return super().run(node)
+
+    def merge(
+        self, step: q.Merge, prior: tuple[q.Step, ...] | None, *, final: bool
+    ) -> list[q.Step]:
+        """The GQL steps for ``step`` (the scope then holds what it binds), or its refusal."""
+        try:
+            steps, kinds, helpers = self._lower(step, prior)
+        except _Refusal as refusal:
+            self.scope = {**self.scope, **pattern_bindings((step.pattern,))}
+            message = f"{refusal.construct} has no GQL equivalent here" + (
+                f": {refusal.why}" if refusal.why else ""
             )
-    elif not (
-        _rows_are_distinct_pairs(em, chain, bound, prior)
-        or _rows_have_distinct_keys(chain, prior, step.actions)
-    ):
-        raise _refuse(
-            em,
-            step,
-            "MERGE over several rows",
-            "Cypher merges one row at a time, so a row matches what an earlier row created; "
-            "GQL would match for all rows first",
-            rewrite="MERGE over distinct pairs of bound nodes (MATCH (a), (b) … MERGE "
-            "(a)-[:T]->(b)) or on a key from an UNWIND of distinct literals",
-        )
-    return _rewrite(em, step, chain, bound)
+            return [
+                q.RefusedStep(
+                    step, step, "MERGE", message, refusal.rewrite or _DEFAULT_REWRITE, pos=step.pos
+                )
+            ]
+        self.scope = {**self.scope, **{name: VType(kind) for name, kind in kinds.items()}}
+        if final:
+            while isinstance(steps[-1], (q.Unwind, q.Filter)):
+                steps.pop()  # nothing reads what the MERGE bound
+            return steps
+        hidden = tuple(sorted(helpers))
+        return [*steps, q.ScopeNote(hidden, tuple(sorted(kinds.items())))]
+
+    def _lower(
+        self, step: q.Merge, prior: tuple[q.Step, ...] | None
+    ) -> tuple[list[q.Step], dict[str, str], set[str]]:
+        """The GQL steps for ``step``, the kinds of the variables it binds, and the helper
+        names; :class:`_Refusal` when the rewrite would not mean the same."""
+        pattern = step.pattern
+        chain = pattern.path
+        if pattern.variable is not None:
+            raise _Refusal("MERGE with a path variable", "GQL's INSERT binds no path")
+        if not isinstance(chain, p.PathChain) or pattern.search is not None or pattern.mode:
+            raise _Refusal("MERGE of this pattern", "only a plain path can be merged")
+        if prior is None:
+            raise _Refusal("MERGE on its own", "the rows that reach it are not known")
+        if self.depth > 0:
+            raise _Refusal(
+                "MERGE in a subquery",
+                "a subquery runs once per outer row, and each run's MERGE must see what the "
+                "runs before it created",
+            )
+        scope = self.scope
+        bound = {x.variable for x in chain.elements if x.variable in scope}  # type: ignore[union-attr]
+        literal = _literal_variables(prior)
+        for element in chain.elements:
+            _check_element(element, bound, literal)
+        if all(x.variable in bound for x in chain.elements):  # type: ignore[union-attr]
+            raise _Refusal("MERGE of bound variables only", "the pattern adds nothing")
+        if _at_most_one_row(prior):
+            if not bound <= _existing(prior):
+                raise _Refusal(
+                    "MERGE on a node that may be null",
+                    "Cypher fails on a missing node, which GQL's OPTIONAL MATCH would skip",
+                )
+        elif not (
+            _rows_are_distinct_pairs(set(scope), chain, bound, prior)
+            or _rows_have_distinct_keys(chain, prior, step.actions)
+        ):
+            raise _Refusal(
+                "MERGE over several rows",
+                "Cypher merges one row at a time, so a row matches what an earlier row "
+                "created; GQL would match for all rows first",
+                rewrite="MERGE over distinct pairs of bound nodes (MATCH (a), (b) … MERGE "
+                "(a)-[:T]->(b)) or on a key from an UNWIND of distinct literals",
+            )
+        return _rewrite(step, chain, bound, set(scope), self.names)
 
 
-def _check_element(
-    em: GqlGenerator,
-    step: q.Merge,
-    element: Node,
-    bound: set[str],
-    literal: dict[str, tuple[e.Expr, ...]],
-) -> None:
+def _check_element(element: Node, bound: set[str], literal: dict[str, tuple[e.Expr, ...]]) -> None:
     if isinstance(element, p.RelPattern):
         if element.variable in bound:
-            raise _refuse(em, step, "MERGE on a bound relationship", "it would merge nothing new")
+            raise _Refusal("MERGE on a bound relationship", "it would merge nothing new")
         if element.quantifier is not None:
-            raise _refuse(em, step, "MERGE of a variable-length relationship", "")
+            raise _Refusal("MERGE of a variable-length relationship", "")
         if not isinstance(element.types, p.Label):
-            raise _refuse(em, step, "MERGE without one relationship type", "")
+            raise _Refusal("MERGE without one relationship type", "")
     elif not isinstance(element, p.NodePattern):
-        raise _refuse(em, step, "MERGE of this pattern", "only a plain path can be merged")
+        raise _Refusal("MERGE of this pattern", "only a plain path can be merged")
     if element.where is not None:  # type: ignore[union-attr]
-        raise _refuse(em, step, "WHERE in a MERGE pattern", "")
+        raise _Refusal("WHERE in a MERGE pattern", "")
     props = element.properties  # type: ignore[union-attr]
     if element.variable in bound and (props is not None or element.labels is not None):  # type: ignore[union-attr]
-        raise _refuse(
-            em, step, "labels or properties on a bound node in MERGE", "Cypher rejects them too"
-        )
+        raise _Refusal("labels or properties on a bound node in MERGE", "Cypher rejects them too")
     if props is None:
         return
     if not isinstance(props, e.MapLiteral) or not all(
         isinstance(v, _LITERALS) or (isinstance(v, e.Variable) and v.name in literal)
         for _, v in props.entries
     ):
-        raise _refuse(
-            em,
-            step,
+        raise _Refusal(
             "MERGE on a computed property value",
             "Cypher fails when a MERGE property is null, and a GQL INSERT would leave it out",
             rewrite="merge on literal values, or on a variable from an UNWIND of literals",
@@ -191,7 +280,7 @@ def _existing(prior: tuple[q.Step, ...]) -> set[str]:
 
 
 def _rows_are_distinct_pairs(
-    em: GqlGenerator, chain: p.PathChain, bound: set[str], prior: tuple[q.Step, ...]
+    scope: set[str], chain: p.PathChain, bound: set[str], prior: tuple[q.Step, ...]
 ) -> bool:
     """A directed relationship merged between two bound nodes, over rows that are different
     pairs of them: the steps before are MATCHes (not optional) whose every element is named and
@@ -202,7 +291,7 @@ def _rows_are_distinct_pairs(
     left, rel, right = elements
     if rel.direction not in (p.Direction.OUT, p.Direction.IN):  # type: ignore[union-attr]
         return False
-    if {left.variable, right.variable} != bound or set(em.scope) != bound:  # type: ignore[union-attr]
+    if {left.variable, right.variable} != bound or scope != bound:  # type: ignore[union-attr]
         return False
     for s in prior:
         if isinstance(s, q.UseGraph):
@@ -307,17 +396,15 @@ def _elements(patterns: tuple[p.PathPattern, ...]) -> list[Node]:
 
 
 def _rewrite(
-    em: GqlGenerator, step: q.Merge, chain: p.PathChain, bound: set[str]
-) -> tuple[list[q.Step], dict[str, VType], set[str]]:
-    from ..analysis.types import VType
-
+    step: q.Merge, chain: p.PathChain, bound: set[str], scope: set[str], fresh: FreshNames
+) -> tuple[list[q.Step], dict[str, str], set[str]]:
     matched: dict[str, str] = {}  # pattern variable -> its name in the OPTIONAL MATCH
     made: dict[str, str] = {}  # pattern variable -> its name in the INSERT
     match_elements: list[Node] = []
     insert_elements: list[Node] = []
     test: str | None = None  # the first new element, null when nothing matched
     first_made = ""
-    types: dict[str, VType] = {}
+    kinds: dict[str, str] = {}
     for element in chain.elements:
         if element.variable in bound:  # type: ignore[union-attr]
             match_elements.append(element)
@@ -326,11 +413,11 @@ def _rewrite(
         if element.variable in matched:  # a variable the pattern names twice: one element
             m, c = matched[element.variable], made[element.variable]  # type: ignore[index]
         else:
-            m, c = em.fresh("_m"), em.fresh("_c")
+            m, c = fresh.named("_m"), fresh.named("_c")
         if element.variable is not None:  # type: ignore[union-attr]
             matched[element.variable] = m  # type: ignore[union-attr]
             made[element.variable] = c  # type: ignore[union-attr]
-            types[element.variable] = VType(  # type: ignore[union-attr]
+            kinds[element.variable] = (  # type: ignore[union-attr]
                 "node" if isinstance(element, p.NodePattern) else "edge"
             )
         if test is None:
@@ -347,16 +434,18 @@ def _rewrite(
     assert test is not None
     # the bound variables, and those the property values read
     read = set().union(*(free_variables(x) for x in chain.elements))
-    imports = tuple(sorted(bound | {n for n in read if n in em.scope}))
+    imports = tuple(sorted(bound | {n for n in read if n in scope}))
     on_create = [i for a in step.actions if a.on_create for i in a.items]
     on_match = [i for a in step.actions if not a.on_create for i in a.items]
 
     match = q.Match(
-        (p.PathPattern(p.PathChain(tuple(match_elements))),), optional=True, pos=step.pos
+        (p.PathPattern(p.PathChain(tuple(match_elements))),),  # type: ignore[arg-type]
+        optional=True,
+        pos=step.pos,
     )
     create_body: list[q.Step] = [
         q.Filter(e.IsNull(e.Variable(test))),
-        q.Create((p.PathPattern(p.PathChain(tuple(insert_elements))),)),
+        q.Create((p.PathPattern(p.PathChain(tuple(insert_elements))),)),  # type: ignore[arg-type]
     ]
     if on_create:
         create_body.append(q.SetClause(tuple(_renamed(i, made) for i in on_create)))
@@ -364,11 +453,11 @@ def _rewrite(
     create_body.append(q.Projection(tuple(q.ReturnItem(e.Variable(c)) for c in returned)))
     steps: list[q.Step] = [
         match,
-        _call(create_body, (test, *imports, *_reads(on_create, made, em))),
+        _call(create_body, (test, *imports, *_reads(on_create, made, scope))),
     ]
     helpers = {test, *matched.values(), *returned}
     if on_match:
-        done = em.fresh("_u")
+        done = fresh.named("_u")
         steps.append(
             _call(
                 [
@@ -376,7 +465,7 @@ def _rewrite(
                     q.SetClause(tuple(_renamed(i, matched) for i in on_match)),
                     q.Projection((q.ReturnItem(e.Variable(test), done),)),
                 ],
-                (test, *imports, *matched.values(), *_reads(on_match, matched, em)),
+                (test, *imports, *matched.values(), *_reads(on_match, matched, scope)),
             )
         )
         helpers.add(done)
@@ -386,7 +475,7 @@ def _rewrite(
         pair = e.ListLiteral((e.Variable(matched[name]), e.Variable(made[name])))
         steps.append(q.Unwind(pair, name))
         steps.append(q.Filter(e.IsNull(e.Variable(name), negated=True)))
-    return steps, types, helpers
+    return steps, kinds, helpers
 
 
 def _call(body: list[q.Step], imports: tuple[str, ...]) -> q.CallSubquery:
@@ -395,14 +484,14 @@ def _call(body: list[q.Step], imports: tuple[str, ...]) -> q.CallSubquery:
     )
 
 
-def _reads(items: list[q.SetItem], renames: dict[str, str], em: GqlGenerator) -> list[str]:
+def _reads(items: list[q.SetItem], renames: dict[str, str], scope: set[str]) -> list[str]:
     """The outer variables the update items read (besides the merged ones)."""
     names: set[str] = set()
     for item in items:
         names |= free_variables(item)
         if isinstance(item, (q.SetLabels, q.SetProperties)):
             names.add(item.variable)
-    return sorted(n for n in names if n in em.scope and n not in renames)
+    return sorted(n for n in names if n in scope and n not in renames)
 
 
 def _renamed(item: q.SetItem, renames: dict[str, str]) -> q.SetItem:
@@ -415,17 +504,3 @@ def _renamed(item: q.SetItem, renames: dict[str, str]) -> q.SetItem:
     if isinstance(item, (q.SetLabels, q.SetProperties)) and item.variable in renames:
         item = replace(item, variable=renames[item.variable])
     return item
-
-
-def _refuse(
-    em: GqlGenerator, step: q.Merge, construct: str, why: str, rewrite: str | None = None
-) -> UnsupportedError:
-    message = f"{construct} has no GQL equivalent here" + (f": {why}" if why else "")
-    return em.unsupported(
-        "MERGE",
-        step,
-        message=message,
-        rewrite=rewrite
-        or "OPTIONAL MATCH the pattern, then INSERT it in an OPTIONAL CALL "
-        "filtered on the match being null",
-    )
