@@ -191,3 +191,30 @@ def test_a_sort_key_of_mixed_types_is_refused_where_it_is_written() -> None:
     assert emit_gql(gqlir.parse("UNWIND [1, 2] AS x RETURN x ORDER BY x"), "iso-gql").endswith(
         "ORDER BY x NULLS LAST"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MATCH (a) RETURN a.city, count(*) AS c ORDER BY c",
+        "MATCH (a)-->(b) WITH a WHERE b.x > 1 RETURN a.name AS n",
+        "MATCH (n) RETURN DISTINCT n ORDER BY n.name",
+        "MATCH (a) RETURN head(collect(a.x)) AS h",
+    ],
+)
+def test_the_summary_the_pass_declares_covers_what_its_output_holds(text: str) -> None:
+    # later passes are chosen by the declared summary: it may not miss a kind the output has
+    from gqlir.passes import pipeline
+
+    for target in ("iso-gql", "spanner", "tugraph-gql"):
+        query = gqlir.parse(text)
+        lowered = lower_gql_projections(
+            query, get_dialect(target), None, {"spanner_elements": "to_json"}
+        )
+        declared = pipeline.LOWERINGS[
+            [x.name for x in pipeline.LOWERINGS].index("gql-projections")
+        ].summarizes(pipeline.summarize(query))  # type: ignore[misc]
+        real = pipeline.summarize(lowered)
+        assert real.kinds <= declared.kinds, target
+        assert real.functions <= declared.functions, target
+        assert (real.adds, real.adds_numbers) == (declared.adds, declared.adds_numbers)

@@ -386,6 +386,21 @@ class GqlProjections(ScopedRewrite):
         return [q.Let(bindings, pos=pos)]
 
 
+#: What the lowering adds to a query: steps, a refusal, a JSON mark (and leaves).
+_ADDED = frozenset({q.Let, q.Binding, q.Filter, q.Projection, q.ReturnItem, q.SortItem})
+_ADDED |= {e.Untranslatable, e.FunctionCall}
+
+
+def summarized(summary: Any) -> Any:
+    """The pipeline summary of a query this pass lowered, from the summary of its input: the
+    pass moves and copies expressions, and adds only the kinds in ``_ADDED``."""
+    return replace(
+        summary,
+        kinds=summary.kinds | _ADDED,
+        functions=summary.functions | {JSON_MARK},
+    )
+
+
 def _summary_of() -> Any:
     """:func:`gqlir.passes.pipeline.summary_of` (imported on first use: the pipeline imports
     this module)."""

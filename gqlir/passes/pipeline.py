@@ -61,6 +61,7 @@ from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
 from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .gql_projections import lower_gql_projections
+from .gql_projections import summarized as gql_projections_summary
 from .setops import lower_set_operations
 from .sql_aggregates import applies as _sql_aggregates
 from .sql_aggregates import lower_sql_aggregates
@@ -130,6 +131,12 @@ def summary_of(node: Node) -> Summary:
     return found
 
 
+def _remember(node: Node, summary: Summary) -> None:
+    """``summary`` as the summary of ``node`` for :func:`summary_of`."""
+    global _LAST
+    _LAST = (node, summary)
+
+
 #: The last query summarized and its summary (held, so that its identity is not reused).
 _LAST: tuple[Node | None, Summary | None] = (None, None)
 
@@ -181,6 +188,10 @@ class Lowering:
     #: ``run`` also takes the printer's options (``run(node, target, properties, options)``:
     #: what the user asked the printer for, such as ``spanner_elements``).
     reads_options: bool = False
+    #: The summary of the pass's output from its input's, for a pass that only moves and
+    #: copies what the query holds and adds the node kinds it names (None: the query is
+    #: summarised again when a later pass asks).
+    summarizes: Callable[[Summary], Summary] | None = None
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -379,6 +390,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: q.Projection in x.kinds,
         reads_properties=True,
         reads_options=True,
+        summarizes=gql_projections_summary,
     ),
     Lowering(
         "relationship-types",
@@ -586,7 +598,11 @@ def lower(
         else:
             out = lowering.run(node, target)
         if out is not node:
-            summary = None  # the query changed: gather again when a later pass asks
+            if lowering.summarizes is not None and summary is not None:
+                summary = lowering.summarizes(summary)
+                _remember(out, summary)
+            else:
+                summary = None  # the query changed: gather again when a later pass asks
             if changed is not None:
                 changed.append(lowering.name)
         node = out
