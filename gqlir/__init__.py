@@ -65,9 +65,10 @@ def parse(
     *,
     schema: SchemaSource | None = None,
     graph: str | None = None,
-) -> ir.Query:
-    """Parse query text of ``dialect`` into the Graph-IR (``schema``: SQL's table mapping;
-    ``graph``: the graph a Spanner query without a GRAPH clause reads)."""
+) -> ir.Statement:
+    """Parse text of ``dialect`` into the Graph-IR: a query, or a schema or catalog command
+    (``CREATE INDEX …``). ``schema``: SQL's table mapping; ``graph``: the graph a Spanner
+    query without a GRAPH clause reads."""
     from .api import parse as _parse
 
     return _parse(text, dialect, schema=schema, graph=graph)

@@ -16,10 +16,13 @@ from .parser import parse as _parse
 if TYPE_CHECKING:
     from .schema.checks import SchemaIssue
     from .schema.model import SchemaGraph
+    from .schema.relational import RelationalSchema
+    from .sqlmapping import SqlMapping
 
 
-type SchemaSource = SchemaGraph | str | os.PathLike[str]
-"""What ``schema=`` accepts everywhere: a SchemaGraph, or the path of a graph folder
+type SchemaSource = SchemaGraph | RelationalSchema | SqlMapping | str | os.PathLike[str]
+"""What ``schema=`` accepts everywhere (what :func:`gqlir.sqlmapping.mapping_for` reads): a
+SchemaGraph, a RelationalSchema (tables first), a SqlMapping, or the path of a graph folder
 (``schemas/movies``), a schema file in any format gqlir reads, a SQL DDL file or a database."""
 
 
@@ -72,8 +75,8 @@ def parse(
     *,
     schema: SchemaSource | None = None,
     graph: str | None = None,
-) -> ir.Query:
-    """``schema`` maps tables to node and edge types when ``dialect`` is SQL (ignored
+) -> ir.Statement:
+    """A query, or a schema or catalog command (``CREATE INDEX …``). ``schema`` maps tables to node and edge types when ``dialect`` is SQL (ignored
     otherwise): a graph folder, a schema or DDL file, a database, or a schema object.
     ``graph`` names the graph a Spanner query without a GRAPH clause reads."""
     return _parse(text, get_dialect(dialect), schema=schema, graph=graph)
@@ -155,7 +158,7 @@ def translate(
 
         # the query's other refusals, looked for only when asked (exc.all_refusals())
         refused._others = lambda first=refused: all_refusals(query, first, write_query)
-        if refused.node is query:
+        if refused.node is query or not isinstance(query, ir.Statement):
             raise  # (a refusal of the query as a whole, such as a graph it does not name)
         folded = fold_constants(query, get_dialect(read).name)
         if folded is query:

@@ -33,7 +33,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
         (
             "Query composition",
             """call_subquery call_scope call_whole_scope optional_call call_in_transactions exists_subquery
-            exists_pattern_form pattern_predicate
+            exists_pattern_form pattern_predicate pattern_predicate_anywhere
             count_subquery collect_subquery value_subquery array_subquery subquery_rebinds_elements
             literal_null_operands element_filters_read_others filter_step let_step
             conditional_queries group_by_ordinals

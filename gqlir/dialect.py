@@ -34,6 +34,8 @@ class Capabilities:
     # EXISTS { pattern } with no MATCH keyword (Neo4j 5's short form of a one-MATCH subquery)
     exists_pattern_form: bool = True
     pattern_predicate: bool = True  # WHERE (a)-[:R]->(): openCypher 9's bare pattern as a test
+    # a pattern predicate anywhere a boolean goes (False: only under AND/OR/NOT of a WHERE)
+    pattern_predicate_anywhere: bool = True
     count_subquery: bool = True
     collect_subquery: bool = True
     value_subquery: bool = False  # GQL VALUE { }
@@ -394,27 +396,19 @@ def _get(name: str) -> Dialect:
     return _build(name)
 
 
-#: Names already looked up -> their dialect (every translation looks its dialects up by name,
-#: several times).
+#: Dialects by the exact name they were asked by (each is built once and never changes; every
+#: translation looks its dialects up by name, several times).
 _FOUND: dict[str, Dialect] = {}
 
 
 def get_dialect(name: str | Dialect) -> Dialect:
     """Look up a dialect by name or alias; ``sql:<sqlglot dialect>`` selects a SQL flavour."""
-    found = _FOUND.get(name)  # type: ignore[call-overload]
-    if found is not None:
-        return found
     if isinstance(name, Dialect):
         return name
-    found = _FOUND.get(name)  # (asked several times per translation)
-    if found is not None:
-        return found
-    found = _FOUND[name] = _lookup(name)
+    found = _FOUND.get(name)
+    if found is None:
+        found = _FOUND[name] = _lookup(name)
     return found
-
-
-#: Dialects by the exact name they were asked by (each is built once and never changes).
-_FOUND: dict[str, Dialect] = {}
 
 
 def _lookup(name: str) -> Dialect:

@@ -59,9 +59,17 @@ REWRITES: dict[str, Note] = {
     "anonymous-relationship-under-a-projection": (
         "name the relationship (-[r]->) and list the columns * stood for, without it"
     ),
-    "exists-subquery": "count the matches with a pattern comprehension: "
-    "size([(a)-[:T]->(b) WHERE b.x > 2 | 1]) > 0 (gqlir writes an EXISTS of one pattern "
-    "without WHERE as a pattern predicate itself)",
+    "exists-subquery": {
+        "falkordb": "in a WHERE, match the pattern first (OPTIONAL MATCH … WITH a, count(b) AS n "
+        "WHERE n > 0, where each a has one row): FalkorDB resolves neither an EXISTS subquery nor a pattern comprehension "
+        "there (gqlir writes an EXISTS of one pattern without WHERE under AND, OR and NOT as a "
+        "pattern predicate, and one of at most one relationship elsewhere as "
+        "size([… | 1]) > 0 itself)",
+        "*": "count the matches with a pattern comprehension: "
+        "size([(a)-[:T]->(b) WHERE b.x > 2 | 1]) > 0 (gqlir writes an EXISTS of one pattern "
+        "without WHERE as a pattern predicate, and of at most one relationship outside a WHERE "
+        "as that count, itself)",
+    },
     "function:head": {
         "kuzu": "where the list is never empty, l[0] (Kuzu's list_extract raises on an empty "
         "list, also in a CASE branch that is not taken, where head([]) is null)",

@@ -211,3 +211,20 @@ def test_the_observed_graph_needs_its_own_directory(clean) -> None:
     directory, schema = clean
     with pytest.raises(GraphGenError, match="own directory"):
         perturb(directory, directory, schema, seed=1)
+
+
+def test_a_node_of_a_label_the_schema_lacks_is_carried_and_restored(tmp_path: Path) -> None:
+    """Its name and text fields are none (it has no type to read them from); the scan once
+    added a tuple to a list for it and failed with a TypeError."""
+    schema = schema_of("movies")
+    generate(schema, str(tmp_path / "c"), seed=1, target_edges=200)
+    nodes = tmp_path / "c" / "nodes.jsonl"
+    stranger = {"id": "stranger-1", "labels": ["Stranger"], "properties": {"name": "Ann Lee"}}
+    with nodes.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(stranger, separators=(",", ":")) + "\n")
+    perturb(str(tmp_path / "c"), str(tmp_path / "o"), schema, seed=1)
+    observed = [n for _, n in iter_nodes(str(tmp_path / "o")) if n.id == "stranger-1"]
+    assert [n.labels for n in observed] == [("Stranger",)]
+    result = restore(str(tmp_path / "o"), str(tmp_path / "back"))
+    assert result.verified is True
+    assert (tmp_path / "back" / "nodes.jsonl").read_bytes() == nodes.read_bytes()

@@ -230,3 +230,10 @@ def test_symmetric_types_are_matched_both_ways() -> None:
     q = substitute(t.query, Binding(kept[0]), schema)
     rel = next(q.find_all(ir.RelPattern))
     assert rel.direction is ir.Direction.EITHER
+
+
+def test_a_skeleton_that_is_no_query_is_refused() -> None:
+    """A template's skeleton must be a query: a schema command parses, but has no holes to fill
+    and nothing to answer (it was once passed on as if it were a query)."""
+    with pytest.raises(SynthError, match="skeleton is a CreateIndex, not a query"):
+        compile_skeleton("CREATE INDEX FOR (n:`?n`) ON (n.name)")

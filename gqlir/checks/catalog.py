@@ -86,7 +86,7 @@ def catalog_proto(schema: SchemaGraph, builtin_functions: Any) -> Any:
         types = {c.name: c.type for c in table.columns}
         definitions = []
         for ld in e.labels:
-            assert ld.label is not None and ld.properties != _pgq.ALL
+            assert ld.label is not None and not isinstance(ld.properties, str)  # not ALL
             names = labels.setdefault(ld.label, [])
             for column, prop in ld.properties:
                 if prop not in names:

@@ -73,14 +73,12 @@ def _path(items: list[Any], single: bool) -> Path | None:
     if not all(isinstance(x, dict) for x in items):
         return None
     elements = [_element(x) for x in items]
-    nodes = elements[0::2]
-    rels = elements[1::2]
-    if not all(isinstance(n, Node) for n in nodes) or not all(
-        isinstance(r, Relationship) for r in rels
-    ):
+    nodes = [n for n in elements[0::2] if isinstance(n, Node)]
+    rels = [r for r in elements[1::2] if isinstance(r, Relationship)]
+    if len(nodes) + len(rels) != len(elements):  # an element of the wrong kind in its place
         return None
     for i, rel in enumerate(rels):
-        ends = {nodes[i].id, nodes[i + 1].id}  # type: ignore[union-attr]
-        if {rel.start, rel.end} != ends:  # type: ignore[union-attr]
+        ends = {nodes[i].id, nodes[i + 1].id}
+        if {rel.start, rel.end} != ends:
             return None
-    return Path(tuple(nodes), tuple(rels))  # type: ignore[arg-type]
+    return Path(tuple(nodes), tuple(rels))

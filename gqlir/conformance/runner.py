@@ -448,7 +448,7 @@ def _procedure(decl: TckProcedure) -> Any:
             float(a) if t == "FLOAT" and isinstance(a, int) and not isinstance(a, bool) else a
             for a, (_, t) in zip(args, inputs)
         ]
-        out = []
+        out: list[Sequence[Any]] = []
         for row in rows:
             values = dict(zip(header, row))
             if all(

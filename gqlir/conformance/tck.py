@@ -398,11 +398,11 @@ def _read_structure(text: str, path: str) -> _Feature:
                 context = "block"
             step = None
             continue
-        keyword = next((kw for kw in _STEP_KEYWORDS if stripped.startswith(kw)), None)
-        if keyword is not None:
+        step_kw = next((kw for kw in _STEP_KEYWORDS if stripped.startswith(kw)), None)
+        if step_kw is not None:
             if block is None or examples is not None:
                 raise TckFormatError(path, lineno, "step outside a scenario")
-            step = _Step(keyword.strip(), stripped[len(keyword) :].strip(), lineno)
+            step = _Step(step_kw.strip(), stripped[len(step_kw) :].strip(), lineno)
             block.steps.append(step)
             context = "step"
             continue

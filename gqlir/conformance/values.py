@@ -94,7 +94,7 @@ class _Reader:
                 j += 1
             if t.startswith(":", j):
                 return self.relationship()
-            return self.list()
+            return self.list_value()
         if t.startswith("{", i):
             return self.map()
         if t.startswith("(", i):
@@ -138,7 +138,7 @@ class _Reader:
             self.i += 1
         raise self.error("unterminated string")
 
-    def list(self) -> list[Any]:
+    def list_value(self) -> list[Any]:
         self.take("[")
         items: list[Any] = []
         if self.peek("]"):

@@ -342,7 +342,7 @@ def _java_code(exc: BaseException) -> str | None:
     cur: BaseException | None = exc
     while cur is not None and seen < 8:
         if hasattr(cur, "getClass"):
-            return str(cur.getClass().getSimpleName())  # type: ignore[union-attr]
+            return str(cur.getClass().getSimpleName())
         if "." in str(cur) and "Exception" in str(cur):
             text = str(cur)
             for token in text.replace(":", " ").split():

@@ -389,6 +389,17 @@ class Prepared:
     translated: bool = False
 
 
+class _Closable(Protocol):
+    """What :meth:`BaseEngine._check_open` reads: an engine's name and whether it is closed
+    (:class:`gqlir.engines.isolated.IsolatedEngine` borrows the method without the base)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+
 class BaseEngine(abc.ABC):
     """Shared behaviour of the adapters. Subclasses set ``name``, ``dialects`` (the dialects the
     engine runs natively, the default first) and ``enforces_read_only`` (the engine itself can
@@ -431,7 +442,7 @@ class BaseEngine(abc.ABC):
     def _load(self, schema: Any, directory: str) -> dict[str, int]:
         """Each engine's own DDL and bulk load (``load`` has checked the engine is open)."""
 
-    def _check_open(self) -> None:
+    def _check_open(self: _Closable) -> None:
         if self.closed:
             raise EngineError(f"the {self.name} engine is closed", code="ENGINE_CLOSED")
 

@@ -141,12 +141,13 @@ class BoltEngine(BaseEngine):
             ) from None
         self._neo4j = neo4j
         env = os.environ
-        self.uri = url or env.get("GQLIR_BOLT_URI") or env.get("NEO4J_URI")
-        if not self.uri:
+        uri = url or env.get("GQLIR_BOLT_URI") or env.get("NEO4J_URI")
+        if not uri:
             raise EngineError(
                 "bolt needs a server: --url bolt://host:7687 or GQLIR_BOLT_URI",
                 code="ENGINE_CONFIG",
             )
+        self.uri: str = uri
         user = user if user is not None else env.get("GQLIR_BOLT_USER", env.get("NEO4J_USER"))
         if password is None:
             password = env.get("GQLIR_BOLT_PASSWORD", env.get("NEO4J_PASSWORD"))

@@ -216,7 +216,7 @@ class _Checker:
     def pattern_expressions(self, pp: ir.PathPattern, scope: Scope) -> None:
         self._element_expressions(pp.path, scope)
 
-    def _element_expressions(self, path: ir.Node, scope: Scope) -> None:
+    def _element_expressions(self, path: ir.PathExpr, scope: Scope) -> None:
         chains = path.alternatives if isinstance(path, ir.PathUnion) else (path,)
         for chain in chains:
             for el in chain.elements:
@@ -541,7 +541,7 @@ class _Checker:
     def e_And(self, e: ir.And, scope: Scope, ctx: _Ctx) -> None:
         self._boolean_operands(e, (e.left, e.right), scope, ctx)
 
-    e_Or = e_Xor = e_And  # type: ignore[assignment]
+    e_Or = e_Xor = e_And
 
     def e_Not(self, e: ir.Not, scope: Scope, ctx: _Ctx) -> None:
         self._boolean_operands(e, (e.operand,), scope, ctx)

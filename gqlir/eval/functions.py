@@ -11,7 +11,7 @@ import math
 import unicodedata
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from .. import ir
 from ..errors import EvaluationError
@@ -584,12 +584,16 @@ def _split(rt: Runtime, a: list[Any]) -> Any:
     return s.split(sep) if sep else list(s)
 
 
+_NORMAL_FORMS: tuple[Literal["NFC", "NFD", "NFKC", "NFKD"], ...] = ("NFC", "NFD", "NFKC", "NFKD")
+
+
 @_fn("normalize")
 def _normalize(rt: Runtime, a: list[Any]) -> Any:
     form = a[1] if len(a) > 1 else "NFC"
-    if form not in ("NFC", "NFD", "NFKC", "NFKD"):
-        raise EvaluationError(f"unknown normal form {form!r}", category="ArgumentError")
-    return unicodedata.normalize(form, _str("normalize", a[0]))
+    for known in _NORMAL_FORMS:
+        if form == known:
+            return unicodedata.normalize(known, _str("normalize", a[0]))
+    raise EvaluationError(f"unknown normal form {form!r}", category="ArgumentError")
 
 
 # -- conversions -------------------------------------------------------------------------------

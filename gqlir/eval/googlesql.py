@@ -215,7 +215,9 @@ def call_substr(rt: Runtime, args: list[Any]) -> Any:
     error (string_functions#substr)."""
     if any(a is None for a in args):
         return None
-    value = _strings("SUBSTR", [args[0]])[0]  # type: ignore[index]
+    strings = _strings("SUBSTR", [args[0]])
+    assert strings is not None  # no argument is null (answered above)
+    value = strings[0]
     for v in args[1:]:
         if isinstance(v, bool) or not isinstance(v, int):
             raise EvaluationError(

@@ -11,7 +11,7 @@ evaluator), and SKIP/LIMIT that must be non-negative integers.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import ir
@@ -24,12 +24,14 @@ from .values import equivalence_key, order_compare, truth, type_name
 __all__ = ["Interpreter", "returns_rows"]
 
 Table = tuple[list[str], list[Row]]
+#: A step's handler: the step (of the class it is registered for), the working table in and out.
+_StepHandler = Callable[[Any, list[str], list[Row]], Table]
 
 
 class Interpreter:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
-        self._steps = {
+        self._steps: dict[type[ir.Node], _StepHandler] = {
             ir.Match: self._match,
             ir.Unwind: self._unwind,
             ir.Let: self._let,

@@ -243,9 +243,7 @@ class Matcher:
             candidates = list(self.rt.graph.all_nodes())
         props = self._property_map(el.properties, st.row)
         for node in candidates:
-            if not self._element_ok(
-                node, el.labels, props, el.where, el.variable, st.row, is_node=True
-            ):
+            if not self._element_ok(node, el.labels, props, el.where, el.variable, st.row):
                 continue
             row = (
                 st.row
@@ -281,10 +279,9 @@ class Matcher:
         where: ir.Expr | None,
         variable: str | None,
         row: Row,
-        is_node: bool,
     ) -> bool:
         if labels is not None:
-            names = element.labels if is_node else (element.type,)  # type: ignore[union-attr]
+            names = element.labels if isinstance(element, Node) else (element.type,)
             if not label_match(labels, names):
                 return False
         if props:
@@ -340,9 +337,7 @@ class Matcher:
                     continue
                 if not self._rel_allowed(rel, other, st, ctx):
                     continue
-                if not self._element_ok(
-                    rel, el.types, props, el.where, el.variable, st.row, is_node=False
-                ):
+                if not self._element_ok(rel, el.types, props, el.where, el.variable, st.row):
                     continue
                 row = (
                     st.row
@@ -427,9 +422,7 @@ class Matcher:
                 continue
             if not self._rel_allowed(rel, other, st, ctx):
                 continue
-            if not self._element_ok(
-                rel, el.types, props, el.where, el.variable, st.row, is_node=False
-            ):
+            if not self._element_ok(rel, el.types, props, el.where, el.variable, st.row):
                 continue
             nxt = _State(
                 st.row,

@@ -47,19 +47,31 @@ def applies(pp: ir.PathPattern, row: Row) -> bool:
         return False
     if pp.variable is not None and pp.variable in row:
         return False
-    path = pp.path
-    if not isinstance(path, ir.PathChain) or len(path.elements) != 3:
+    hop = _hop(pp)
+    if hop is None:
         return False
-    first, rel, last = path.elements
+    rel = hop[1]
     return (
-        isinstance(first, ir.NodePattern)
-        and isinstance(last, ir.NodePattern)
-        and isinstance(rel, ir.RelPattern)
-        and rel.quantifier is not None
+        rel.quantifier is not None
         and rel.quantifier.lower <= 1
         and rel.cost is None
         and (rel.variable is None or rel.variable not in row)
     )
+
+
+def _hop(pp: ir.PathPattern) -> tuple[ir.NodePattern, ir.RelPattern, ir.NodePattern] | None:
+    """``pp``'s node, relationship and node when it is one such chain, else None."""
+    path = pp.path
+    if not isinstance(path, ir.PathChain) or len(path.elements) != 3:
+        return None
+    first, rel, last = path.elements
+    if (
+        isinstance(first, ir.NodePattern)
+        and isinstance(rel, ir.RelPattern)
+        and isinstance(last, ir.NodePattern)
+    ):
+        return first, rel, last
+    return None
 
 
 def shortest_paths(
@@ -70,14 +82,15 @@ def shortest_paths(
     conjuncts: list[ir.Expr],
 ) -> Iterator[_State]:
     """The paths the search of ``pp`` keeps, for every way its first node binds."""
-    first, rel, last = pp.path.elements  # type: ignore[attr-defined]
-    assert pp.search is not None
+    hop = _hop(pp)
+    assert hop is not None and pp.search is not None  # the caller checked applies()
+    first, _, last = hop
     every = pp.search.kind is ir.SearchKind.ALL_SHORTEST
     start_names = {first.variable} if first.variable else set()
     end_names = start_names | ({last.variable} if last.variable else set())
     start_checks = _checks(conjuncts, start.row, start_names, set())
     end_checks = _checks(conjuncts, start.row, end_names, start_names)
-    return _search(matcher, (first, rel, last), start, ctx, every, start_checks, end_checks)
+    return _search(matcher, hop, start, ctx, every, start_checks, end_checks)
 
 
 def _search(
@@ -124,7 +137,7 @@ def _stepper(matcher: Matcher, rel: ir.RelPattern, s: _State, ctx: _Context) -> 
         for r, other in matcher._expand(graph.nodes[node_id], rel.direction):
             if ctx.unique and r.id in s.used:
                 continue
-            if matcher._element_ok(r, rel.types, props, rel.where, rel.variable, s.row, False):
+            if matcher._element_ok(r, rel.types, props, rel.where, rel.variable, s.row):
                 yield r, other.id
 
     return step

@@ -948,6 +948,7 @@ def truncate(
         nanos = nanos // step * step
     zone = _zone_of(value)
     if kind == "date":
+        assert date is not None  # a date kind without a date is refused above
         return _from_map("date", {"date": Date(date), **fields}, default_zone)
     if kind == "localtime":
         return _from_map("localtime", {"time": LocalTime(nanos or 0), **fields}, default_zone)
@@ -957,6 +958,7 @@ def truncate(
             offset = zone.offset_at_local(date or _dt.date.today(), nanos or 0)
             fields["timezone"] = _format_offset(offset)
         return _from_map("time", {"time": LocalTime(nanos or 0), **fields}, default_zone)
+    assert date is not None  # localdatetime and datetime are left, refused above without a date
     base_ldt = LocalDateTime(date, nanos or 0)
     if kind == "localdatetime":
         return _from_map("localdatetime", {"datetime": base_ldt, **fields}, default_zone)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import EvaluationError
 from . import temporal as tm
@@ -92,7 +92,8 @@ def type_name(v: Any) -> str:
     }.get(type(v), type(v).__name__)
 
 
-def is_number(v: Any) -> bool:
+def is_number(v: object) -> TypeGuard[int | float]:
+    """An int or a float, not a bool (a TypeGuard, not TypeIs: a bool is an int, and no number)."""
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
@@ -302,8 +303,8 @@ def order_compare(a: Any, b: Any) -> int:
         return (a.id > b.id) - (a.id < b.id)
     if ra == 4:
         return order_compare(_path_as_list(a), _path_as_list(b))
-    ka, kb = tm.sort_key(a), tm.sort_key(b)
-    return (ka > kb) - (ka < kb)
+    sa, sb = tm.sort_key(a), tm.sort_key(b)
+    return (sa > sb) - (sa < sb)
 
 
 def _path_as_list(p: Path) -> list[Any]:

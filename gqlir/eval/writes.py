@@ -31,7 +31,9 @@ def _left_to_right(pattern: ir.PathPattern) -> ir.PathPattern:
             return replace(node, direction=ir.Direction.OUT)
         return node
 
-    return pattern.transform(direct)  # type: ignore[return-value]
+    directed = pattern.transform(direct)
+    assert isinstance(directed, ir.PathPattern)  # direct() rewrites relationship patterns only
+    return directed
 
 
 def _type_error(message: str, detail: str = "InvalidArgumentType") -> EvaluationError:

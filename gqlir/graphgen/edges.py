@@ -221,9 +221,8 @@ class EdgeDrawer:
                 continue  # quota met; later anchors may still have mandatory edges
             other = others[j]
             avoid = a if other == label and not self.cfg.get("self_loops") else None
-            b = cover.next(other, avoid) if cover is not None else None
-            if b is None:
-                b = self._popular(other, avoid)
+            covering = cover.next(other, avoid) if cover is not None else None
+            b = covering if covering is not None else self._popular(other, avoid)
             used += 1
             yield self.oriented(label, a, other, b)
 
@@ -262,11 +261,11 @@ class EdgeDrawer:
                 continue
             so, to = self.order(s), self.order(t)
             for _ in range(share):
-                a = _next_free(so, cursor_s, s, used_src[s], self.n(s))
-                b = _next_free(to, cursor_t, t, used_tgt[t], self.n(t))
-                if a is None or b is None:
+                src = _next_free(so, cursor_s, s, used_src[s], self.n(s))
+                tgt = _next_free(to, cursor_t, t, used_tgt[t], self.n(t))
+                if src is None or tgt is None:
                     break
-                yield (s, a, t, b)
+                yield (s, src, t, tgt)
 
     def _matching_within(self, label: str, share: int) -> Iterator[Drawn]:
         n = self.n(label)

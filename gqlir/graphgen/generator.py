@@ -101,7 +101,7 @@ def generate(
             result.edges[et.label] = writer.edges(et.label, edges)
     counter.report()
     with open(os.path.join(out, MANIFEST_FILE), "w", encoding="utf-8", newline="\n") as fh:
-        manifest = {"format": "gqlir-graphgen-manifest", "config": CONFIG_FILE}
+        manifest: dict[str, Any] = {"format": "gqlir-graphgen-manifest", "config": CONFIG_FILE}
         manifest |= {"nodes": result.nodes, "edges": result.edges}
         fh.write(json.dumps(manifest, indent=2) + "\n")
     return result

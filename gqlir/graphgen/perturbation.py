@@ -243,7 +243,7 @@ def _scan(directory: str, schema: SchemaGraph, fields: _Fields, cfg: dict[str, A
         ):
             sc.named.append(i)
         _eligible(sc, fields, key, props, "node", i)
-        for f in fields.names.get(key, ()) + fields.texts.get(key, []):
+        for f in fields.names.get(key, []) + fields.texts.get(key, []):
             if (key, f) in fields.unique and isinstance(props.get(f), str):
                 sc.taken[(key, f)].add(props[f])
     for j, (loc, edge) in enumerate(iter_edges(directory, schema)):
@@ -520,8 +520,8 @@ class _Values:
         props: dict[str, Any] = {}
         for name, required, gen in self._gens[et.label]:
             old = (keep or {}).get(name)
-            p = et.prop(name)
-            if old is not None and p is not None and check_value(old, p.type) is None:
+            declared = et.prop(name)
+            if old is not None and declared is not None and check_value(old, declared.type) is None:
                 props[name] = old
             elif required or not required_only:
                 v = gen(k, props)
@@ -582,18 +582,21 @@ def perturb(
         writer.nodes("", run.nodes(clean))
         n_edges = writer.edges("", run.edges(clean))
         n_edges += writer.edges("", run.added(false_edges, n_edges))
-    summary = {
-        "record": "summary",
-        "clean": {"nodes": len(sc.node_ids), "edges": len(sc.src)},
-        "observed": {"nodes": len(sc.node_ids), "edges": n_edges},
-        "changes": {f: run.changes.get(f, 0) for f in FAMILIES},
-        "targets": {f: planner.targets.get(f, 0) for f in FAMILIES},
-    }
-    log.write(summary)
-    log.close()
-    return PerturbResult(
-        out, cfg, summary["changes"], summary["targets"], summary["clean"], summary["observed"]
+    clean_size = {"nodes": len(sc.node_ids), "edges": len(sc.src)}
+    observed_size = {"nodes": len(sc.node_ids), "edges": n_edges}
+    changes = {f: run.changes.get(f, 0) for f in FAMILIES}
+    targets = {f: planner.targets.get(f, 0) for f in FAMILIES}
+    log.write(
+        {
+            "record": "summary",
+            "clean": clean_size,
+            "observed": observed_size,
+            "changes": changes,
+            "targets": targets,
+        }
     )
+    log.close()
+    return PerturbResult(out, cfg, changes, targets, clean_size, observed_size)
 
 
 def _structural_noise(

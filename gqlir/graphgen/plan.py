@@ -259,6 +259,8 @@ def _size(
     else:
         short = 1
     if short > 0:
+        # without a target every edge count is fixed by the config or the schema: none is short
+        assert target is not None
         raise GraphGenError(
             f"{target} edges are too few for this schema: the participation and cardinality "
             f"annotations need about {target + short}; ask for more edges or set counts"
@@ -375,14 +377,14 @@ def _size_edges(
     weights = [float(edges[label].get("weight", 1.0)) for label in open_many]
     shares = cumulative_split(max(budget, 0), weights)
     for label, share in zip(open_many, shares):
-        et = schema.edge(label)
-        assert et is not None
+        open_type = schema.edge(label)
+        assert open_type is not None  # the config's edge labels are the schema's
         edges[label]["count"] = max(share, minimum[label])
         short += max(0, minimum[label] - share)
-        edges[label]["count"] = min(edges[label]["count"], _capacity(schema, et, counts))
+        edges[label]["count"] = min(edges[label]["count"], _capacity(schema, open_type, counts))
         degree = edges[label]["degree"]
         if degree["dist"] == "poisson" and "mean" not in degree:
-            anchors = sum(counts[s] for s, _ in _pairs(schema, et))
+            anchors = sum(counts[s] for s, _ in _pairs(schema, open_type))
             degree["mean"] = round(edges[label]["count"] / max(anchors, 1), 4)
     for et in generation_order(schema):
         implied_from = sum(

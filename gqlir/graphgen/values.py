@@ -217,11 +217,11 @@ def _compile_value(
         return _numeric(spec, ptype, rng, count, where, finish, perm)
     if dist == "zipf":
         table = zipf_table(int(spec.get("n", 100)), float(spec.get("s", 1.1)))
-        values = spec.get("values")
-        if values is not None:
-            if len(values) != table.n:
-                raise GraphGenError(f"{where}: zipf has n={table.n} but {len(values)} values")
-            return lambda k, r: finish(values[table.rank(rng) - 1])
+        ranked = spec.get("values")
+        if ranked is not None:
+            if len(ranked) != table.n:
+                raise GraphGenError(f"{where}: zipf has n={table.n} but {len(ranked)} values")
+            return lambda k, r: finish(ranked[table.rank(rng) - 1])
         return lambda k, r: finish(table.rank(rng))
     if dist == "categorical":
         values = spec.get("values")

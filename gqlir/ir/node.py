@@ -135,7 +135,7 @@ class Node:
 _FACTORY = object()  # stands for a field's default factory in a constructor's signature
 
 
-def _install_init(cls: type) -> None:
+def _install_init(cls: type[Node]) -> None:
     """Give a frozen slotted node class a constructor that stores its fields through the
     slots' descriptors. The one ``dataclass(frozen=True)`` writes calls ``object.__setattr__``
     per field, which makes building a node about twice as slow; parsers and passes build
@@ -174,7 +174,7 @@ def _install_init(cls: type) -> None:
     init = scope["_make"](**env)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = cls.__init__.__doc__
-    cls.__init__ = init
+    type.__setattr__(cls, "__init__", init)  # replaces a method of the class: a plain setattr
 
 
 def _rebuilt[T: Node](node: T, changes: dict[str, Any]) -> T:

@@ -329,12 +329,12 @@ def cypherbench_match_category(query: ir.Node) -> str:
     if not rels and len(chains) >= 2:
         return "special_comparison"
     answer = _answer_variable(query, nodes)
-    order: list[str | None] = []
+    order: list[str] = []
     for n in nodes:
         key = n.variable or f"#{id(n)}"
         if key not in order:
             order.append(key)
-    names = {}
+    names: dict[str, str] = {}
     for key in order:
         names[key] = "n" if key == answer else f"m{len([v for v in names.values() if v != 'n'])}"
 

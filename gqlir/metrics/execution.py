@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeIs
 
 from .errors import MetricsError
 from .peers import (
@@ -165,7 +165,7 @@ class Result:
         """From a :class:`~gqlir.engines.ResultTable`, a ``Result``, or a list of rows."""
         if isinstance(value, Result):
             return value if ordered is None else replace(value, ordered=ordered)
-        if hasattr(value, "rows") and hasattr(value, "columns"):
+        if _is_table(value):
             flag = value.ordered if ordered is None else ordered
             return Result([tuple(r) for r in value.rows], len(value.columns), flag)
         rows = [tuple(r) for r in value]
@@ -174,6 +174,11 @@ class Result:
 
 #: An answer as the metrics take it: a :class:`Result`, an engine's table, or rows.
 Answer = Result | Table | Iterable[Sequence[object]]
+
+
+def _is_table(value: object) -> TypeIs[Table]:
+    """An engine's table, told apart from a list of rows by its rows and columns."""
+    return hasattr(value, "rows") and hasattr(value, "columns")
 
 
 def _compare_as_lists(policy: ExecutionPolicy, gold: Result, pred: Result) -> bool:

@@ -77,7 +77,9 @@ def grammar_score(
         if gold is not None and not check(clean(gold), dialect):
             return -1
         return int(check(clean(pred), dialect))
-    return int(bool(pred) and _valid(pred, dialect))
+    if not pred:
+        return 0
+    return int(_valid(pred, dialect))
 
 
 def grammar_validity(

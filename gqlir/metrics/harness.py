@@ -34,6 +34,7 @@ from ..jsonl import dumps, loads
 from .errors import MetricsError
 from .execution import get_policy
 from .formats import GoldItem, Prediction, export_results, read_gold, read_predictions
+from .grammar import Convention
 from .presets import Preset, get_preset
 from .scoring import ScoringSettings, score_item
 
@@ -61,7 +62,7 @@ class EvalConfig:
     row_cap: int = 100_000
     jobs: int = 1
     policy: str | None = None  # None: the preset's
-    grammar: str | None = None  # None: the preset's
+    grammar: Convention | None = None  # None: the preset's
     preset: str = "default"
     gold_format: str = "auto"
     pred_format: str = "auto"
@@ -222,10 +223,11 @@ def _task(item: GoldItem, pred: Prediction | None, cached: dict | None, config: 
         and pred.answer is None
         and bool(pred.query and pred.query.strip())
     )
+    pred_text = pred.query if pred is not None and run_pred else None
     return {
         "id": item.id,
         "gold": item.query if run_gold else None,
-        "pred": pred.query if run_pred else None,
+        "pred": pred_text,
         "gold_dialect": dialect,
         "pred_dialect": dialect,
         "timeout": config.timeout if config.timeout is not None else DEFAULT_TIMEOUT,

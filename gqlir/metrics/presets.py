@@ -158,31 +158,35 @@ _DRIVER_E5FC112A = Preset(
     report="text2gql-bench@e5fc112a",
 )
 
-_CONTRIB_COMMON = {
-    "grammar": "benchmark",
-    "text_clean": contrib_extract_query,
-    "bleu_reads_text_clean": True,
-    "report": "text2gql-contrib",
-}
+#: What the contrib presets share (each names itself, what it follows and its policy).
+_CONTRIB_COMMON = Preset(
+    name="",
+    follows="",
+    policy="",
+    grammar="benchmark",
+    text_clean=contrib_extract_query,
+    bleu_reads_text_clean=True,
+    report="text2gql-contrib",
+)
 
 # contrib/standalone_text2graph_scripts/reference: ea_gql.py + evaluate_gql.py (Spanner)
-_CONTRIB_SPANNER = Preset(
+_CONTRIB_SPANNER = replace(
+    _CONTRIB_COMMON,
     name="text2gql-bench@contrib-spanner",
     follows="Text2GraphQuery-Driver contrib/standalone_text2graph_scripts/reference/"
     "ea_gql.py and evaluate_gql.py (oskar-van-rest/Text2GraphQuery-Driver 893bb36d)",
     policy="text2gql-spanner",
     clean_gold=contrib_ea_gql_text,
     clean_pred=contrib_ea_gql_text,
-    **_CONTRIB_COMMON,  # type: ignore[arg-type]
 )
 
 # ea_cypher.py + evaluate_gql.py --language cypher (TuGraph)
-_CONTRIB_TUGRAPH = Preset(
+_CONTRIB_TUGRAPH = replace(
+    _CONTRIB_COMMON,
     name="text2gql-bench@contrib-tugraph",
     follows="Text2GraphQuery-Driver contrib/standalone_text2graph_scripts/reference/"
     "ea_cypher.py and evaluate_gql.py (oskar-van-rest/Text2GraphQuery-Driver 893bb36d)",
     policy="text2gql-tugraph",
-    **_CONTRIB_COMMON,  # type: ignore[arg-type]
 )
 
 _CYPHERBENCH = Preset(

@@ -38,7 +38,7 @@ _EDGE_PREFIX = "_prov_e"
 _PATH_PREFIX = "_prov_p"
 
 
-def _branches(query: ir.Query) -> list[ir.LinearQuery]:
+def _branches(query: ir.Statement) -> list[ir.LinearQuery]:
     if isinstance(query, ir.SetOperation):
         return _branches(query.left) + _branches(query.right)
     if isinstance(query, ir.ConditionalQuery):
@@ -89,17 +89,21 @@ class _Namer:
         return f"{prefix}{self.count}"
 
     def node(self, node: ir.NodePattern) -> ir.NodePattern:
-        if node.variable is None:
-            node = replace(node, variable=self.fresh(_NODE_PREFIX))
-        self.returned[node.variable] = None
+        name = node.variable
+        if name is None:
+            name = self.fresh(_NODE_PREFIX)
+            node = replace(node, variable=name)
+        self.returned[name] = None
         return node
 
     def rel(self, rel: ir.RelPattern) -> ir.RelPattern:
         if not self.edges:
             return rel
-        if rel.variable is None:
-            rel = replace(rel, variable=self.fresh(_EDGE_PREFIX))
-        self.returned[rel.variable] = None
+        name = rel.variable
+        if name is None:
+            name = self.fresh(_EDGE_PREFIX)
+            rel = replace(rel, variable=name)
+        self.returned[name] = None
         return rel
 
     def chain(self, chain: ir.PathChain) -> ir.PathChain:
@@ -136,8 +140,9 @@ def _has_quantified_part(pattern: ir.PathPattern) -> bool:
     return False
 
 
-def provenance_queries(query: ir.Query, *, edges: bool = False) -> list[ir.LinearQuery]:
-    """The provenance queries of ``query`` (one per UNION branch that has a MATCH), as IR."""
+def provenance_queries(query: ir.Statement, *, edges: bool = False) -> list[ir.LinearQuery]:
+    """The provenance queries of ``query`` (one per UNION branch that has a MATCH), as IR; a
+    statement that is no query (``CREATE INDEX``) has none."""
     out = []
     for branch in _branches(query):
         part = _match_part(branch.steps)

@@ -68,8 +68,8 @@ def format_table(summary: dict[str, Any]) -> str:
         lines.append(f"| {name} | " + " | ".join(h for _, h, _ in cols) + " |")
         lines.append("|" + "---|" * (len(cols) + 1))
         for value, figures in groups.items():
-            cells = " | ".join(_cell(figures.get(k)) for k, _, _ in cols)
-            lines.append(f"| {value} | {cells} |")
+            row = " | ".join(_cell(figures.get(k)) for k, _, _ in cols)
+            lines.append(f"| {value} | {row} |")
     status = summary.get("status", {})
     if status:
         lines += ["", "## Run outcomes", ""]

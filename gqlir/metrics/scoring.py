@@ -66,7 +66,7 @@ def _is_number(v: Any) -> bool:
 
 def _orders(text: str | None, result: Result | None, policy: ExecutionPolicy) -> bool:
     if policy.order_from == "text":
-        return bool(text) and "order by" in text.lower()
+        return bool(text and "order by" in text.lower())
     return bool(result and result.ordered)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import decimal
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -124,7 +124,7 @@ def value_key(v: Any, rules: ValueRules = DEFAULT_RULES) -> Any:
     return ("other", repr(v))
 
 
-def row_key(row: tuple[Any, ...] | list[Any], rules: ValueRules = DEFAULT_RULES) -> tuple:
+def row_key(row: Sequence[Any], rules: ValueRules = DEFAULT_RULES) -> tuple:
     return tuple(value_key(v, rules) for v in row)
 
 

@@ -10,7 +10,9 @@ introduces that is named once and read nowhere is dropped (``EXISTS { (n)-->(m) 
 ``(n)-->()``), and every other variable must be bound where the EXISTS stands, and known not
 to be null there: with a null node ``EXISTS { }`` is false but a pattern predicate is null
 (and FalkorDB drops the row of a CASE testing one: make fuzz, seed 20261121), so a variable an
-OPTIONAL MATCH, an UNWIND or a computed column binds keeps the EXISTS. The printer then
+OPTIONAL MATCH, an UNWIND or a computed column binds keeps the EXISTS. Where the target reads a
+pattern as a predicate only under AND, OR and NOT of a WHERE (``pattern_predicate_anywhere``
+false: FalkorDB reads it as the list of its paths elsewhere), an EXISTS elsewhere stays one. The printer then
 decides as for a predicate it read (gqlir/emitter/cypher.py ``exists``).
 """
 
@@ -39,6 +41,8 @@ def lower_pattern_predicates(root: Node, target: Dialect) -> Node:
     """``root`` with each EXISTS that can be a pattern predicate marked as one."""
     if not applies(target):
         return root
+    anywhere = target.capabilities.pattern_predicate_anywhere
+    counts = target.capabilities.pattern_comprehension
 
     def linear(node: Node) -> Node:
         if not isinstance(node, q.LinearQuery):
@@ -50,7 +54,14 @@ def lower_pattern_predicates(root: Node, target: Dialect) -> Node:
             here, sure = bound, present
             if isinstance(step, q.Match):  # (its own variables are matched where it tests them)
                 here, sure = bound | _pattern_names(step), present | _pattern_names(step)
-            steps.append(step.transform(_marker(here, sure)))  # type: ignore[arg-type]
+            marker = _marker(here, sure)
+            if anywhere:
+                step = step.transform(marker)  # type: ignore[assignment]
+            else:  # a pattern read as a predicate elsewhere is an EXISTS there
+                step = _mark_where(step.transform(_unmark), marker)  # type: ignore[arg-type]
+            if counts:
+                step = _count_outside_where(step, here, sure)
+            steps.append(step)
             present = _present_after(step, present)
             bound = _after(step, bound)
         new = tuple(steps)
@@ -59,6 +70,84 @@ def lower_pattern_predicates(root: Node, target: Dialect) -> Node:
         return replace(node, steps=new)
 
     return root.transform(linear)
+
+
+def _mark_where(step: q.Step, marker: Callable[[Node], Node]) -> q.Step:
+    """``step`` with the EXISTS marked that are operands of AND, OR or NOT at the top of its
+    WHERE (``pattern_predicate_anywhere`` false: FalkorDB reads a pattern as a predicate only
+    there)."""
+    where = getattr(step, "where", None)
+    if not isinstance(step, (q.Match, q.Projection)) or where is None:
+        return step
+    new = _mark_connectives(where, marker)
+    return step if new is where else replace(step, where=new)
+
+
+def _count_outside_where(step: q.Step, bound: set[str], present: set[str]) -> q.Step:
+    """``step`` with its EXISTS outside a WHERE (and outside a MATCH) counted by
+    :func:`_counted`: FalkorDB resolves no pattern comprehension in a WHERE ("Unable to resolve
+    filtered alias", observed), where a pattern predicate is the form it reads."""
+    if isinstance(step, q.Match):
+        return step
+    where = getattr(step, "where", None)
+    base = replace(step, where=None) if where is not None else step  # type: ignore[call-arg]
+    new = base.transform(lambda x: _counted(x, bound, present))
+    if new is base:
+        return step
+    return replace(new, where=where) if where is not None else new  # type: ignore[return-value]
+
+
+def _counted(node: Node, bound: set[str], present: set[str]) -> Node:
+    """An EXISTS that stays one, written ``size([pattern WHERE w | 1]) > 0``: a pattern
+    comprehension lists one item per match, so it is not empty exactly when the EXISTS holds.
+    Only for one pattern with at most one relationship of one hop (edge uniqueness and the
+    path semantics of variable-length relationships differ between the targets) whose bound
+    variables are known not to be null (a pattern comprehension from a null node is null in
+    some engines)."""
+    if not isinstance(node, e.Exists) or node.pattern_predicate:
+        return node
+    query = node.query
+    if not isinstance(query, q.LinearQuery) or len(query.steps) != 1:
+        return node
+    (match,) = query.steps
+    if not isinstance(match, q.Match) or match.optional or len(match.patterns) != 1:
+        return node
+    pattern = match.patterns[0]
+    if pattern.variable is not None or pattern.search is not None or pattern.mode is not None:
+        return node
+    if not isinstance(pattern.path, p.PathChain):
+        return node
+    rels = [x for x in pattern.path.elements if isinstance(x, p.RelPattern)]
+    if len(rels) > 1 or any(r.quantifier is not None for r in rels):
+        return node
+    if not all(isinstance(x, (p.NodePattern, p.RelPattern)) for x in pattern.path.elements):
+        return node
+    if not (_pattern_names(match) & bound) <= present:
+        return node
+    listed = e.PatternComprehension(pattern, match.where, e.Integer(1), pos=node.pos)
+    size = e.FunctionCall("size", (listed,), pos=node.pos)
+    return e.Comparison(e.CompOp.GT, size, e.Integer(0), pos=node.pos)
+
+
+def _unmark(node: Node) -> Node:
+    if isinstance(node, e.Exists) and node.pattern_predicate:
+        return replace(node, pattern_predicate=False)
+    return node
+
+
+def _mark_connectives(node: e.Expr, marker: Callable[[Node], Node]) -> e.Expr:
+    if isinstance(node, e.Exists):
+        return marker(node)  # type: ignore[return-value]
+    if isinstance(node, (e.And, e.Or)):
+        left = _mark_connectives(node.left, marker)
+        right = _mark_connectives(node.right, marker)
+        if left is node.left and right is node.right:
+            return node
+        return replace(node, left=left, right=right)
+    if isinstance(node, e.Not):
+        operand = _mark_connectives(node.operand, marker)
+        return node if operand is node.operand else replace(node, operand=operand)
+    return node
 
 
 def _marker(bound: set[str], present: set[str]) -> Callable[[Node], Node]:

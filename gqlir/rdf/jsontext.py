@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from json.decoder import scanstring
 from typing import Any
 
 _SPACE = re.compile(r"[ \t\r\n]*")
@@ -28,6 +27,17 @@ def parse_path_text(text: str) -> list[str | int]:
     return [int(n) if n else k for k, n in re.findall(r"([A-Za-z_][\w-]*)|\[(\d+)\]", text)]
 
 
+_DECODER = json.JSONDecoder()
+
+
+def _string_at(text: str, i: int) -> tuple[str, int]:
+    """The JSON string whose opening quote is at ``i``, and the offset just after it."""
+    if text[i] != '"':
+        raise ValueError(f"no JSON string at offset {i}")
+    value, end = _DECODER.raw_decode(text, i)
+    return value, end
+
+
 def _skip_space(text: str, i: int) -> int:
     m = _SPACE.match(text, i)
     return m.end() if m else i
@@ -37,7 +47,7 @@ def _skip_value(text: str, i: int) -> int:
     """The offset just after the JSON value that starts at ``i`` (text is valid JSON)."""
     ch = text[i]
     if ch == '"':
-        return scanstring(text, i + 1)[1]
+        return _string_at(text, i)[1]
     if ch in "[{":
         close = "]" if ch == "[" else "}"
         i = _skip_space(text, i + 1)
@@ -45,7 +55,7 @@ def _skip_value(text: str, i: int) -> int:
             return i + 1
         while True:
             if ch == "{":
-                i = _skip_space(text, scanstring(text, i + 1)[1])
+                i = _skip_space(text, _string_at(text, i)[1])
                 i = _skip_space(text, i + 1)  # the colon
             i = _skip_space(text, _skip_value(text, i))
             if text[i] == close:
@@ -80,7 +90,7 @@ def locate(text: str, path: JsonPath) -> int | None:
                     return None
                 i = _skip_space(text, i + 1)
                 while text[i] != "}":
-                    key, end = scanstring(text, i + 1)
+                    key, end = _string_at(text, i)
                     if key == step:
                         if depth == len(path):
                             return i

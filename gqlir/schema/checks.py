@@ -127,8 +127,8 @@ class _Checker:
         if isinstance(step, ir.Merge):
             self.path_pattern(step.pattern, env)
             for action in step.actions:
-                for item in action.items:
-                    self.expr(item, env)
+                for set_item in action.items:
+                    self.expr(set_item, env)
             return env
         if isinstance(step, ir.Projection):
             for item in step.items:
@@ -171,8 +171,8 @@ class _Checker:
             self.expr(step.source, env)
             inner = dict(env)
             inner.pop(step.variable, None)
-            for s in step.body:
-                inner = self.step(s, inner)
+            for body_step in step.body:
+                inner = self.step(body_step, inner)
             return env
         for child in step.children():
             self.expr(child, env)
@@ -463,8 +463,10 @@ class _Checker:
                 self.expr(child, env)
             return
         if isinstance(e, ir.HasLabels) and isinstance(e.subject, ir.Variable):
-            b = env.get(e.subject.name)
-            known = self.edge_labels if b is not None and b.kind == "edge" else self.node_labels
+            found = env.get(e.subject.name)
+            known = (
+                self.edge_labels if found is not None and found.kind == "edge" else self.node_labels
+            )
             for lab in self._label_names(e.labels):
                 if lab.name not in known:
                     what = "relationship type" if known is self.edge_labels else "node label"
@@ -483,8 +485,8 @@ class _Checker:
 
     def property_name(self, key: str, types: frozenset[str], kind: str, offset: int | None) -> None:
         lookup = self.schema.node if kind == "node" else self.schema.edge
-        elements = [lookup(t) for t in sorted(types)]
-        elements = [x for x in elements if x is not None]
+        found = [lookup(t) for t in sorted(types)]
+        elements = [x for x in found if x is not None]
         if not elements or any(x.prop(key) is not None for x in elements):
             return
         names = {p for x in elements for p in x.property_names}

@@ -350,8 +350,8 @@ def write_csv(
                 w.writerow(head + props)
                 for i in items:
                     lead = [i.id] if ID in head else []
-                    if is_edge:
-                        lead += [i.source, i.target]  # type: ignore[union-attr]
+                    if isinstance(i, Edge):
+                        lead += [i.source, i.target]
                     w.writerow(
                         [_cell_text(x) for x in lead]
                         + [_cell_text(i.properties.get(p)) for p in props]
@@ -441,8 +441,9 @@ def write_parquet(
                     )
                 )
             if is_edge:
-                cols[SOURCE] = [ident(i.source) for i in items]  # type: ignore[union-attr]
-                cols[TARGET] = [ident(i.target) for i in items]  # type: ignore[union-attr]
+                edges_of = [i for i in items if isinstance(i, Edge)]  # (all of them)
+                cols[SOURCE] = [ident(e.source) for e in edges_of]
+                cols[TARGET] = [ident(e.target) for e in edges_of]
                 fields += [pa.field(SOURCE, id_type), pa.field(TARGET, id_type)]
             for p in el.properties:
                 cols[p.name] = [_to_arrow_value(i.properties.get(p.name), p.type) for i in items]

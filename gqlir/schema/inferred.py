@@ -87,10 +87,10 @@ def tables_of_sql(text: str, sql_dialect: str | None) -> InferredTables:
                     raise _star_needs_schema(star)
                 if isinstance(star, exp.Column) and isinstance(star.this, exp.Star):
                     raise _star_needs_schema(star.this)  # t.*
-    tables = tuple(
+    read = tuple(
         Table(name, tuple(Column(c, _UNKNOWN) for c in cols)) for name, cols in columns.items()
     )
-    return InferredTables(RelationalSchema(tables))
+    return InferredTables(RelationalSchema(read))
 
 
 def _star_needs_schema(star: Any) -> SchemaError:
@@ -202,9 +202,10 @@ def _path_edges(
             continue
         label = _single(element.types, "a relationship pattern")
         ends = [_label_of(elements[j], labels) for j in (i - 1, i + 1) if 0 <= j < len(elements)]
-        if len(ends) != 2 or None in ends:
+        known = [end for end in ends if end is not None]
+        if len(known) != 2:
             raise _needs_schema(f"a :{label} relationship has an endpoint without a label")
-        source, target = ends
+        source, target = known
         if element.direction is p.Direction.IN:
             source, target = target, source
         elif element.direction is not p.Direction.OUT:

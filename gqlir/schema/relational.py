@@ -218,7 +218,8 @@ def to_relational(schema: SchemaGraph) -> tuple[RelationalSchema, GraphMapping]:
     for n in schema.node_types:
         if n.keys:
             keys_of[n.label] = n.keys
-            key_types[n.label] = {k: n.prop(k).type for k in n.keys}  # type: ignore[union-attr]
+            declared = {p.name: p.type for p in n.properties}  # keys are properties (model)
+            key_types[n.label] = {k: declared[k] for k in n.keys}
             surrogate[n.label] = False
         else:
             sk = _surrogate_name(n)
@@ -231,8 +232,8 @@ def to_relational(schema: SchemaGraph) -> tuple[RelationalSchema, GraphMapping]:
     for e in fk_edges:
         ep = e.endpoints[0]
         stem = fk_column_stem(e.label, table_names)
-        cols = tuple(f"{stem}_{k}" for k in keys_of[ep.target])
-        fk_cols.setdefault(ep.source, []).append((e, cols))
+        fk_names = tuple(f"{stem}_{k}" for k in keys_of[ep.target])
+        fk_cols.setdefault(ep.source, []).append((e, fk_names))
 
     tables: list[Table] = []
     node_maps: list[NodeTable] = []
@@ -243,7 +244,7 @@ def to_relational(schema: SchemaGraph) -> tuple[RelationalSchema, GraphMapping]:
             cols.insert(
                 0, Column(keys_of[n.label][0], PropertyType(TypeKind.INT64), nullable=False)
             )
-        unique = [(p.name,) for p in n.properties if p.unique]
+        unique: list[tuple[str, ...]] = [(p.name,) for p in n.properties if p.unique]
         fks = []
         taken = {c.name for c in cols}
         for e, fcols in fk_cols.get(n.label, []):

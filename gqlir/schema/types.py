@@ -398,7 +398,9 @@ class TypeTable:
 
 def _split_top(text: str) -> list[str]:
     """Split on commas that are not nested in brackets."""
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "<([":
             depth += 1

@@ -92,8 +92,9 @@ class Binder:
             label = a.var_label(var)
             return ("node", label) if label else None
         for i, rel in enumerate(self.structure.rels):
-            if rel.variable == var and a.rel_types[i] is not None:
-                return "edge", a.rel_types[i]  # type: ignore[return-value]
+            rel_type = a.rel_types[i]
+            if rel.variable == var and rel_type is not None:
+                return "edge", rel_type
         return None
 
     def prop_type(self, kind: str, owner: str, name: str) -> Property | None:
@@ -161,7 +162,7 @@ class Binder:
             return []
         out = []
         for p in element.properties:
-            if kind == "node" and _unique(element, p.name) and wanted != "any":  # type: ignore[arg-type]
+            if isinstance(element, NodeType) and _unique(element, p.name) and wanted != "any":
                 continue  # ids and other unique values make no question
             if not self.index.present(kind, owner, p.name):
                 continue
@@ -188,7 +189,8 @@ class Binder:
         a = rng.choice(self.assignments)
         b = Binding(a)
         for name in sorted({r.hops for r in self.structure.rels if isinstance(r.hops, str)}):
-            b.hops[name] = tuple(rng.choice(self.template.constraints.hops.get(name, DEFAULT_HOPS)))
+            lower, upper = rng.choice(self.template.constraints.hops.get(name, DEFAULT_HOPS))
+            b.hops[name] = (lower, upper)
         b.props = self.choose_props(a, rng)
         needs_witness = any(u.kind != "free" for u in self.structure.values.values())
         witness = find_witness(self.structure, a, b.hops, self.index, rng)

@@ -20,6 +20,7 @@ nodes (:mod:`gqlir.synth.holes`): what a template holds from then on is IR, neve
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeGuard, cast
 
 from .. import ir
 from ..errors import GqlirError
@@ -37,7 +38,7 @@ from .holes import (
 MARK = "?"
 
 
-def _marked(name: str | None) -> bool:
+def _marked(name: str | None) -> TypeGuard[str]:
     return isinstance(name, str) and name.startswith(MARK)
 
 
@@ -53,7 +54,10 @@ def _replace_marker(node: ir.Node) -> ir.Node:
     if isinstance(node, ir.RelPattern):
         node = replace(node, types=_label_hole(node.types, "edge"))
         if _marked(node.variable) and node.quantifier is not None:
-            node = replace(node, variable=None, quantifier=QuantifierHole(node.variable[1:]))
+            # Template IR: the hole stands where a finished query has a Quantifier, until
+            # instantiate() puts the bound one there (the field's type names only the latter).
+            hole = cast(ir.Quantifier, QuantifierHole(node.variable[1:]))
+            node = replace(node, variable=None, quantifier=hole)
         return node
     if isinstance(node, ir.Property) and _marked(node.key):
         return PropertyHole(node.subject, node.key[1:])
@@ -83,11 +87,14 @@ def compile_skeleton(text: str, where: str = "template") -> ir.Query:
         query = parse(text, "neo4j")
     except GqlirError as exc:
         raise SynthError(f"{where}: the skeleton does not parse: {exc.message}") from None
+    if not isinstance(query, ir.Query):
+        raise SynthError(f"{where}: the skeleton is a {type(query).__name__}, not a query")
     compiled = query.transform(_replace_marker)
     for node in compiled.walk():
         if isinstance(node, ir.FunctionCall) and _marked(node.name):
             raise SynthError(f"{where}: `{node.name}` is only allowed as an ORDER BY key")
-    return compiled  # type: ignore[return-value]
+    assert isinstance(compiled, ir.Query)  # markers are in the query's parts, never the query
+    return compiled
 
 
 def join_steps(first: ir.Query, second: ir.Query, where: str = "template") -> ir.Query:

@@ -30,7 +30,7 @@ class ReferenceExecutor:
     def __init__(self, engine: Any) -> None:
         self.engine = engine
 
-    def run(self, query: ir.Query, timeout: float, row_cap: int, dialect: str = "neo4j") -> Any:
+    def run(self, query: ir.Statement, timeout: float, row_cap: int, dialect: str = "neo4j") -> Any:
         """The query's table, evaluated with ``dialect``'s meanings (its capabilities)."""
         from ..dialect import get_dialect
         from ..engines.base import ResultTable, take

@@ -76,4 +76,5 @@ def substitute(query: ir.Query, b: Binding, schema: SchemaGraph) -> ir.Query:
     left = next(holes_in(concrete), None)
     if left is not None:
         raise SynthError(f"a {type(left).__name__} was left unfilled")
-    return concrete  # type: ignore[return-value]
+    assert isinstance(concrete, ir.Query)  # holes are in the query's parts, never the query
+    return concrete

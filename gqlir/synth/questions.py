@@ -139,9 +139,8 @@ class Verbalizer:
             return self.aliases.get(e.name, "the path" if len(e.name) == 1 else words(e.name))
         if isinstance(e, (ir.String, ir.Boolean, ir.Integer, ir.Float, ir.TemporalLiteral)):
             return lit(e)
-        joiner = _joiner(e)
-        if joiner is not None:
-            return f"{self.expr(e.left)} {joiner} {self.expr(e.right)}"  # type: ignore[attr-defined]
+        if isinstance(e, _BINARY):
+            return f"{self.expr(e.left)} {_joiner(e)} {self.expr(e.right)}"
         if isinstance(e, ir.Or):
             return f"either {self.expr(e.left)} or {self.expr(e.right)}"
         if isinstance(e, ir.Not):
@@ -259,7 +258,10 @@ class Verbalizer:
         return "answer the query"
 
 
-def _joiner(e: ir.Expr) -> str | None:
+_BINARY = (ir.Comparison, ir.StringMatch, ir.And, ir.Arithmetic)
+
+
+def _joiner(e: ir.Comparison | ir.StringMatch | ir.And | ir.Arithmetic) -> str:
     """The words between the operands of a binary operator, or None."""
     if isinstance(e, ir.Comparison):
         return _COMPARE[e.op]
@@ -267,9 +269,7 @@ def _joiner(e: ir.Expr) -> str | None:
         return e.op.value.lower()
     if isinstance(e, ir.And):
         return "and"
-    if isinstance(e, ir.Arithmetic):
-        return _ARITH.get(e.op.value, e.op.value)
-    return None
+    return _ARITH.get(e.op.value, e.op.value)
 
 
 def _sentence(text: str) -> str:

@@ -91,7 +91,7 @@ def to_one_pair(s: Structure, a: Assignment, schema: SchemaGraph) -> str | None:
 
 def _counted_variables(query: ir.Node) -> list[tuple[set[str], str]]:
     """(grouping variables, counted variable) of every grouped count."""
-    out = []
+    out: list[tuple[set[str], str]] = []
     for proj in query.find_all(ir.Projection):
         keys: set[str] = set()
         counted: list[str] = []

@@ -114,5 +114,6 @@ def synthesize(
             stats["realism"][kind] = stats["realism"].get(kind, 0) + count
     if out:
         write_dataset(out, items, stats, list(config.dialects), schemas)
-        checkpoint.remove()  # type: ignore[union-attr]
+    if checkpoint is not None:  # (there is one exactly when there is an out folder)
+        checkpoint.remove()
     return items, stats

@@ -89,7 +89,7 @@ def parse_format(spec: str) -> FormatName:
 
 
 def _module(fmt: FormatName) -> FormatModule:
-    return importlib.import_module(f"{__name__}.{_FORMATS[fmt.name][0]}")  # type: ignore[return-value]
+    return importlib.import_module(f"{__name__}.{_FORMATS[fmt.name][0]}")
 
 
 def read(text: str, fmt: str, *, name: str = "") -> SchemaGraph:

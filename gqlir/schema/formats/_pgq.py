@@ -301,7 +301,8 @@ def to_schema(rel: RelationalSchema, pg: PropertyGraph) -> SchemaGraph:
         if in_node_table:
             from ..model import Participation
 
-            total = all(not (t.column(c).nullable) for c in dst_cols if t.column(c))  # type: ignore[union-attr]
+            ends = [t.column(c) for c in dst_cols]
+            total = all(not col.nullable for col in ends if col is not None)
             participation = Participation.TOTAL if total else Participation.PARTIAL
         if label in merged:
             prev = merged[label]
@@ -373,7 +374,7 @@ def render(pg: PropertyGraph, style: Style) -> str:
         parts = []
         for ld in e.labels:
             head = f"LABEL {q(ld.label)}" if ld.label else "DEFAULT LABEL"
-            if ld.properties == ALL:
+            if isinstance(ld.properties, str):  # ALL, the only string value
                 parts.append(f"{head} PROPERTIES ALL COLUMNS")
             elif not ld.properties:
                 parts.append(f"{head} NO PROPERTIES")

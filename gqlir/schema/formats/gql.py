@@ -72,8 +72,10 @@ def write(schema: SchemaGraph, variant: str | None = None) -> str:
         lines.append(f"  (:{labels}{_props(n.properties)})")
     for e in schema.edge_types:
         for ep in e.endpoints:
-            src = "&".join(_q(x) for x in schema.node(ep.source).labels)  # type: ignore[union-attr]
-            dst = "&".join(_q(x) for x in schema.node(ep.target).labels)  # type: ignore[union-attr]
+            source, target = schema.node(ep.source), schema.node(ep.target)
+            assert source is not None and target is not None  # SchemaGraph checks endpoints
+            src = "&".join(_q(x) for x in source.labels)
+            dst = "&".join(_q(x) for x in target.labels)
             lines.append(f"  (:{src})-[:{_q(e.label)}{_props(e.properties)}]->(:{dst})")
     name = _q(schema.name or "graph_type")
     return f"CREATE GRAPH TYPE {name} {{\n" + ",\n".join(lines) + "\n}\n"

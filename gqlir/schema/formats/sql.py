@@ -437,10 +437,10 @@ def parse_tables(text: str, dialect: str, *, skip: Any = None) -> RelationalSche
         tables[name.lower()] = spec | {"name": name}
         order.append(name.lower())
     for table, cols, unique in indexes:
-        spec = tables.get(table.lower())
-        if spec is None:
+        indexed = tables.get(table.lower())
+        if indexed is None:
             raise SchemaError(f"SQL: index on unknown table {table!r}", code="SCHEMA_SYNTAX")
-        (spec["unique"] if unique else spec["indexes"]).append(cols)
+        (indexed["unique"] if unique else indexed["indexes"]).append(cols)
     out = []
     for key in order:
         spec = tables[key]

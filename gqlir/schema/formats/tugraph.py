@@ -250,10 +250,10 @@ def _read_procedures(text: str, name: str) -> SchemaGraph:
             entries.append(ent)
             by_label[args[0]] = ent
         elif low in ("db.addindex", "db.addvertexindex"):
-            ent = by_label.get(args[0])
-            if ent is None:
+            indexed = by_label.get(args[0])
+            if indexed is None:
                 raise c.error(f"{proc}: unknown label {args[0]!r}", call_tok)
-            for p in ent["properties"]:
+            for p in indexed["properties"]:
                 if p["name"] == args[1]:
                     p["index"] = True
                     if len(args) > 2 and args[2] is True:
