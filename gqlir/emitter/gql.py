@@ -226,7 +226,7 @@ class GqlGenerator(GraphTextGenerator):
         if isinstance(node, q.Query):
             return self.top(node)
         if isinstance(node, q.Step):
-            return self.join_clauses(self.step_clauses(node, final=True, top=False))
+            return self.join_clauses(self.step_clauses(node, final=True))
         if isinstance(node, e.Expr):
             return self.expr(node)
         return self.gen(node)
@@ -278,7 +278,7 @@ class GqlGenerator(GraphTextGenerator):
             self.require(self.caps.use_graph, "USE", query)
             lead = "USE " + self.graph_name(graph)
         self.query_graph = graph
-        body = self.query_text(query, top=True, lead=lead)
+        body = self.query_text(query, lead=lead)
         return self.join_clauses([*prefix, body])
 
     def graph_name(self, name: str) -> str:
@@ -293,11 +293,11 @@ class GqlGenerator(GraphTextGenerator):
     # =========================================================================================
     # queries
     # =========================================================================================
-    def query_text(self, query: q.Query, *, top: bool, lead: str | None = None) -> str:
+    def query_text(self, query: q.Query, *, lead: str | None = None) -> str:
         if isinstance(query, q.LinearQuery):
-            return self.join_clauses(self.linear(query, top=top, lead=lead))
+            return self.join_clauses(self.linear(query, lead=lead))
         if isinstance(query, q.SetOperation):
-            return self.set_operation(query, top=top, lead=lead)
+            return self.set_operation(query, lead=lead)
         if isinstance(query, q.ConditionalQuery):
             raise self.unsupported(
                 "conditional query",
@@ -309,9 +309,9 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.LinearQuery, q.SetOperation, q.ConditionalQuery)
     def query_node(self, query: q.Query) -> str:
-        return self.query_text(query, top=False)
+        return self.query_text(query)
 
-    def linear(self, query: q.LinearQuery, *, top: bool, lead: str | None = None) -> list[str]:
+    def linear(self, query: q.LinearQuery, *, lead: str | None = None) -> list[str]:
         """The statements of a linear query; projections other than the last end a statement
         with ``NEXT``. ``lead`` (``USE g``) opens every statement."""
         steps = query.steps
@@ -324,7 +324,7 @@ class GqlGenerator(GraphTextGenerator):
             if opening and lead is not None:
                 out.append(lead)
             opening = False
-            clauses = self.step_clauses(step, final=i == last, top=top)
+            clauses = self.step_clauses(step, final=i == last)
             out.extend(clauses)
             if clauses and clauses[-1] == "NEXT":
                 opening = True
@@ -333,13 +333,13 @@ class GqlGenerator(GraphTextGenerator):
             out.append(self.standalone_call_result(tail))
         return out
 
-    def step_clauses(self, step: q.Step, *, final: bool, top: bool) -> list[str]:
+    def step_clauses(self, step: q.Step, *, final: bool) -> list[str]:
         if isinstance(step, q.Projection):
             return self.projection(step, final=final)
         text = self.gen(step)
         return [text] if text else []
 
-    def set_operation(self, query: q.SetOperation, *, top: bool, lead: str | None) -> str:
+    def set_operation(self, query: q.SetOperation, *, lead: str | None) -> str:
         branches = self._set_branches(query)
         keyword = self._set_keyword(query)
         sep = self.clause_separator()
@@ -348,7 +348,7 @@ class GqlGenerator(GraphTextGenerator):
         for branch in branches:
             self.scope = dict(outer)
             if isinstance(branch, q.LinearQuery):
-                clauses = self.linear(branch, top=top, lead=lead)
+                clauses = self.linear(branch, lead=lead)
                 if "NEXT" in clauses:
                     # A branch with NEXT is a nested query specification in braces.
                     self.require(
@@ -390,7 +390,7 @@ class GqlGenerator(GraphTextGenerator):
         self.scope = dict(scope)
         self.depth += 1
         try:
-            body = self.query_text(query, top=False)
+            body = self.query_text(query)
         finally:
             self.depth -= 1
             self.scope = outer
