@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ir import expr as e
+from ..ir import marks
 from ..ir.analysis import BOOLEAN_VALUED
 
 __all__ = [
@@ -322,6 +323,8 @@ class TypeAnalysis:
         if isinstance(node, e.Slice):
             subject = self.of(node.subject)
             return unconst(subject) if subject.kind == "list" else ANY
+        if isinstance(node, e.Untranslatable):
+            return self.of(node.expr)  # (what the refused expression would have been)
         return ANY
 
     def _arithmetic(self, node: e.Arithmetic) -> VType:
@@ -356,6 +359,8 @@ class TypeAnalysis:
     def _call(self, node: e.FunctionCall | e.Aggregate) -> VType:
         name = node.name
         args = node.args
+        if name[:1] == "%" or name in marks.STRING_FUNCTION_NAMES:
+            return self._marked(name, args)
         if name in LIST_FUNCTIONS:
             return LIST_FUNCTIONS[name]
         kind = FUNCTION_KINDS.get(name)
@@ -386,6 +391,23 @@ class TypeAnalysis:
             t = self.of(args[0])
             return unconst(t) if t.kind in ("list", "string") else ANY
         return ANY
+
+    def _marked(self, name: str, args: tuple[e.Expr, ...]) -> VType:
+        """A lowered form (:mod:`gqlir.ir.marks`): the type of the form it stands for."""
+        if name in (marks.COLLECT, marks.COLLECT_ALL):
+            name = "collect"
+        elif name == marks.SUM:
+            name = "sum"
+        elif name.startswith(marks.STDEV) or name == marks.POWER:
+            return VType("float")
+        elif name in (marks.EQ, *marks.STRING_FUNCTION_NAMES):
+            return VType("boolean")
+        elif name in (marks.MOD, marks.ADD) and len(args) == 2:
+            op = e.ArithOp.MOD if name == marks.MOD else e.ArithOp.ADD_NUMBERS
+            return self._arithmetic(e.Arithmetic(op, args[0], args[1]))
+        else:
+            return ANY
+        return self._call(e.Aggregate(name, args))
 
 
 # -- the schema's property types -------------------------------------------------------------

@@ -68,6 +68,8 @@ def emit(node: Node, dialect: str | Dialect, *, pretty: bool = False, schema: An
         if preflight is not None:
             preflight(node)
         properties = getattr(generator, "property_kinds", None)
+        # (the GQL printer's schema, read once: the SchemaGraph its passes read)
+        schema = getattr(generator, "graph_schema", schema)
         lowered = lower(node, generator.dialect, properties=properties, schema=schema)
         return generator.generate(lowered)
     except RecursionError:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from ..dialect import Capabilities, Dialect
 from ..errors import UnsupportedError
@@ -107,6 +107,10 @@ def construct_name(node: object) -> str:
     return f"IR node {cls.__name__}"
 
 
+#: (printer class, dialect) -> the words its names must avoid.
+_RESERVED: dict[tuple[type, Any], frozenset[str]] = {}
+
+
 class Generator:
     """Base of the text emitters: dispatch, capability checks and quoting for one dialect.
 
@@ -133,7 +137,13 @@ class Generator:
         self.dialect = dialect
         self.caps: Capabilities = dialect.capabilities
         self.pretty = pretty
-        self.reserved = self.FAMILY_RESERVED | dialect.reserved_words
+        key = (type(self), dialect)
+        reserved = _RESERVED.get(key)
+        if reserved is None:  # (a union of some hundred words: once per printer and dialect)
+            if len(_RESERVED) > 64:  # dialects built by hand, not loaded once
+                _RESERVED.clear()
+            reserved = _RESERVED[key] = self.FAMILY_RESERVED | dialect.reserved_words
+        self.reserved = reserved
         self.depth = 0
 
     # -- dispatch ----------------------------------------------------------------------------

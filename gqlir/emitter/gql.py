@@ -14,22 +14,17 @@ of this module is about writing those meanings in GQL's vocabulary:
   ``ORDER BY``/``OFFSET``/``LIMIT`` statement; ``UNWIND`` is ``FOR``; a filter is ``FILTER``.
   ``OFFSET`` is written before ``LIMIT``. Every sort key carries ``NULLS FIRST``/``NULLS LAST``
   unless the target's default placement is known to match Cypher's (nulls last ascending).
-* **Types.** The rules that read the types of expressions are lowering passes (run first, see
-  :mod:`gqlir.passes.gql_expressions`): Cypher's ``+`` (numbers add, strings and lists
-  concatenate with ``||``, a list and an element append), ``size()`` (``CHAR_LENGTH`` or
-  ``CARDINALITY``), ``toString()``, ``toBoolean()``, and the walks, subscripts and slices of
-  constant lists. A refusal a pass finds is left in the IR (:class:`~gqlir.ir.Untranslatable`)
-  and raised here where the query writes it. This printer still refuses, from the types in its
-  scope (:mod:`gqlir.analysis.scope`), what would change meaning: comparing or ordering values
-  of different types (Cypher gives false or uses a fixed type order, GQL raises), reading a
-  field of a temporal value, ``%`` on floats, a float divided by a literal zero (NaN or Infinity
-  in Cypher, an exception in GQL).
-* **Rewrites still made here** (they need the printer's fresh names or its projection forms):
-  ``a STARTS WITH b`` is ``LEFT(a, CHAR_LENGTH(b)) = b`` (null in, null out); a walk over a list
-  not known here is a ``FOR`` subquery (:mod:`.gql_walks`); ``sum()`` is ``COALESCE(SUM(x),
-  0)`` and ``stDev()`` ``COALESCE(STDDEV_SAMP(x), 0)`` (Cypher returns 0 where SQL-style
-  aggregates return null); ``^`` computes in floats as Cypher does; ``COUNT { … }`` is
-  ``VALUE { … RETURN COUNT(*) }``.
+* **Types and lowered forms.** The rules that read the types of expressions, and the forms
+  GQL writes Cypher's expressions in, are lowering passes run first (:mod:`gqlir.passes.
+  gql_expressions`, :mod:`gqlir.passes.gql_forms`): Cypher's ``+``, ``size()``,
+  ``toString()``, walks over constant lists, ``STARTS WITH`` as ``LEFT``, walks over lists
+  known at run time as ``FOR`` subqueries, ``sum()`` as ``COALESCE(SUM(x), 0)``, ``%`` and
+  ``^`` as ``MOD``/``POWER``, ``COUNT { … }`` as ``VALUE { … }``, and the refusals of
+  comparisons of known different types. A refusal a pass finds is left in the IR
+  (:class:`~gqlir.ir.Untranslatable`) and raised here where the query writes it; the calls
+  the passes mark (:mod:`gqlir.ir.marks`) are written with their fixed GQL spellings. The one
+  walk still written here is over an aggregate's list, once the projection has computed the
+  aggregate first (:meth:`GqlGenerator.lower`).
 * **Edge uniqueness.** Cypher never binds one relationship twice in a MATCH. ISO GQL's default
   match mode (DIFFERENT EDGES) is the same; Spanner repeats edges unless told, so a MATCH whose
   result uniqueness can change is written with ``TRAIL`` when all its relationships are in one
@@ -39,7 +34,7 @@ of this module is about writing those meanings in GQL's vocabulary:
   option, never a silent default), parameters are ``@p``, quantifiers need an upper bound, and a
   top-level result never holds a graph element: such a column is refused, or with
   ``spanner_elements="to_json"`` wrapped in ``SAFE_TO_JSON`` (which changes the value's form, so
-  only on request; decided in :mod:`gqlir.passes.projection_elements`).
+  only on request).
 
 Names: a variable must be a regular identifier that is not a reserved word in ISO GQL
 (``bindingVariable : REGULAR_IDENTIFIER``), so another name is refused, never renamed. Result
@@ -52,9 +47,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from ..analysis.scope import (
     ScopeTypes,
@@ -65,24 +59,19 @@ from ..analysis.scope import (
 )
 from ..analysis.types import (
     ANY,
-    NUMERIC,
     TEMPORAL,
     VType,
-    is_const,
-    literal_type,
     property_kinds,
-    runtime_kinds,
 )
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import catalog as c
-from ..ir import ddl
+from ..ir import ddl, marks
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import (
-    cannot_fail,
     names_in,
 )
 from ..ir.functions import (
@@ -92,21 +81,13 @@ from ..ir.functions import (
     TIMESTAMP_PARTS,
 )
 from ..ir.node import Node
+from ..passes import list_walks
 from ..passes.edge_uniqueness import uniqueness_matters
-from ..passes.exprs import all_of as _all_of
 from ..passes.exprs import conjoin as _conjoin
-from ..passes.exprs import non_null_literal as _non_null_literal
 from ..passes.exprs import pure as _pure
-from ..passes.exprs import repeatable as _repeatable
-from ..passes.exprs import typed as _typed
 from ..passes.googlesql_temporal import why_refused
 from ..passes.pipeline import lower
-from ..passes.projection_elements import JSON_MARK as _JSON_MARK
-from ..passes.sql_aggregates import COLLECT_ALL_MARK as _COLLECT_ALL_MARK
-from ..passes.sql_aggregates import COLLECT_MARK as _COLLECT_MARK
-from ..passes.sql_aggregates import STDEV_MARK as _STDEV_MARK
-from ..passes.sql_aggregates import SUM_MARK as _SUM_MARK
-from . import gql_walks
+from ..passes.unnest_membership import is_guarded
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
 
@@ -144,11 +125,6 @@ _GOOGLESQL_TIMESTAMP = re.compile(
 # =============================================================================================
 # value types
 # =============================================================================================
-
-
-def _known(kind: str) -> bool:
-    """Whether a value of ``kind`` has one runtime type (``number`` may be either)."""
-    return VType(kind).known and kind != "number"
 
 
 def _variables(node: Node) -> set[str]:
@@ -209,10 +185,8 @@ class GqlGenerator(GraphTextGenerator):
         #: (node|edge, property) -> value kind, from the schema the graph conforms to.
         self.property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
         self._types = _ScopeTypes(self)
-        #: The schema's edge and node labels, when every element has exactly one of them (for
-        #: type(r) and labels(n)).
-        self._edge_labels = edge_labels(graph_schema) if graph_schema is not None else ()
-        self._node_labels = node_labels(graph_schema) if graph_schema is not None else ()
+        #: The schema as a SchemaGraph, for the passes that read it (type(r) and labels(n)).
+        self.graph_schema = graph_schema
 
     # =========================================================================================
     # entry points
@@ -1420,348 +1394,13 @@ class GqlGenerator(GraphTextGenerator):
 
     # -- rewrites ------------------------------------------------------------------------------
     def lower(self, node: e.Expr) -> e.Expr:
-        """The same value, in constructs the target can write (repeatedly, until stable)."""
-        for _ in range(64):
-            rule = self._LOWERINGS.get(type(node))
-            if rule is None:
-                return node
-            new = rule(self, node)
-            if new is node:
-                return node
-            node = new
+        """The walk over a list the pass gql-forms left because the list aggregates
+        (:func:`gqlir.passes.list_walks.over_aggregate`): written once the projection has
+        computed the aggregate first, else refused. Every other form is the passes'."""
+        cls = type(node)
+        if cls in _WALKS and (cls is not e.FunctionCall or node.name == "size"):  # type: ignore[attr-defined]
+            return list_walks.over_aggregate(self, node)
         return node
-
-    def _lower_string_match(self, node: e.StringMatch) -> e.Expr:
-        """STARTS WITH / ENDS WITH as ``LEFT``/``RIGHT`` and a comparison. Cypher answers null
-        for an operand that is not a string, where ``LEFT`` fails, so an operand that may be
-        something else is tested with ``IS TYPED STRING`` first."""
-        if self.caps.string_predicates:
-            return node
-        kinds = []
-        for side in (node.left, node.right):
-            vtype = self.type_of(side)
-            # (null makes the answer null in both: it needs no test)
-            kinds.append(_STRING if vtype.kind == "null" else runtime_kinds(vtype))
-            if "string" not in kinds[-1]:
-                if self.cannot_fail(node.left, node.right):
-                    return e.Null(pos=node.pos)  # never a string: null, as in Cypher
-                raise self.unsupported(
-                    node.op.value,
-                    node,
-                    message=f"{node.op.value} on a {vtype.kind} gives null in Cypher and an "
-                    f"error in {self.dialect.name}",
-                )
-        if isinstance(node.right, e.Null) and self.cannot_fail(node.left):
-            return e.Null(pos=node.pos)  # whatever the left side is
-        if node.op is e.StringOp.CONTAINS and node.right == e.String(""):
-            # every string contains '' as it starts with it (and a non-string neither does)
-            node = replace(node, op=e.StringOp.STARTS_WITH)
-        if self.caps.string_predicate_functions and node.op is not e.StringOp.CONTAINS:
-            return e.FunctionCall(_STRING_FUNCTIONS[node.op], (node.left, node.right), pos=node.pos)
-        if node.op is e.StringOp.CONTAINS:
-            raise self.unsupported(
-                "CONTAINS",
-                node,
-                rewrite="no GQL function finds a substring; test a prefix or suffix with "
-                "LEFT/RIGHT, or filter in the application",
-            )
-        if not _pure(node.right):
-            raise self.unsupported(node.op.value, node, message="the pattern is not constant")
-        length: e.Expr = e.FunctionCall("char_length", (node.right,))
-        if isinstance(node.right, e.String):
-            length = e.Integer(len(node.right.value))
-        side = "left" if node.op is e.StringOp.STARTS_WITH else "right"
-        part = e.FunctionCall(side, (node.left, length))
-        test: e.Expr = e.Comparison(e.CompOp.EQ, part, node.right, pos=node.pos)
-        strings = _all_of(
-            *(_typed(x, k, "string", "STRING") for x, k in zip((node.left, node.right), kinds))
-        )
-        if strings is True:
-            return test
-        unsure = self.unsupported(
-            node.op.value,
-            node,
-            message=f"an operand may be a string or another value, which {node.op.value} "
-            f"answers null for in Cypher and {self.dialect.name}'s {side.upper()} fails on",
-        )
-        if not self.caps.type_predicates:
-            if "mixed" in (self.type_of(node.left).kind, self.type_of(node.right).kind):
-                raise unsure
-            return test  # a statically typed dialect: a property has its schema's type
-        if not _repeatable(node.left):
-            raise unsure  # (it is evaluated twice, by the test and by LEFT/RIGHT)
-        test = e.FunctionCall(_EQ_MARK, (part, node.right))
-        return e.Case(None, (e.CaseWhen(strings, test),), None, pos=node.pos)  # type: ignore[arg-type]
-
-    def _lower_in(self, node: e.In) -> e.Expr:
-        """``x IN l`` over a list not known here (:mod:`gqlir.passes.constant_lists` wrote the
-        known ones) as ``any(v IN l WHERE v = x)``: Cypher defines membership by equality."""
-        if self.caps.list_membership:
-            return node
-        v = self.fresh("_v")
-        test = e.Comparison(e.CompOp.EQ, e.Variable(v), node.item)
-        quantified = e.ListPredicate(e.ListQuantifier.ANY, v, node.container, test)
-        return gql_walks.quantify(self, quantified, "IN", node)
-
-    def _lower_list_predicate(self, node: e.ListPredicate) -> e.Expr:
-        """A list predicate over a list not known here, as a walk."""
-        if self.caps.list_predicates:
-            return node
-        return gql_walks.quantify(self, node, f"{node.quantifier.value}() list predicate", node)
-
-    def _lower_list_comprehension(self, node: e.ListComprehension) -> e.Expr:
-        if self.caps.list_comprehension:
-            return node
-        raise self.unsupported(
-            "list comprehension",
-            node,
-            rewrite="VALUE { FOR x IN list FILTER … RETURN COLLECT_LIST(…) } (which drops nulls)",
-        )
-
-    def _lower_index(self, node: e.Index) -> e.Expr:
-        """A subscript of a list not known here (:mod:`gqlir.passes.constant_lists` wrote the
-        known ones) as a walk ``WITH OFFSET``."""
-        if self.caps.subscript:
-            return node
-        return gql_walks.element_at(self, node)
-
-    def _lower_slice(self, node: e.Slice) -> e.Expr:
-        if self.caps.slicing:
-            return node
-        raise self.unsupported("list slice", node)
-
-    def _lower_arithmetic(self, node: e.Arithmetic) -> e.Expr:
-        op = node.op
-        if op is e.ArithOp.ADD_NUMBERS:
-            return e.FunctionCall(_ADD_MARK, (node.left, node.right), pos=node.pos)
-        if op in (e.ArithOp.ADD, e.ArithOp.SUB, e.ArithOp.MUL):
-            return node  # (Cypher's + is the pass polymorphic_plus's)
-        lt, rt = self.type_of(node.left), self.type_of(node.right)
-        if op is e.ArithOp.DIV_FLOAT:
-            if self.caps.integer_division == "float":
-                return node
-            # GoogleSQL's / of integers is a float quotient: divide a float
-            left = node.left if lt.kind == "float" else e.Cast(node.left, e.TypeRef("FLOAT"))
-            return e.Arithmetic(e.ArithOp.DIV, left, node.right, pos=node.pos)
-        if op is e.ArithOp.MOD:
-            if "float" in (lt.kind, rt.kind):
-                raise self.unsupported("% on floats", node, message="GQL's MOD takes exact numbers")
-            return e.FunctionCall(_MOD_MARK, (node.left, node.right), pos=node.pos)
-        if op is e.ArithOp.POW:
-            floats = ("float", "integer") if self.caps.power_of_integers_is_float else ("float",)
-            exact = lt.kind not in floats and not self.caps.power_is_float
-            base = e.Cast(node.left, e.TypeRef("FLOAT")) if exact else node.left
-            return e.FunctionCall(_POWER_MARK, (base, node.right), pos=node.pos)
-        if (
-            op is e.ArithOp.DIV
-            and isinstance(node.right, (e.Integer, e.Float))
-            and node.right.value == 0
-            and "float" in (lt.kind, rt.kind)
-        ):
-            raise self.unsupported(
-                "float division by zero",
-                node,
-                message="Cypher divides floats by zero to NaN or Infinity; GQL raises a "
-                "division-by-zero exception",
-            )
-        if (
-            op is e.ArithOp.DIV
-            and self.caps.integer_division != "truncate"
-            and "float" not in (lt.kind, rt.kind)
-        ):
-            raise self.unsupported(
-                "integer division",
-                node,
-                rewrite="CAST an operand to FLOAT for a float quotient",
-            )
-        return node
-
-    def _has_function(self, canonical: str) -> bool:
-        """Whether the dialect has a built-in that means ``canonical``."""
-        return (
-            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
-        )
-
-    def _lower_function(self, node: e.FunctionCall) -> e.Expr:
-        """The forms that need the printer's own state (the rest is the pass
-        :mod:`gqlir.passes.typed_functions`): ``size()`` of a comprehension as a counting walk,
-        and the label functions under a schema whose elements carry one label each."""
-        name = node.name
-        args = node.args
-        if (
-            name == "size"
-            and len(args) == 1
-            and isinstance(args[0], e.ListComprehension)
-            and not self.caps.list_comprehension
-            and (args[0].where is not None or self._const_list(args[0].source) is None)
-        ):
-            return gql_walks.count_comprehension(self, args[0], node)
-        if name == "type" and len(args) == 1 and self._edge_labels:
-            return self._label_of(node, "edge", self._edge_labels)
-        if (
-            name == "labels"
-            and len(args) == 1
-            and self._node_labels
-            and "labels" not in self.dialect.functions  # (Spanner has LABELS)
-        ):
-            label = self._label_of(node, "node", self._node_labels)
-            if label is node:
-                return node
-            missing = e.CaseWhen(e.IsNull(args[0]), e.Null())  # labels(null) is null
-            return e.Case(None, (missing,), e.ListLiteral((label,)), pos=node.pos)
-        return node
-
-    def _label_of(self, node: e.FunctionCall, kind: str, labels: tuple[str, ...]) -> e.Expr:
-        """The one label of an element of ``kind`` under a schema whose elements carry one label
-        each: a CASE testing it against each label (GQL has no function that names a label),
-        for ``type(r)`` and inside ``labels(n)``. Only for a value known to be of that kind: a
-        node with an edge's label would pass an edge's test."""
-        (element,) = node.args
-        if self.type_of(element).kind != kind or not _pure(element):
-            return node
-        whens = [
-            e.CaseWhen(e.HasLabels(element, p.Label(label)), e.String(label)) for label in labels
-        ]
-        return e.Case(None, tuple(whens), e.Null(), pos=node.pos)
-
-    def _lower_aggregate(self, node: e.Aggregate) -> e.Expr:
-        """Cypher's sum() and stDev() give 0 on no input where GQL's (SQL's) give null."""
-        if node.name in ("min", "max") and any(
-            self.type_of(arg).kind == "mixed" for arg in node.args
-        ):
-            raise self.unsupported(
-                f"{node.name}() of values of different types",
-                node,
-                message="Cypher orders values of different types by a fixed type order; GQL "
-                "cannot compare them",
-            )
-        if node.name == "sum":
-            return e.FunctionCall(
-                "coalesce", (replace(node, name=_SUM_MARK), e.Integer(0)), pos=node.pos
-            )
-        if node.name in ("stdev", "stdevp"):
-            marked = replace(node, name=_STDEV_MARK + node.name)
-            return e.FunctionCall("coalesce", (marked, e.Float(0.0)), pos=node.pos)
-        if node.name == "collect" and (
-            self.caps.collect_keeps_nulls or self.caps.collect_empty_null
-        ):
-            marked = replace(node, name=_COLLECT_MARK)
-            if self.caps.collect_empty_null:
-                return e.FunctionCall("coalesce", (marked, e.ListLiteral(())), pos=node.pos)
-            return marked
-        return node
-
-    def _lower_pattern_comprehension(self, node: e.PatternComprehension) -> e.Expr:
-        """``[pattern WHERE w | f]`` lists ``f`` over the pattern's matches, in an order Cypher
-        leaves open, as ``VALUE { MATCH pattern WHERE w RETURN COLLECT_LIST(f) }`` does when
-        ``f`` is never null (COLLECT_LIST drops nulls, the comprehension keeps them): ``f`` is
-        then a variable of the pattern, bound on every match, or a literal."""
-        elements = _pattern_variables(node.pattern)
-        if not self.caps.value_subquery or not _never_null(node.projection, elements):
-            return node
-        match = q.Match((node.pattern,), node.where)
-        return self._collected((match,), node.projection, node)
-
-    def _lower_collect_subquery(self, node: e.CollectSubquery) -> e.Expr:
-        """``COLLECT { … RETURN x }`` as ``VALUE { … RETURN x AS v NEXT RETURN
-        COLLECT_LIST(v) }`` when ``x`` is never null (a variable a MATCH of the subquery binds
-        to an element, or a literal) and the rows have no order to keep."""
-        query = node.query
-        if self.caps.array_subquery:
-            self._check_array_items(node)
-            return node
-        if not self.caps.value_subquery or not isinstance(query, q.LinearQuery):
-            return node
-        last = query.steps[-1] if query.steps else None
-        if not isinstance(last, q.Projection) or len(last.items) != 1 or last.star:
-            return node
-        if last.distinct or last.order_by or last.skip or last.limit or last.where is not None:
-            return node
-        elements: set[str] = set()
-        for step in query.steps:
-            if isinstance(step, q.Match) and not step.optional:
-                for pattern in step.patterns:
-                    elements |= _pattern_variables(pattern)
-        value = last.items[0].expr
-        if not _never_null(value, elements):
-            return node
-        return self._collected(query.steps[:-1], value, node)
-
-    def _check_array_items(self, node: e.CollectSubquery) -> None:
-        """GoogleSQL's ARRAY { } cannot hold graph elements ("Returning expressions of type
-        GRAPH_ELEMENT is not allowed", ZetaSQL's analyser)."""
-        query = node.query
-        branches = [query]
-        while branches:
-            branch = branches.pop()
-            if isinstance(branch, q.SetOperation):
-                branches += [branch.left, branch.right]
-                continue
-            if not isinstance(branch, q.LinearQuery) or not branch.steps:
-                continue
-            last = branch.steps[-1]
-            if not isinstance(last, q.Projection) or last.star or len(last.items) != 1:
-                continue
-            value = last.items[0].expr
-            if not isinstance(value, e.Variable):
-                continue
-            bound: set[str] = set()
-            for step in branch.steps:
-                if isinstance(step, q.Match):
-                    for pattern in step.patterns:
-                        bound |= _pattern_variables(pattern)
-            kind = self.scope.get(value.name, ANY).kind
-            if value.name in bound or kind in ("node", "edge", "path"):
-                raise self.unsupported(
-                    "ARRAY subquery of graph elements",
-                    node,
-                    rewrite="collect a property, or SAFE_TO_JSON(x)",
-                )
-
-    def cannot_fail(self, *exprs: e.Expr) -> bool:
-        """Whether evaluating ``exprs`` cannot raise: a rewrite that leaves them unevaluated
-        (writes a constant instead) must not lose Cypher's error."""
-        elements = {n for n, t in self.scope.items() if t.kind in ("node", "edge")}
-        return all(cannot_fail(x, elements) for x in exprs)
-
-    def _collected(self, steps: tuple[q.Step, ...], value: e.Expr, node: e.Expr) -> e.Expr:
-        collect = e.Aggregate("collect", (value,))
-        final = q.Projection((q.ReturnItem(collect, self.fresh()),))
-        return e.ValueSubquery(q.LinearQuery((*steps, final)), pos=node.pos)
-
-    def _lower_count_subquery(self, node: e.CountSubquery) -> e.Expr:
-        if self.caps.count_subquery:
-            return node
-        if not self.caps.value_subquery:
-            raise self.unsupported("COUNT subquery", node)
-        query = node.query
-        if not isinstance(query, q.LinearQuery):
-            raise self.unsupported(
-                "COUNT subquery", node, rewrite="count the rows of each branch separately"
-            )
-        counting = q.Projection((q.ReturnItem(e.CountStar(), self.fresh()),))
-        return e.ValueSubquery(replace(query, steps=(*query.steps, counting)), pos=node.pos)
-
-    _LOWERINGS: ClassVar[dict[type, Callable[[GqlGenerator, e.Expr], e.Expr]]] = {}
-
-    def _const_list(self, node: e.Expr) -> list[e.Expr] | None:
-        """The items of a list whose value is known here: a list literal, or a variable bound
-        to a constant list."""
-        if isinstance(node, e.ListLiteral):
-            return list(node.items)
-        if isinstance(node, e.Variable):
-            const = self.scope.get(node.name, ANY).const
-            if isinstance(const, e.ListLiteral):
-                return list(const.items)
-        if isinstance(node, (e.FunctionCall, e.Index, e.Slice, e.Arithmetic, e.Concat)):
-            folded = self.lower(node)
-            if isinstance(folded, e.ListLiteral):
-                return list(folded.items)
-            if isinstance(folded, e.Concat):
-                left, right = self._const_list(folded.left), self._const_list(folded.right)
-                if left is not None and right is not None:
-                    return left + right
-        return None
 
     # -- literals ------------------------------------------------------------------------------
     @emits(e.Null)
@@ -1815,26 +1454,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.ListLiteral)
     def list_literal(self, node: e.ListLiteral) -> str:
-        if self.caps.typed_lists and not node.one_type:
-            self._check_typed_list(node)
         return "[" + ", ".join(self.expr(item) for item in node.items) + "]"
-
-    def _check_typed_list(self, node: e.ListLiteral) -> None:
-        """A dialect whose lists have one element type (GoogleSQL arrays) would fail on
-        Cypher's ``[1, 'a']`` and change ``[1, 2.5]`` to ``[1.0, 2.5]``, and has no list of
-        lists: the items must be of one known type (or null)."""
-        kinds = {self.type_of(item).kind for item in node.items} - {"null"}
-        if "list" in kinds:
-            raise self.unsupported(
-                "list of lists", node, message=f"{self.dialect.name} has no array of arrays"
-            )
-        if len(kinds) > 1 or (len(node.items) > 1 and not all(_known(k) for k in kinds)):
-            raise self.unsupported(
-                "list of mixed types",
-                node,
-                message=f"a {self.dialect.name} array has one element type: values of "
-                f"different (or unknown) types would fail or be converted ({sorted(kinds)})",
-            )
 
     @emits(e.MapLiteral)
     def map_literal(self, node: e.MapLiteral) -> str:
@@ -1864,15 +1484,6 @@ class GqlGenerator(GraphTextGenerator):
         return self.variable_name(node.name, node)
 
     # -- access ----------------------------------------------------------------------------------
-    def _lower_property(self, node: e.Property) -> e.Expr:
-        subject = node.subject
-        if isinstance(subject, e.MapLiteral) and is_const(subject):
-            for key, value in subject.entries:
-                if key == node.key:
-                    return value
-            return e.Null(pos=node.pos)
-        return node
-
     @emits(e.Property)
     def property(self, node: e.Property) -> str:
         kind = self.type_of(node.subject).kind
@@ -1957,21 +1568,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.Comparison)
     def comparison(self, node: e.Comparison) -> str:
-        self._check_comparable(node)
         return self.binary(node.left, node.op.value, node.right, _PRED)
-
-    def _check_comparable(self, node: e.Comparison) -> None:
-        """Cypher compares values of different types as false (= and <>) or null (< …); GQL
-        raises an exception. Known mismatches are refused."""
-        lt, rt = self.type_of(node.left), self.type_of(node.right)
-        if not _comparable(lt, rt):
-            raise self.unsupported(
-                "comparison of different types",
-                node,
-                message=f"comparing {_describe(lt)} with {_describe(rt)} is "
-                f"{'false' if node.op in (e.CompOp.EQ, e.CompOp.NE) else 'null'} in Cypher and "
-                f"an error in {self.dialect.name}",
-            )
 
     @emits(e.And)
     def and_(self, node: e.And) -> str:
@@ -2028,39 +1625,19 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.In)
     def in_(self, node: e.In) -> str:
-        """GoogleSQL's ``x IN UNNEST(l)`` has Cypher's three-valued rules, except that
-        ``UNNEST(NULL)`` is empty (false) where ``x IN null`` is null in Cypher: a list that may
-        be null is tested first (operators.md, IN operator, semantic rules)."""
-        if not self.caps.membership_unnest:
-            if self.caps.list_membership:  # TuGraph: x IN [ … ] with Cypher's meaning
-                item = self.operand(node.item, _PRED + 1)
-                return f"{item} IN {self.operand(node.container, _PRED + 1)}"
-            raise self.unsupported("IN", node)
-        if self.type_of(node.item).kind == "list":
-            # GoogleSQL has no arrays of arrays for UNNEST to compare a list with
-            raise self.unsupported("IN with a list item", node)
+        """``x IN l``, or GoogleSQL's ``x IN UNNEST(l)`` (the pass gql-forms has guarded a list
+        that may be null, :mod:`gqlir.passes.unnest_membership`)."""
         container = node.container
+        if not self.caps.membership_unnest:
+            self.require(self.caps.list_membership, "IN", node)
+            item = self.operand(node.item, _PRED + 1)
+            return f"{item} IN {self.operand(container, _PRED + 1)}"
+        item = self.operand(node.item, _PRED + 1)
         if isinstance(container, e.CollectSubquery) and self.caps.array_subquery:
-            # x IN { subquery }: membership in its rows, never null
-            block = self.block(container.query, self.scope, expression=True)
-            return f"{self.operand(node.item, _PRED + 1)} IN {block}"
-        if (
-            isinstance(container, e.FunctionCall)
-            and container.name == "coalesce"
-            and len(container.args) == 2
-            and container.args[1] == e.ListLiteral(())
-        ):
-            # UNNEST(NULL) is empty: IN UNNEST(l) is IN coalesce(l, []) (the Spanner reader's)
-            array = self.expr(container.args[0])
-            return f"{self.operand(node.item, _PRED + 1)} IN UNNEST({array})"
-        text = f"{self.operand(node.item, _PRED + 1)} IN UNNEST({self.expr(container)})"
-        if isinstance(self.lower(container), e.ListLiteral):
-            return text
-        if not _pure(container):
-            raise self.unsupported(
-                "IN", node, rewrite="bind the list to a variable, or test it for null first"
-            )
-        return f"CASE WHEN {self.primary(container)} IS NULL THEN NULL ELSE {text} END"
+            return f"{item} IN {self.block(container.query, self.scope, expression=True)}"
+        if is_guarded(container):
+            container = container.args[0]  # type: ignore[attr-defined]
+        return f"{item} IN UNNEST({self.expr(container)})"
 
     @emits(e.HasLabels)
     def has_labels(self, node: e.HasLabels) -> str:
@@ -2148,17 +1725,12 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.Case)
     def case(self, node: e.Case) -> str:
-        """CASE. A simple CASE compares with ``=``: mismatched known types are refused (false
-        in Cypher, an error in GQL). Its operand and WHEN values must be non-parenthesised
-        primaries (caseOperand, whenOperand), so other ones make it a searched CASE."""
+        """CASE. A simple CASE's operand and WHEN values must be non-parenthesised primaries
+        (caseOperand, whenOperand), so other ones make it a searched CASE."""
         if not node.whens:
             raise self.unsupported("CASE without WHEN", node)
         subject = node.subject
         if subject is not None:
-            for when in node.whens:
-                self._check_comparable(
-                    e.Comparison(e.CompOp.EQ, subject, when.condition, pos=when.pos)
-                )
             operands = [subject, *(w.condition for w in node.whens)]
             if not all(_is_bare_primary(self.lower(x)) for x in operands):
                 if not _pure(subject):
@@ -2190,6 +1762,12 @@ class GqlGenerator(GraphTextGenerator):
         return f"WHEN {self.expr(node.condition)} THEN {self.expr(node.result)}"
 
     # -- calls ---------------------------------------------------------------------------------
+    def _has_function(self, canonical: str) -> bool:
+        """Whether the dialect has a built-in that means ``canonical``."""
+        return (
+            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
+        )
+
     def function_name(self, canonical: str, node: Node) -> str:
         """A built-in's name in this dialect. GQL has no user-defined function calls, so a
         function without a same-meaning built-in is refused."""
@@ -2210,7 +1788,7 @@ class GqlGenerator(GraphTextGenerator):
     def function_call(self, node: e.FunctionCall) -> str:
         name = node.name
         args = node.args
-        if name in _MARKED:
+        if name in marks.CALLS:
             return self._marked_call(node)
         if name == "elementid" and (len(args) != 1 or not isinstance(args[0], e.Variable)):
             raise self.unsupported(
@@ -2282,28 +1860,28 @@ class GqlGenerator(GraphTextGenerator):
     def _marked_call(self, node: e.FunctionCall) -> str:
         """Calls the rewrites build with fixed GQL spellings."""
         args = node.args
-        if node.name == _MOD_MARK:
+        if node.name == marks.MOD:
             return f"MOD({self.expr(args[0])}, {self.expr(args[1])})"
-        if node.name == _POWER_MARK:
+        if node.name == marks.POWER:
             return f"POWER({self.expr(args[0])}, {self.expr(args[1])})"
-        if node.name == _ADD_MARK:
+        if node.name == marks.ADD:
             return self.binary(args[0], "+", args[1], _ADD)
-        if node.name == _EQ_MARK:
+        if node.name == marks.EQ:
             return self.binary(args[0], "=", args[1], _PRED)
-        if node.name in _STRING_FUNCTION_NAMES:
+        if node.name in marks.STRING_FUNCTION_NAMES:
             return f"{node.name}({self.expr(args[0])}, {self.expr(args[1])})"
-        if node.name == _JSON_MARK:
+        if node.name == marks.TO_JSON:
             return self.caps.element_json_function + "(" + self.expr(args[0]) + ")"
         raise self.unsupported(f"function {node.name}()", node)
 
     @emits(e.Aggregate)
     def aggregate(self, node: e.Aggregate) -> str:
         name = node.name
-        if name == _SUM_MARK:
+        if name == marks.SUM:
             surface = self.function_name("sum", node)
-        elif name.startswith(_STDEV_MARK):
-            surface = self.function_name(name[len(_STDEV_MARK) :], node)
-        elif name in (_COLLECT_MARK, _COLLECT_ALL_MARK):
+        elif name.startswith(marks.STDEV):
+            surface = self.function_name(name[len(marks.STDEV) :], node)
+        elif name in (marks.COLLECT, marks.COLLECT_ALL):
             surface = self.function_name("collect", node)
         else:
             surface = self.function_name(name, node)
@@ -2312,7 +1890,7 @@ class GqlGenerator(GraphTextGenerator):
         args = ", ".join(self.expr(arg) for arg in node.args)
         if node.distinct:
             args = "DISTINCT " + args
-        if name == _COLLECT_MARK and self.caps.collect_keeps_nulls:
+        if name == marks.COLLECT and self.caps.collect_keeps_nulls:
             args += " IGNORE NULLS"
         return f"{surface}({args})"
 
@@ -2434,40 +2012,10 @@ def _without_graph(query: q.Query) -> q.Query:
     return replace(query, steps=query.steps[1:])
 
 
-def _pattern_variables(pattern: p.PathPattern) -> set[str]:
-    """The variables a match of ``pattern`` binds to an element or a path (never null)."""
-    names = {pattern.variable} if pattern.variable else set()
-    for inner in pattern.walk():
-        if isinstance(inner, (p.NodePattern, p.RelPattern)) and inner.variable:
-            names.add(inner.variable)
-    return names
-
-
-def _never_null(node: e.Expr, elements: set[str]) -> bool:
-    """Whether ``node`` has a value on every row: a literal list or map, a non-null literal, or
-    a variable of ``elements``."""
-    if isinstance(node, e.Variable):
-        return node.name in elements
-    if isinstance(node, (e.ListLiteral, e.MapLiteral)):
-        return True
-    return _non_null_literal(node)
-
-
-#: Marker names of calls built by rewrites (never canonical names, which are lower-case words).
-_MOD_MARK = "%mod"
-_POWER_MARK = "%power"
-#: ``+`` whose operands a type dispatch has left to be numbers or temporal values.
-_ADD_MARK = "%add"
-#: ``=`` whose operands a type test has left to be of one type.
-_EQ_MARK = "%eq"
 #: Function surfaces that are operators (a dialect file spelling a function as one).
 _OPERATOR_SURFACES = frozenset(["&", "|", "^", "<<", ">>", "~"])
-_STRING_FUNCTIONS = {e.StringOp.STARTS_WITH: "STARTS_WITH", e.StringOp.ENDS_WITH: "ENDS_WITH"}
-_STRING_FUNCTION_NAMES = frozenset(_STRING_FUNCTIONS.values())
 #: Cypher's date() and datetime() of the current instant, as GQL's niladic value functions
 _CURRENT = {"date": "CURRENT_DATE", "datetime": "CURRENT_TIMESTAMP"}
-_MARKED = frozenset({_MOD_MARK, _POWER_MARK, _ADD_MARK, _EQ_MARK, _JSON_MARK})
-_MARKED |= _STRING_FUNCTION_NAMES
 #: Catalog references that are keywords, not names (kept upper-case by the GQL front end).
 _PREDEFINED_REFS = frozenset(
     {
@@ -2479,24 +2027,8 @@ _PREDEFINED_REFS = frozenset(
         "CURRENT_SCHEMA",
     }
 )
-GqlGenerator._LOWERINGS = {
-    e.StringMatch: GqlGenerator._lower_string_match,
-    e.In: GqlGenerator._lower_in,
-    e.ListPredicate: GqlGenerator._lower_list_predicate,
-    e.ListComprehension: GqlGenerator._lower_list_comprehension,
-    e.Index: GqlGenerator._lower_index,
-    e.Slice: GqlGenerator._lower_slice,
-    e.Arithmetic: GqlGenerator._lower_arithmetic,
-    e.FunctionCall: GqlGenerator._lower_function,
-    e.Aggregate: GqlGenerator._lower_aggregate,
-    e.CountSubquery: GqlGenerator._lower_count_subquery,
-    e.PatternComprehension: GqlGenerator._lower_pattern_comprehension,
-    e.CollectSubquery: GqlGenerator._lower_collect_subquery,
-    e.Property: GqlGenerator._lower_property,
-}  # type: ignore[assignment]
-
-
-_STRING = frozenset({"string"})
+#: What :meth:`GqlGenerator.lower` may still write as a walk.
+_WALKS = frozenset({e.In, e.ListPredicate, e.Index, e.FunctionCall})
 
 
 @functools.cache
@@ -2517,61 +2049,6 @@ def schema_graph(schema: Any) -> Any:
     return mapping_for(schema).schema
 
 
-def edge_labels(schema: Any) -> tuple[str, ...]:
-    """The edge labels of ``schema`` when each edge carries exactly one of them (no edge type
-    implies another's label), else none: then ``type(r)`` is the one label ``r`` has."""
-    types = schema.edge_types
-    if not types or any(t.implies for t in types):
-        return ()
-    return tuple(sorted({t.label for t in types}))
-
-
-def node_labels(schema: Any) -> tuple[str, ...]:
-    """The node labels of ``schema`` when each node carries exactly one of them (no node type
-    has extra labels), else none: then ``labels(n)`` is the list of that one label."""
-    types = schema.node_types
-    if not types or any(t.extra_labels for t in types):
-        return ()
-    return tuple(sorted({t.label for t in types}))
-
-
-def _comparable(a: VType, b: VType) -> bool:
-    """Whether GQL can compare values of these types without raising (unknown counts as yes;
-    values known to be of several incomparable types count as no)."""
-    if "null" in (a.kind, b.kind):
-        return True
-    if "mixed" in (a.kind, b.kind):
-        return False
-    if not (a.known and b.known):
-        return True
-    if a.kind in NUMERIC and b.kind in NUMERIC:
-        return True
-    if a.kind != b.kind:
-        return False
-    if a.kind == "list":
-        if isinstance(a.const, e.ListLiteral) and isinstance(b.const, e.ListLiteral):
-            return all(
-                _comparable(literal_type(x), literal_type(y))
-                for x, y in zip(a.const.items, b.const.items)
-            )
-        return _comparable(a.element or ANY, b.element or ANY)
-    if a.kind == "map" and isinstance(a.const, e.MapLiteral) and isinstance(b.const, e.MapLiteral):
-        left, right = dict(a.const.entries), dict(b.const.entries)
-        if set(left) != set(right):
-            return False
-        return all(_comparable(literal_type(left[k]), literal_type(right[k])) for k in left)
-    return True
-
-
-def _describe(t: VType) -> str:
-    """``a list of integer``, ``an integer``: for messages."""
-    if t.kind == "mixed":
-        return "values of several types"
-    if t.kind == "list" and t.element is not None and t.element.known:
-        return f"a list of {t.element.kind}"
-    return ("an " if t.kind[0] in "aeiou" else "a ") + t.kind
-
-
 def _is_primary(node: e.Expr) -> bool:
     """Value expression primaries of GQL.g4: names, literals, parameters, property references,
     CASE and its abbreviations, CAST, aggregates, VALUE subqueries, ELEMENT_ID."""
@@ -2580,7 +2057,7 @@ def _is_primary(node: e.Expr) -> bool:
     if isinstance(node, _PRIMARIES):
         return True
     if isinstance(node, e.FunctionCall):
-        return node.name in ("coalesce", "nullif", "elementid", _JSON_MARK)
+        return node.name in ("coalesce", "nullif", "elementid", marks.TO_JSON)
     return False
 
 
@@ -2616,7 +2093,7 @@ def _level(node: e.Expr) -> int:
         return _PRED
     if isinstance(node, e.Arithmetic):
         return _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
-    if isinstance(node, e.FunctionCall) and node.name == _ADD_MARK:
+    if isinstance(node, e.FunctionCall) and node.name == marks.ADD:
         return _ADD  # written as a + b
     if isinstance(node, e.Concat):
         return _ADD
@@ -2672,6 +2149,7 @@ def emit_gql(
             node,
             target,
             properties=generator.property_kinds,
+            schema=generator.graph_schema,
             options={"spanner_elements": spanner_elements},
         )
         return generator.generate(lowered)

@@ -108,13 +108,19 @@ def names_in(node: Node) -> set[str]:
     from .query import RemoveLabels, SetLabels, SetProperties
 
     names: set[str] = set()
+    add, cache = names.add, _NAMING_CACHE
+    labels = (SetLabels, RemoveLabels, SetProperties)
     for inner in node.walk():
-        for attr in _naming_fields(type(inner)):
+        cls = type(inner)
+        fields = cache.get(cls)
+        if fields is None:
+            fields = _naming_fields(cls)
+        for attr in fields:  # (none for most nodes: literals, operators)
             value = getattr(inner, attr)
-            if isinstance(value, str):
-                names.add(value)
-        if isinstance(inner, (SetLabels, RemoveLabels, SetProperties)):
-            names.add(inner.variable)
+            if type(value) is str:
+                add(value)
+        if cls in labels:
+            add(inner.variable)  # type: ignore[attr-defined]
     return names
 
 

@@ -1,7 +1,7 @@
 """Cypher functions that GQL writes with other built-ins, where no type needs to be known.
 
-Rules (each a same-meaning rewrite; the ones that depend on argument types stay in the GQL
-printer's ``_lower_function`` until a scope-typed pass exists, see docs/architecture.md):
+Rules (each a same-meaning rewrite; the ones that depend on argument types are the pass
+gql-expressions', :mod:`.typed_functions`):
 
 * ``e()`` and ``pi()`` are the constants (Neo4j Cypher manual, mathematical functions:
   logarithmic and trigonometric: "e() returns the base of the natural logarithm", "pi()

@@ -46,6 +46,8 @@ from . import (
     set_items,
     unwind_join,
 )
+from .comparable_types import UNTYPED as _UNTYPED
+from .comparable_types import may_differ
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
@@ -60,6 +62,8 @@ from .gql_expressions import KINDS as _EXPRESSION_KINDS
 from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
 from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
+from .gql_forms import lower_gql_forms
+from .gql_forms import needed as _needs_gql_forms
 from .gql_projections import lower_gql_projections
 from .gql_projections import summarized as gql_projections_summary
 from .setops import lower_set_operations
@@ -80,23 +84,45 @@ class Summary:
     adds_numbers: bool
     #: Cypher's polymorphic + (ArithOp.ADD) occurs.
     adds: bool = False
+    #: An arithmetic operator other than +, - and * occurs (/, %, ^, GQL's numeric +).
+    other_arithmetic: bool = False
+    #: The names of the aggregates that occur.
+    aggregates: frozenset[str] = frozenset()
+    #: A comparison (or a simple CASE) occurs whose operands may have known types GQL cannot
+    #: compare without a schema (:func:`.comparable_types.may_differ`).
+    typed_comparisons: bool = False
+    #: A property of a map literal occurs (``{a: 1}.a``).
+    map_properties: bool = False
 
 
 def summarize(node: Node) -> Summary:
     """One walk over ``node`` (written out: it runs on every translation)."""
     kinds: set[type] = set()
     functions: set[str] = set()
-    adds_numbers = adds = False
+    aggregate_names: set[str] = set()
+    adds_numbers = adds = other = typed = map_properties = False
+    comparison, untyped = e.Comparison, _UNTYPED
+    prop, map_literal = e.Property, e.MapLiteral
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
-    function_call, arithmetic = e.FunctionCall, e.Arithmetic
+    function_call, arithmetic, aggregate = e.FunctionCall, e.Arithmetic, e.Aggregate
     add_numbers, plus = e.ArithOp.ADD_NUMBERS, e.ArithOp.ADD
-    leaves = _LEAVES
+    plain = (plus, e.ArithOp.SUB, e.ArithOp.MUL)
+    leaves, special = _LEAVES, _SPECIAL
     while stack:
         inner = pop()
         cls = type(inner)
         if cls in leaves:
+            continue
+        if cls is prop:  # (the commonest node: a property of a variable)
+            add(cls)
+            subject = inner.subject
+            kind = type(subject)
+            if kind not in leaves:
+                if kind is map_literal:
+                    map_properties = True
+                stack.append(subject)
             continue
         if cls is tuple:
             extend(inner)
@@ -107,15 +133,35 @@ def summarize(node: Node) -> Summary:
                 continue  # None, or a scalar inside a tuple (a map entry's key)
             getter = getters[cls] = _children_getter(cls)
         add(cls)
-        if cls is function_call:
-            functions.add(inner.name)
-        elif cls is arithmetic:
-            if inner.op is plus:
-                adds = True
-            elif inner.op is add_numbers:
-                adds_numbers = True
+        if cls in special:
+            if cls is function_call:
+                functions.add(inner.name)
+            elif cls is arithmetic:
+                op = inner.op
+                if op is plus:
+                    adds = True
+                elif op not in plain:
+                    other = True
+                    if op is add_numbers:
+                        adds_numbers = True
+            elif cls is aggregate:
+                aggregate_names.add(inner.name)
+            elif cls is comparison:
+                if not typed:
+                    typed = may_differ(type(inner.left), type(inner.right))
+            elif not typed and inner.subject is not None:  # a CASE
+                typed = type(inner.subject) not in untyped
         extend(getter(inner))
-    return Summary(frozenset(kinds), frozenset(functions), adds_numbers, adds)
+    return Summary(
+        frozenset(kinds),
+        frozenset(functions),
+        adds_numbers,
+        adds,
+        other,
+        frozenset(aggregate_names),
+        typed,
+        map_properties,
+    )
 
 
 def summary_of(node: Node) -> Summary:
@@ -147,6 +193,8 @@ _LEAVES = frozenset(
     {str, int, float, bool, type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String}
     | {e.Variable, e.Parameter}
 )
+#: The nodes the summary looks into beyond their class.
+_SPECIAL = frozenset({e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case})
 #: node class -> a function giving its child fields' values as a tuple
 _CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
@@ -180,11 +228,15 @@ class Lowering:
     rule: str
     by_source: bool = False
     #: Whether the query holds anything the pass rewrites (False: skip it).
-    needed: Callable[[Summary], bool] = _always
+    needed: Callable[..., bool] = _always
     reads_schema: bool = False
     #: ``run`` takes the schema's property kinds instead (``(node|edge, key) -> kind``,
     #: :func:`gqlir.analysis.types.property_kinds`), which the types of properties are read from.
     reads_properties: bool = False
+    #: (With both ``reads_schema`` and ``reads_properties``: ``run(node, target, properties,
+    #: schema)``.)
+    #: ``needed(summary, target, typed)`` instead, ``typed``: a schema is given.
+    needed_by_target: bool = False
     #: ``run`` also takes the printer's options (``run(node, target, properties, options)``:
     #: what the user asked the printer for, such as ``spanner_elements``).
     reads_options: bool = False
@@ -543,6 +595,19 @@ LOWERINGS: tuple[Lowering, ...] = (
         "elementId(r1) <> elementId(r2) in the WHERE, or as TRAIL in the quantifier",
         needed=lambda x: p.RelPattern in x.kinds,
     ),
+    Lowering(
+        "gql-forms",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_forms,
+        "STARTS WITH as LEFT/RIGHT; IN, list predicates and subscripts over run-time lists as "
+        "FOR walks; % ^ / in MOD/POWER; sum/stDev/collect of no rows; type/labels under a "
+        "schema; COUNT/COLLECT subqueries as VALUE; comparisons of known different types",
+        needed=_needs_gql_forms,
+        reads_schema=True,
+        reads_properties=True,
+        needed_by_target=True,
+    ),
 )
 
 
@@ -587,10 +652,16 @@ def lower(
         if lowering.needed is not _always:
             if summary is None:
                 summary = summary_of(node)
-            if not lowering.needed(summary):
+            if lowering.needed_by_target:
+                typed = bool(properties) or schema is not None
+                if not lowering.needed(summary, target, typed):
+                    continue
+            elif not lowering.needed(summary):
                 continue
         if lowering.reads_options:
             out = lowering.run(node, target, properties, options)
+        elif lowering.reads_schema and lowering.reads_properties:
+            out = lowering.run(node, target, properties, schema)
         elif lowering.reads_schema:
             out = lowering.run(node, target, schema)
         elif lowering.reads_properties:

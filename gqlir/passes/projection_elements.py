@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from ..analysis.aggregates import aggregates
 from ..analysis.types import VType
 from ..ir import expr as e
+from ..ir import marks
 from ..ir import query as q
 from ..ir.analysis import OPAQUE
 from ..ir.node import Node
@@ -41,7 +42,7 @@ __all__ = ["JSON_MARK", "holds_element", "lower"]
 
 #: The function name of an element returned as JSON (the printer writes the dialect's
 #: ``element_json_function``).
-JSON_MARK = "%to_json"
+JSON_MARK = marks.TO_JSON
 
 
 def lower(
