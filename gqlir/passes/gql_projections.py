@@ -435,13 +435,26 @@ def _written_as_is(root: Node, target: Dialect) -> bool:
             or step.where is not None
             or step.group_by is not None
             or not step.items
-            or (guard and step is steps[-1])
         ):
             return False
         for item in step.items:
             if item.alias is None and type(item.expr) is not e.Variable:
                 return False
+        if (
+            guard
+            and step is steps[-1]
+            and not all(type(item.expr) in _NO_ELEMENT for item in step.items)
+        ):
+            return False
     return True
+
+
+#: Expressions whose value the type analysis never takes for a graph element (a property, a
+#: literal, a truth value, a negated number), whatever their operands.
+_NO_ELEMENT = frozenset(
+    {e.Property, e.Integer, e.Float, e.String, e.Boolean, e.Null, e.Comparison}
+    | {e.And, e.Or, e.Not, e.IsNull, e.StringMatch, e.Negate}
+)
 
 
 def _pages(step: q.Projection) -> dict[str, Any]:
