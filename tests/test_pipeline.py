@@ -26,6 +26,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
     assert names("iso-gql") == [
         "conversions",
         "gql-functions",
+        "gql-projections",
         "relationship-types",
         "path-lists",
         "gql-expressions",
@@ -43,6 +44,8 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql-temporal",
         "googlesql",
         "gql-functions",
+        "sql-aggregates",
+        "gql-projections",
         "relationship-types",
         "edge-uniqueness",
         "gql-expressions",
@@ -229,8 +232,15 @@ def test_spanner_names_an_enclosing_element_afresh_in_a_subquery_pattern() -> No
         ir.Comparison(ir.CompOp.EQ, ir.Variable("_g2"), ir.Variable("r")),
     )
     assert lower(query, get_dialect("iso-gql")) is query  # ISO GQL reads the outer element
-    # a later RETURN * would return the fresh name: refused where the MATCH is written
+    # RETURN * lists the variables before the fresh name is given (gql-projections runs first)
     star = gqlir.parse("MATCH (a) WHERE EXISTS { MATCH (a)-->(b) RETURN * } RETURN a.x AS x")
+    text = emit_gql(star, "spanner", graph="g")
+    assert "EXISTS { MATCH (_g1)->(b) WHERE _g1 = a RETURN a, b }" in text, text
+    # a later * projection (one that only pages) would keep the fresh name: refused where the
+    # MATCH is written
+    star = gqlir.parse(
+        "MATCH (a) WHERE EXISTS { MATCH (a)-->(b) WITH * LIMIT 1 RETURN b } RETURN a.x AS x"
+    )
     (refused,) = lower(star, get_dialect("spanner")).steps[0].where.query.steps[:1]  # type: ignore[attr-defined]
     assert isinstance(refused, ir.RefusedStep)
     with pytest.raises(UnsupportedError) as caught:

@@ -54,7 +54,6 @@ def test_no_match_mode_words_and_the_runtime_keeps_edges_distinct() -> None:
         ("MATCH (n:!B) RETURN n.x AS x", "label negation (!)"),
         ("MATCH (n) WHERE n:A:B RETURN n.x AS x", "label conjunction (&)"),
         ("MATCH (a)-[:R* {w: 1, v: 2}]->(b) RETURN b.x AS x", "property map of more than 1 key(s)"),
-        ("MATCH (:A {x: 1, y: 2})-->(b) RETURN *", "property map of more than 1 key(s)"),
     ],
 )
 def test_what_the_planner_refuses_is_refused(cypher: str, construct: str) -> None:

@@ -31,13 +31,17 @@ __all__ = [
 
 class Deferred:
     """The type of ``expr`` in ``scope``, inferred when first asked (most bound variables'
-    types are never asked, and a projection binds every column)."""
+    types are never asked, and a projection binds every column). ``element``: the type of an
+    element of the list ``expr`` is (what ``FOR x IN expr`` binds ``x`` to)."""
 
-    __slots__ = ("expr", "found", "scope")
+    __slots__ = ("element", "expr", "found", "scope")
 
-    def __init__(self, expr: e.Expr, scope: Mapping[str, VType | Deferred]) -> None:
+    def __init__(
+        self, expr: e.Expr, scope: Mapping[str, VType | Deferred], *, element: bool = False
+    ) -> None:
         self.expr = expr
         self.scope = scope
+        self.element = element
         self.found: VType | None = None
 
     def resolve(self, types: ScopeTypes) -> VType:
@@ -45,9 +49,12 @@ class Deferred:
             outer = types.scope
             types.scope = self.scope  # type: ignore[assignment]
             try:
-                self.found = types.of(self.expr)
+                found = types.of(self.expr)
             finally:
                 types.scope = outer
+            if self.element:
+                found = element_type(found)
+            self.found = found
             self.scope = {}  # (no longer needed)
         return self.found
 
@@ -121,8 +128,21 @@ def path_bindings(path: Node, out: Scope, *, group: bool) -> None:
 def unwind_bindings(step: q.Unwind, source: VType) -> Scope:
     """What ``UNWIND source AS v`` (GQL's ``FOR``) binds: the list's element type, and an
     integer position when it is numbered."""
+    out: Scope = {step.variable: element_type(source)}
+    if step.index is not None:
+        out[step.index] = VType("integer")
+    return out
+
+
+def element_type(source: VType) -> VType:
+    """What ``FOR x IN l`` binds ``x`` to, for ``l`` of type ``source``."""
     elem = source.element if source.kind == "list" and source.element else ANY
-    out: Scope = {step.variable: unconst(elem)}
+    return unconst(elem)
+
+
+def deferred_unwind_bindings(step: q.Unwind, scope: Mapping[str, VType | Deferred]) -> Scope:
+    """:func:`unwind_bindings` with the element type inferred when first asked."""
+    out: Scope = {step.variable: Deferred(step.source, scope, element=True)}  # type: ignore[dict-item]
     if step.index is not None:
         out[step.index] = VType("integer")
     return out

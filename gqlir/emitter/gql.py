@@ -6,19 +6,14 @@ the dialect's capabilities, never from its name. The IR has Cypher's meanings wh
 GQL differ (``+`` is polymorphic, ``sum()`` of nothing is 0, ``WITH`` groups implicitly), so most
 of this module is about writing those meanings in GQL's vocabulary:
 
-* **Pipelines.** A projection that is not the last step is ``RETURN … NEXT``; a projection that
-  only adds columns (``WITH *, e AS x``) is ``LET``; one that only orders or pages the rows is a
-  standalone ``ORDER BY``/``OFFSET``/``LIMIT`` statement; ``UNWIND`` is ``FOR``; a filter is
-  ``FILTER``. ``OFFSET`` is written before ``LIMIT``.
-* **Grouping.** Cypher groups by the non-aggregate items. ISO GQL groups only by binding
-  variables, so a key that is not a variable is bound first with ``LET`` under its column name
-  (``LET city = a.city RETURN city, COUNT(*) AS c GROUP BY city``), which is valid whether GROUP BY
-  names are read as incoming variables or as result columns. Where a column name cannot be a
-  variable (``a.name``), the projection is computed under fresh names and renamed by a second
-  ``RETURN`` after ``NEXT``.
-* **Ordering.** Every sort key carries ``NULLS FIRST``/``NULLS LAST`` unless the target's default
-  placement is known to match Cypher's (nulls last ascending). A key that repeats a returned
-  expression is written as that column's name.
+* **Projections.** Cypher's WITH / RETURN reach the printer lowered
+  (:mod:`gqlir.passes.gql_projections`): explicit columns, implicit grouping made explicit in
+  ``group_by`` (keys bound by ``LET`` where GQL groups by variables), sort keys that name
+  columns, and the ``LET`` / ``FILTER`` / second ``RETURN`` steps around them. A projection that
+  is not the last step is ``RETURN … NEXT``; a ``*`` projection with no items is a standalone
+  ``ORDER BY``/``OFFSET``/``LIMIT`` statement; ``UNWIND`` is ``FOR``; a filter is ``FILTER``.
+  ``OFFSET`` is written before ``LIMIT``. Every sort key carries ``NULLS FIRST``/``NULLS LAST``
+  unless the target's default placement is known to match Cypher's (nulls last ascending).
 * **Types and lowered forms.** The rules that read the types of expressions, and the forms
   GQL writes Cypher's expressions in, are lowering passes run first (:mod:`gqlir.passes.
   gql_expressions`, :mod:`gqlir.passes.gql_forms`): Cypher's ``+``, ``size()``,
@@ -55,7 +50,6 @@ import re
 from dataclasses import replace
 from typing import Any, Literal
 
-from ..analysis.aggregates import aggregates, outer_aggregates
 from ..analysis.scope import (
     ScopeTypes,
     call_results,
@@ -78,11 +72,8 @@ from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import (
-    OPAQUE,
-    free_variables,
     names_in,
 )
-from ..ir.analysis import SUBQUERIES as _SUBQUERIES
 from ..ir.functions import (
     BOUNDARY_PARTS,
     DATE_PARTS,
@@ -94,10 +85,8 @@ from ..passes import list_walks
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.exprs import conjoin as _conjoin
 from ..passes.exprs import pure as _pure
-from ..passes.exprs import repeatable as _repeatable
 from ..passes.googlesql_temporal import why_refused
 from ..passes.pipeline import lower
-from ..passes.substitute import rename as _rename
 from ..passes.unnest_membership import is_guarded
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
@@ -138,38 +127,8 @@ _GOOGLESQL_TIMESTAMP = re.compile(
 # =============================================================================================
 
 
-def _free_outside_aggregates(node: Node) -> set[str]:
-    """Variables ``node`` reads outside any aggregate call."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        inner = stack.pop()
-        if isinstance(inner, (e.Aggregate, e.CountStar, *_SUBQUERIES)):
-            continue
-        if isinstance(inner, e.Variable):
-            out.add(inner.name)
-        stack.extend(inner.children())
-    return out
-
-
 def _variables(node: Node) -> set[str]:
     return {v.name for v in node.find_all(e.Variable)}
-
-
-#: Expressions GQL writes as a walk over a list in a subquery.
-_LIST_WALKS = (e.Index, e.Slice, e.ListComprehension, e.ListPredicate, e.In)
-
-
-def _walks_an_aggregate(node: Node, walked: bool = False) -> bool:
-    """Whether an aggregate of ``node`` (outside its subqueries) is the list of a walk."""
-    if walked and isinstance(node, (e.Aggregate, e.CountStar)):
-        return True
-    if isinstance(node, _SUBQUERIES):
-        return False
-    walks = isinstance(node, _LIST_WALKS) or (
-        isinstance(node, e.FunctionCall) and node.name in ("head", "last")
-    )
-    return any(_walks_an_aggregate(child, walked or walks) for child in node.children())
 
 
 # =============================================================================================
@@ -241,7 +200,7 @@ class GqlGenerator(GraphTextGenerator):
         if isinstance(node, q.Query):
             return self.top(node)
         if isinstance(node, q.Step):
-            return self.join_clauses(self.step_clauses(node, final=True, top=False))
+            return self.join_clauses(self.step_clauses(node, final=True))
         if isinstance(node, e.Expr):
             return self.expr(node)
         return self.gen(node)
@@ -293,7 +252,7 @@ class GqlGenerator(GraphTextGenerator):
             self.require(self.caps.use_graph, "USE", query)
             lead = "USE " + self.graph_name(graph)
         self.query_graph = graph
-        body = self.query_text(query, top=True, lead=lead)
+        body = self.query_text(query, lead=lead)
         return self.join_clauses([*prefix, body])
 
     def graph_name(self, name: str) -> str:
@@ -308,11 +267,11 @@ class GqlGenerator(GraphTextGenerator):
     # =========================================================================================
     # queries
     # =========================================================================================
-    def query_text(self, query: q.Query, *, top: bool, lead: str | None = None) -> str:
+    def query_text(self, query: q.Query, *, lead: str | None = None) -> str:
         if isinstance(query, q.LinearQuery):
-            return self.join_clauses(self.linear(query, top=top, lead=lead))
+            return self.join_clauses(self.linear(query, lead=lead))
         if isinstance(query, q.SetOperation):
-            return self.set_operation(query, top=top, lead=lead)
+            return self.set_operation(query, lead=lead)
         if isinstance(query, q.ConditionalQuery):
             raise self.unsupported(
                 "conditional query",
@@ -324,9 +283,9 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.LinearQuery, q.SetOperation, q.ConditionalQuery)
     def query_node(self, query: q.Query) -> str:
-        return self.query_text(query, top=False)
+        return self.query_text(query)
 
-    def linear(self, query: q.LinearQuery, *, top: bool, lead: str | None = None) -> list[str]:
+    def linear(self, query: q.LinearQuery, *, lead: str | None = None) -> list[str]:
         """The statements of a linear query; projections other than the last end a statement
         with ``NEXT``. ``lead`` (``USE g``) opens every statement."""
         steps = query.steps
@@ -339,7 +298,7 @@ class GqlGenerator(GraphTextGenerator):
             if opening and lead is not None:
                 out.append(lead)
             opening = False
-            clauses = self.step_clauses(step, final=i == last, top=top)
+            clauses = self.step_clauses(step, final=i == last)
             out.extend(clauses)
             if clauses and clauses[-1] == "NEXT":
                 opening = True
@@ -348,13 +307,13 @@ class GqlGenerator(GraphTextGenerator):
             out.append(self.standalone_call_result(tail))
         return out
 
-    def step_clauses(self, step: q.Step, *, final: bool, top: bool) -> list[str]:
+    def step_clauses(self, step: q.Step, *, final: bool) -> list[str]:
         if isinstance(step, q.Projection):
-            return self.projection(step, final=final, top=top)
+            return self.projection(step, final=final)
         text = self.gen(step)
         return [text] if text else []
 
-    def set_operation(self, query: q.SetOperation, *, top: bool, lead: str | None) -> str:
+    def set_operation(self, query: q.SetOperation, *, lead: str | None) -> str:
         branches = self._set_branches(query)
         keyword = self._set_keyword(query)
         sep = self.clause_separator()
@@ -363,7 +322,7 @@ class GqlGenerator(GraphTextGenerator):
         for branch in branches:
             self.scope = dict(outer)
             if isinstance(branch, q.LinearQuery):
-                clauses = self.linear(branch, top=top, lead=lead)
+                clauses = self.linear(branch, lead=lead)
                 if "NEXT" in clauses:
                     # A branch with NEXT is a nested query specification in braces.
                     self.require(
@@ -405,7 +364,7 @@ class GqlGenerator(GraphTextGenerator):
         self.scope = dict(scope)
         self.depth += 1
         try:
-            body = self.query_text(query, top=False)
+            body = self.query_text(query)
         finally:
             self.depth -= 1
             self.scope = outer
@@ -423,150 +382,40 @@ class GqlGenerator(GraphTextGenerator):
         return "{ " + body + " }"
 
     # =========================================================================================
-    # projections
+    # projections (lowered by gqlir.passes.gql_projections: the columns, the GROUP BY keys, the
+    # sort keys and the LET / FILTER / RETURN steps around them are in the IR)
     # =========================================================================================
-    def projection(self, step: q.Projection, *, final: bool, top: bool) -> list[str]:
-        """WITH / RETURN as GQL statements (see the module docstring for the forms chosen)."""
+    def projection(self, step: q.Projection, *, final: bool) -> list[str]:
+        """``RETURN … [NEXT]``: a projection before the last step feeds the next statement. A
+        ``*`` projection with no items there only orders or pages the rows: a standalone
+        ``ORDER BY`` / ``OFFSET`` / ``LIMIT`` statement."""
         if step.where is not None:
-            return self._projection_where(step, final=final, top=top)
+            raise self.unsupported("WITH … WHERE", step.where, rewrite="filter in a later step")
+        if step.star and not step.items and not final:
+            has_page = step.order_by or step.skip is not None or step.limit is not None
+            return self.page_statement(step) if has_page else []
         cols = self._columns(step)
-        aggregating = any(aggregates(x) for x, _ in cols)
-        stages = self._aggregate_first(step, cols) if aggregating else None
-        if stages is not None:
-            first, second = stages
-            out = self.projection(first, final=False, top=top)
-            return out + self.projection(second, final=final, top=top)
-        plain = not (step.distinct or aggregating or step.group_by is not None)
-        if not final and step.star and plain:
-            new = [(x, a) for x, a in cols if not (isinstance(x, e.Variable) and x.name == a)]
-            if not new and not (step.order_by or step.skip is not None or step.limit is not None):
-                return []
-            if not new:
-                return self.page_statement(step)
-            if not (step.order_by or step.skip is not None or step.limit is not None):
-                return self.let(q.Let(tuple(q.Binding(a, x) for x, a in new), pos=step.pos))
-        if top and final and not self.caps.return_graph_elements:
-            wrapped = [(self._returnable(x, a, step), a) for x, a in cols]
-            changed = {a for (x, a), (y, _) in zip(cols, wrapped) if x is not y}
-            if changed and self._groups_elements(step, cols, changed, aggregating):
-                first, second = self._json_after_grouping(step, cols)
-                out = self.projection(first, final=False, top=top)
-                return out + self.projection(second, final=final, top=top)
-            if any(changed & _variables(item.expr) for item in step.order_by):
-                return self._sort_before_json(step, cols, changed, final=final, top=top)
-            cols = wrapped
-        if final and step.order_by and not step.distinct:
-            step = self._sort_by_values(step, cols, aggregating)
-        if self._needs_two_stages(step, cols, final=final, aggregating=aggregating):
-            return self._two_stages(step, cols, final=final, top=top)
-        return self._single_stage(step, cols, final=final, aggregating=aggregating)
-
-    def _aggregate_first(
-        self, step: q.Projection, cols: list[tuple[e.Expr, str]]
-    ) -> tuple[q.Projection, q.Projection] | None:
-        """A projection whose aggregate is read by a list walk (``head(collect(x))``,
-        ``collect(x)[0]``, ``1 IN collect(x)``, a comprehension over ``collect(x)``) as two:
-        the first groups and aggregates, the second reads the aggregated lists (a walk is a
-        subquery, in which the aggregate would run over the subquery's own rows). Only when
-        the reading items read nothing but aggregates, and ORDER BY only result columns."""
-        if step.star or step.group_by is not None or not self.caps.value_subquery:
-            return None
-        if not any(_walks_an_aggregate(x) for x, _ in cols):
-            return None
-        aliases = {a for _, a in cols}
-        if any(not _variables(s.expr) <= aliases or aggregates(s.expr) for s in step.order_by):
-            return None  # (a sort key that aggregates belongs to the grouping statement)
-        hoistable: dict[int, e.Expr] = {}  # id -> the aggregate, outside subqueries
-        for x, _ in cols:
-            if _walks_an_aggregate(x):
-                hoistable.update((id(a), a) for a in outer_aggregates(x))
-        names: dict[e.Expr, str] = {}
-
-        def hoist(node: Node) -> Node:
-            if id(node) not in hoistable:
-                return node
-            if node not in names:
-                names[node] = self.fresh()
-            return e.Variable(names[node])
-
-        reads = []
-        for x, alias in cols:
-            if _walks_an_aggregate(x):
-                read = x.transform(hoist)
-                if not free_variables(read) <= set(names.values()):
-                    return None
-                reads.append(q.ReturnItem(read, alias))
-        keys: list[q.ReturnItem] = []
-        out: list[q.ReturnItem] = []
-        for x, alias in cols:
-            if _walks_an_aggregate(x):
-                out.append(reads.pop(0))
-                continue
-            carried = alias if self.usable_variable(alias) else self.fresh()
-            keys.append(q.ReturnItem(x, carried))
-            out.append(q.ReturnItem(e.Variable(carried), alias))
-        hoisted = tuple(q.ReturnItem(x, name) for x, name in names.items())
-        first = q.Projection((*keys, *hoisted), pos=step.pos)
-        return first, replace(step, items=tuple(out))
-
-    def _sort_by_values(
-        self, step: q.Projection, cols: list[tuple[e.Expr, str]], aggregating: bool
-    ) -> q.Projection:
-        """Sort keys that name a final column whose name cannot be a variable (``count(*)``)
-        repeat the column's value instead, so that one RETURN does (GQL's sort keys may
-        aggregate); renaming in a second RETURN after NEXT would sort by a variable the
-        RETURN renames, which some engines cannot find (grafeo). Only values that give the
-        same answer when computed again: aggregates in a grouping RETURN, and any steady
-        expression without subqueries in a plain one, that reads no name a column shadows."""
-        shadowed = _shadowing(cols)
-        values = {
-            a: x
-            for x, a in cols
-            if not self.usable_variable(a)
-            and _repeatable(x)
-            and (aggregates(x) if aggregating else True)
-            and not free_variables(x) & shadowed
-        }
-        if not values:
-            return step
-
-        def value(node: Node) -> Node:
-            if isinstance(node, e.Variable) and node.name in values:
-                return values[node.name]
-            return node
-
-        order = tuple(replace(s, expr=s.expr.transform(value)) for s in step.order_by)
-        return replace(step, order_by=order)
-
-    def _projection_where(self, step: q.Projection, *, final: bool, top: bool) -> list[str]:
-        """``WITH … WHERE c`` where ``c`` reads variables the WITH drops: the projection keeps
-        them as extra columns, ``FILTER c`` runs after its ordering and paging, and a second
-        projection drops them."""
-        assert step.where is not None
-        aliases = [item.alias or getattr(item.expr, "name", "") for item in step.items]
-        if step.distinct or step.star or any(aggregates(i.expr) for i in step.items):
-            raise self.unsupported(
-                "WITH … WHERE on a dropped variable",
-                step.where,
-                rewrite="keep the variable in the WITH",
-            )
-        # (variables a subquery of c binds are not the incoming scope's)
-        hidden = sorted(v for v in _variables(step.where) - set(aliases) if v in self.scope)
-        first = replace(
-            step,
-            items=step.items + tuple(q.ReturnItem(e.Variable(v), v) for v in hidden),
-            where=None,
-        )
-        out = self.projection(first, final=False, top=top)
-        out.append(self.filter(q.Filter(step.where, pos=step.where.pos)))
-        second = q.Projection(tuple(q.ReturnItem(e.Variable(a), a) for a in aliases), pos=step.pos)
-        out.extend(self.projection(second, final=final, top=top))
-        return out
+        parts = ["RETURN"]
+        if step.distinct:
+            parts.append("DISTINCT")
+        parts.append(", ".join(self.column(x, a, final=final) for x, a in cols))
+        if step.group_by is not None:
+            group = self._explicit_group_by(step)
+            if group:
+                parts.append(group)
+        column_types = {a: self.type_of(x) for x, a in cols}
+        if step.order_by:
+            parts.append("ORDER BY " + ", ".join(self.sort_item(s) for s in step.order_by))
+        if step.skip is not None:
+            parts.append("OFFSET " + self.page_count(step.skip))
+        if step.limit is not None:
+            parts.append("LIMIT " + self.page_count(step.limit))
+        self.scope = column_types
+        return [" ".join(parts)] if final else [" ".join(parts), "NEXT"]
 
     def _columns(self, step: q.Projection) -> list[tuple[e.Expr, str]]:
         """The projected columns as (expression, name); ``*`` is the variables in scope."""
         cols: list[tuple[e.Expr, str]] = []
-        names = set()
         for item in step.items:
             alias = item.alias
             if alias is None:
@@ -576,315 +425,12 @@ class GqlGenerator(GraphTextGenerator):
                     )
                 alias = item.expr.name
             cols.append((item.expr, alias))
-            names.add(alias)
         if step.star:
-            if not self.scope and not cols:
-                raise self.unsupported("RETURN * without variables", step)
-            star = [(e.Variable(n), n) for n in sorted(self.scope) if n not in names]
-            cols = star + cols
+            names = {a for _, a in cols}
+            cols = [(e.Variable(n), n) for n in sorted(self.scope) if n not in names] + cols
         if not cols:
             raise self.unsupported("empty projection", step)
         return cols
-
-    def _groups_elements(
-        self,
-        step: q.Projection,
-        cols: list[tuple[e.Expr, str]],
-        changed: set[str],
-        aggregating: bool,
-    ) -> bool:
-        """Whether a column returned as JSON is also a DISTINCT or grouping key. JSON is not
-        groupable in Spanner, a node or an edge is, a path or an array is not ("Groupable data
-        types", https://cloud.google.com/spanner/docs/reference/standard-sql/data-types), so a
-        node or edge is grouped first and made JSON after; a path or a list is refused."""
-        if not (step.distinct or step.group_by is not None or aggregating):
-            return False
-        keys = [
-            (x, a)
-            for x, a in cols
-            if a in changed and (step.distinct or step.group_by is not None or not aggregates(x))
-        ]
-        for x, a in keys:
-            if self.type_of(x).kind not in ("node", "edge"):
-                raise self.unsupported(
-                    "grouping by a path or a list",
-                    x if x.pos is not None else step,
-                    message=f"column {a!r} is a DISTINCT or grouping key that {self.dialect.name} "
-                    "cannot group (paths and arrays are not groupable)",
-                )
-        return bool(keys)
-
-    def _json_after_grouping(
-        self, step: q.Projection, cols: list[tuple[e.Expr, str]]
-    ) -> tuple[q.Projection, q.Projection]:
-        """The projection with its elements as they are, then ``RETURN`` of its columns, where
-        they become JSON; ordering and paging move to the second when they read only columns."""
-        aliases = {a for _, a in cols}
-        movable = all(
-            _variables(s.expr) <= aliases and not aggregates(s.expr) for s in step.order_by
-        )
-        if not movable:
-            raise self.unsupported(
-                "ORDER BY with graph elements as JSON",
-                step,
-                rewrite="order by the returned columns",
-            )
-        first = replace(step, order_by=(), skip=None, limit=None)
-        second = q.Projection(
-            tuple(q.ReturnItem(e.Variable(a), a) for _, a in cols),
-            order_by=step.order_by,
-            skip=step.skip,
-            limit=step.limit,
-            pos=step.pos,
-        )
-        return first, second
-
-    def _sort_before_json(
-        self,
-        step: q.Projection,
-        cols: list[tuple[e.Expr, str]],
-        changed: set[str],
-        *,
-        final: bool,
-        top: bool,
-    ) -> list[str]:
-        """Sort keys that read a column returned as JSON (``RETURN n ORDER BY n.name``) are
-        computed first, ``LET k = n.name RETURN SAFE_TO_JSON(n) AS n ORDER BY k``: read after
-        the RETURN, ``n`` would be the JSON. A key that is an element, or aggregates, is
-        refused (graph elements are not orderable in Spanner, "Orderable data types",
-        https://cloud.google.com/spanner/docs/reference/standard-sql/data-types)."""
-        originals = {a: x for x, a in cols if a in changed}
-
-        def unaliased(node: Node) -> Node:
-            if isinstance(node, e.Variable) and node.name in originals:
-                return originals[node.name]
-            return node
-
-        bindings: list[q.Binding] = []
-        order: list[q.SortItem] = []
-        for item in step.order_by:
-            if not changed & _variables(item.expr):
-                order.append(item)
-                continue
-            key = item.expr.transform(unaliased)
-            assert isinstance(key, e.Expr)
-            if (
-                aggregates(key)
-                or any(isinstance(n, (*OPAQUE, e.ListComprehension)) for n in key.walk())
-                or _holds_element(self.type_of(key))
-            ):
-                raise self.unsupported(
-                    "ORDER BY a graph element",
-                    item,
-                    rewrite="order by one of its properties",
-                )
-            name = self.fresh()
-            bindings.append(q.Binding(name, key, pos=item.pos))
-            order.append(replace(item, expr=e.Variable(name)))
-        out = self.let(q.Let(tuple(bindings), pos=step.pos))
-        # the columns listed: a * would return the sort keys too
-        items = tuple(q.ReturnItem(x, a) for x, a in cols)
-        new = replace(step, items=items, star=False, order_by=tuple(order))
-        return out + self.projection(new, final=final, top=top)
-
-    def _returnable(self, value: e.Expr, alias: str, step: q.Projection) -> e.Expr:
-        """A top-level result column for a dialect that cannot return graph elements."""
-        vtype = self.type_of(value)
-        if not _holds_element(vtype):
-            return value
-        if self.element_policy == "to_json" and self.caps.element_json_function:
-            return e.FunctionCall(marks.TO_JSON, (value,), pos=value.pos)
-        raise self.unsupported(
-            "graph element in result",
-            value if value.pos is not None else step,
-            message=f"column {alias!r} holds a graph element, which {self.dialect.name} cannot "
-            "return at the top level",
-            rewrite="return its properties (n.name AS name), or pass "
-            "spanner_elements='to_json' to return it as JSON",
-        )
-
-    def _needs_two_stages(
-        self,
-        step: q.Projection,
-        cols: list[tuple[e.Expr, str]],
-        *,
-        final: bool,
-        aggregating: bool,
-    ) -> bool:
-        """Whether the columns must be computed under other names and renamed after NEXT: a
-        grouping key or a sort key has to name a column whose name is not a variable."""
-        if self._iso_grouping(step, cols, aggregating):
-            for x, alias in cols:
-                if aggregates(x) or (isinstance(x, e.Variable) and x.name == alias):
-                    continue
-                if not self.usable_variable(alias) or alias in self.scope:
-                    return True
-        if not step.order_by:
-            return False
-        restricted = step.distinct or aggregating
-        outputs = {a for _, a in cols}
-        for item in step.order_by:
-            free = _variables(self._sort_key(item.expr, cols))
-            if any(v in outputs and not self.usable_variable(v) for v in free):
-                return True
-            if restricted and not free <= outputs:
-                return True
-        return False
-
-    def _two_stages(
-        self,
-        step: q.Projection,
-        cols: list[tuple[e.Expr, str]],
-        *,
-        final: bool,
-        top: bool,
-    ) -> list[str]:
-        """Compute the columns under fresh names, then rename them (with the ordering and
-        paging) in a second RETURN after NEXT."""
-        fresh = [(x, self._stage_name(x, a)) for x, a in cols]
-        outputs = {a: f for (_, a), (_, f) in zip(cols, fresh)}
-        hidden: list[tuple[e.Expr, str]] = []
-        order: list[q.SortItem] = []
-        for item in step.order_by:
-            key = self._sort_key(item.expr, cols, usable_only=False)
-            if not _variables(key) <= set(outputs):
-                if step.distinct or any(aggregates(x) for x, _ in cols):
-                    raise self.unsupported(
-                        "ORDER BY on a value the projection drops",
-                        item,
-                        rewrite="return the sort key as a column",
-                    )
-                key = self._hidden_sort_key(key, cols, outputs, hidden)
-            else:
-                key = _rename(key, outputs)
-            order.append(replace(item, expr=key))
-        first = q.Projection(
-            tuple(q.ReturnItem(x, f) for x, f in fresh + hidden),
-            distinct=step.distinct,
-            group_by=step.group_by,
-            pos=step.pos,
-        )
-        second = q.Projection(
-            tuple(q.ReturnItem(e.Variable(f), a) for (_, f), (_, a) in zip(fresh, cols)),
-            order_by=tuple(order),
-            skip=step.skip,
-            limit=step.limit,
-            pos=step.pos,
-        )
-        out = self._single_stage(
-            first, fresh + hidden, final=False, aggregating=any(aggregates(x) for x, _ in fresh)
-        )
-        out.extend(
-            self._single_stage(
-                second,
-                [(e.Variable(f), a) for (_, f), (_, a) in zip(fresh, cols)],
-                final=final,
-                aggregating=False,
-                rewrite_keys=False,
-            )
-        )
-        return out
-
-    def _hidden_sort_key(
-        self,
-        key: e.Expr,
-        cols: list[tuple[e.Expr, str]],
-        outputs: dict[str, str],
-        hidden: list[tuple[e.Expr, str]],
-    ) -> e.Expr:
-        """A sort key that reads a value the projection drops, for the second of two stages:
-        computed in the first stage as a hidden column, unless it also reads a column whose
-        name shadows an incoming variable (``RETURN y AS x ORDER BY x * 10 - a.x``); then the
-        first stage carries the incoming variables it reads, and the key reads the columns and
-        those in the second."""
-        if not free_variables(key) & _shadowing(cols):
-            name = self.fresh()
-            hidden.append((key, name))
-            return e.Variable(name, pos=key.pos)
-        carried = {}
-        for v in sorted(free_variables(key) - set(outputs)):
-            if v in self.scope:
-                carried[v] = self.fresh()
-                hidden.append((e.Variable(v), carried[v]))
-        return _rename(key, {**outputs, **carried})
-
-    def _stage_name(self, value: e.Expr, alias: str) -> str:
-        """The name a column gets in the first of two stages: its own where it can be a
-        variable (and, for a grouping key bound with LET, is not bound already)."""
-        regular = is_plain_name(alias) and alias.upper() not in self.reserved
-        if regular and (
-            aggregates(value)
-            or alias not in self.scope
-            or (isinstance(value, e.Variable) and value.name == alias)
-        ):
-            return alias
-        return self.fresh()
-
-    def _single_stage(
-        self,
-        step: q.Projection,
-        cols: list[tuple[e.Expr, str]],
-        *,
-        final: bool,
-        aggregating: bool,
-        rewrite_keys: bool = True,
-    ) -> list[str]:
-        out: list[str] = []
-        group_text = ""
-        if step.group_by is not None:
-            group_text = self._explicit_group_by(step)
-        elif aggregating and not self.caps.implicit_grouping:
-            cols, lets, group_text = self._implicit_group_by(step, cols)
-            if lets:
-                out.extend(self.let(q.Let(tuple(lets), pos=step.pos)))
-        parts = ["RETURN"]
-        if step.distinct:
-            parts.append("DISTINCT")
-        parts.append(", ".join(self.column(x, a, final=final) for x, a in cols))
-        if group_text:
-            parts.append(group_text)
-        column_types = {a: self.type_of(x) for x, a in cols}
-        if step.order_by:
-            keys = [
-                replace(s, expr=self._sort_key(s.expr, cols)) if rewrite_keys else s
-                for s in step.order_by
-            ]
-            if not (step.distinct or aggregating or group_text):
-                keys, copies = self._unrenamed_sort_keys(keys, cols)
-                if copies:
-                    out.extend(self.let(q.Let(copies, pos=step.pos)))
-            parts.append("ORDER BY " + ", ".join(self.sort_item(s) for s in keys))
-        if step.skip is not None:
-            parts.append("OFFSET " + self.page_count(step.skip))
-        if step.limit is not None:
-            parts.append("LIMIT " + self.page_count(step.limit))
-        out.append(" ".join(parts))
-        self.scope = {a: column_types[a] for _, a in cols}
-        if not final:
-            out.append("NEXT")
-        return out
-
-    def _unrenamed_sort_keys(
-        self, keys: list[q.SortItem], cols: list[tuple[e.Expr, str]]
-    ) -> tuple[list[q.SortItem], tuple[q.Binding, ...]]:
-        """Sort keys that read a variable the same RETURN renames (``RETURN v AS `n m` ORDER
-        BY v``, standard GQL) read a copy bound by LET before it instead: some engines resolve
-        sort keys against the result columns first and lose the renamed variable (grafeo 0.6:
-        "Variable not found for ORDER BY")."""
-        renamed = {x.name for x, a in cols if isinstance(x, e.Variable) and x.name != a}
-        renamed -= {a for _, a in cols}
-        hit = renamed & set().union(*(_variables(k.expr) for k in keys))
-        if not hit:
-            return keys, ()
-        copies = {v: self.fresh() for v in sorted(hit)}
-
-        def copy(node: Node) -> Node:
-            if isinstance(node, e.Variable) and node.name in copies:
-                return e.Variable(copies[node.name], pos=node.pos)
-            return node
-
-        bindings = tuple(q.Binding(c, e.Variable(v)) for v, c in copies.items())
-        return [replace(k, expr=k.expr.transform(copy)) for k in keys], bindings
 
     def column(self, value: e.Expr, alias: str, *, final: bool) -> str:
         """One RETURN item. A column that feeds a later statement is a binding variable, so its
@@ -896,84 +442,6 @@ class GqlGenerator(GraphTextGenerator):
             return text
         name = self.column_name(alias) if final else self.variable_name(alias, value)
         return f"{text} AS {name}"
-
-    def _sort_key(
-        self, key: e.Expr, cols: list[tuple[e.Expr, str]], *, usable_only: bool = True
-    ) -> e.Expr:
-        """``key`` with every part that repeats a column's expression replaced by that column
-        (only columns whose name can be referenced, unless ``usable_only`` is false). A key's
-        variable that names a column reads the column, so a column whose expression reads such
-        a name is another value in the key (``RETURN b AS a, a AS b ORDER BY a`` sorts by the
-        first column) and is never swapped in."""
-        shadowed = _shadowing(cols)
-        by_expr = {
-            x: a
-            for x, a in cols
-            if not (isinstance(x, e.Variable) and x.name == a)
-            and (self.usable_variable(a) or not usable_only)
-            and not free_variables(x) & shadowed
-        }
-        return _swap_exprs(key, by_expr)
-
-    def _iso_grouping(
-        self, step: q.Projection, cols: list[tuple[e.Expr, str]], aggregating: bool
-    ) -> bool:
-        return (
-            aggregating
-            and step.group_by is None
-            and not self.caps.implicit_grouping
-            and self.caps.group_by == "variables"
-            and any(not aggregates(x) for x, _ in cols)
-        )
-
-    def _implicit_group_by(
-        self, step: q.Projection, cols: list[tuple[e.Expr, str]]
-    ) -> tuple[list[tuple[e.Expr, str]], list[q.Binding], str]:
-        """Cypher's implicit grouping as an explicit GROUP BY on the non-aggregate columns."""
-        mode = self.caps.group_by
-        keys = [(x, a) for x, a in cols if not aggregates(x)]
-        if not keys:
-            return cols, [], ""
-        if mode == "expressions":
-            return cols, [], "GROUP BY " + ", ".join(self._grouping_key(x, cols) for x, _ in keys)
-        if mode != "variables":
-            raise self.unsupported(
-                "implicit grouping", step, rewrite="return only aggregates, or group in a subquery"
-            )
-        lets: list[q.Binding] = []
-        out: list[tuple[e.Expr, str]] = []
-        names: list[str] = []
-        key_vars: dict[e.Expr, str] = {}
-        for x, alias in cols:
-            if aggregates(x):
-                out.append((x, alias))
-                continue
-            if not (isinstance(x, e.Variable) and x.name == alias):
-                lets.append(q.Binding(alias, x))
-                key_vars[x] = alias
-                x = e.Variable(alias, pos=x.pos)
-            out.append((x, alias))
-            names.append(alias)
-        # An aggregating item may use a key's expression outside its aggregates: the key's
-        # variable stands for it (GQL lets a grouped RETURN read its grouping variables).
-        out = [(_swap_exprs(x, key_vars) if aggregates(x) else x, a) for x, a in out]
-        for x, _ in out:
-            if aggregates(x) and not _free_outside_aggregates(x) <= set(names):
-                raise self.unsupported(
-                    "aggregate combined with a grouping key",
-                    x,
-                    rewrite="compute the aggregate in its own column, then combine it with the "
-                    "key in a later projection",
-                )
-        return out, lets, "GROUP BY " + ", ".join(self.variable_name(n) for n in names)
-
-    def _grouping_key(self, key: e.Expr, cols: list[tuple[e.Expr, str]]) -> str:
-        """A grouping key. Where an integer in GROUP BY is an ordinal, every key (a RETURN item
-        of implicit grouping) is written as its column's ordinal: a key written as an integer
-        literal would otherwise be read as one."""
-        if self.caps.group_by_ordinals:
-            return str(next(i for i, (x, _) in enumerate(cols, 1) if x is key))
-        return self.expr(key)
 
     def _explicit_group_by(self, step: q.Projection) -> str:
         assert step.group_by is not None
@@ -1024,13 +492,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.SortItem)
     def sort_item(self, item: q.SortItem) -> str:
-        if self.type_of(item.expr).kind == "mixed":
-            raise self.unsupported(
-                "ordering values of different types",
-                item,
-                message="Cypher orders values of different types by a fixed type order; GQL "
-                "cannot compare them",
-            )
+        """A sort key (one of mixed types is refused by :mod:`gqlir.passes.projection_sorting`)."""
         text = self.expr(item.expr)
         if item.descending:
             text += " DESC"
@@ -1042,7 +504,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.Projection)
     def projection_node(self, step: q.Projection) -> str:
-        return self.join_clauses(self.projection(step, final=False, top=False))
+        return self.join_clauses(self.projection(step, final=False))
 
     @emits(q.ReturnItem)
     def return_item(self, item: q.ReturnItem) -> str:
@@ -2587,12 +2049,6 @@ def schema_graph(schema: Any) -> Any:
     return mapping_for(schema).schema
 
 
-def _holds_element(t: VType) -> bool:
-    if t.kind in ("node", "edge", "path"):
-        return True
-    return t.kind == "list" and t.element is not None and _holds_element(t.element)
-
-
 def _is_primary(node: e.Expr) -> bool:
     """Value expression primaries of GQL.g4: names, literals, parameters, property references,
     CASE and its abbreviations, CAST, aggregates, VALUE subqueries, ELEMENT_ID."""
@@ -2650,53 +2106,6 @@ def _level(node: e.Expr) -> int:
     return _ATOM
 
 
-def _swap_exprs(node: e.Expr, names: dict[e.Expr, str]) -> e.Expr:
-    """``node`` with every subexpression equal to a key of ``names`` (outside aggregates and
-    subqueries) replaced by that variable. Under a comprehension, a key that reads the
-    comprehension's own variable is another value there and stays."""
-    if not names:
-        return node
-    if node in names:
-        return e.Variable(names[node], pos=node.pos)
-    if isinstance(node, (e.Aggregate, e.CountStar, *OPAQUE)):
-        return node
-    bound = _bound_names(node)
-    changes = {}
-    for attr, child in node.field_values():
-        inner = names
-        if bound and attr not in ("source", "init"):
-            inner = {x: a for x, a in names.items() if not free_variables(x) & bound}
-        if isinstance(child, e.Expr):
-            new = _swap_exprs(child, inner)
-            if new is not child:
-                changes[attr] = new
-        elif isinstance(child, tuple) and child and all(isinstance(c, Node) for c in child):
-            # (expressions, or a CASE's WHEN clauses)
-            items = tuple(_swap_exprs(c, inner) for c in child)  # type: ignore[arg-type]
-            if any(a is not b for a, b in zip(items, child)):
-                changes[attr] = items
-        elif isinstance(child, tuple) and child and all(isinstance(c, tuple) for c in child):
-            entries = tuple((k, _swap_exprs(v, inner)) for k, v in child)
-            if any(a[1] is not b[1] for a, b in zip(entries, child)):
-                changes[attr] = entries
-    return replace(node, **changes) if changes else node
-
-
-def _bound_names(node: e.Expr) -> set[str]:
-    """The variables a comprehension, list predicate or reduce() binds for its body."""
-    if isinstance(node, (e.ListComprehension, e.ListPredicate)):
-        return {node.variable}
-    if isinstance(node, e.Reduce):
-        return {node.variable, node.accumulator}
-    return set()
-
-
-def _shadowing(cols: list[tuple[e.Expr, str]]) -> set[str]:
-    """Column names that stand for another value than the incoming variable of that name:
-    where a sort key reads one of them, it reads the column."""
-    return {a for x, a in cols if not (isinstance(x, e.Variable) and x.name == a)}
-
-
 def _conjunction(labels: p.LabelExpr) -> list[str] | None:
     """``A & B & C`` as names, or None if it is not a conjunction of plain labels."""
     if isinstance(labels, p.Label):
@@ -2737,7 +2146,11 @@ def emit_gql(
     try:
         generator.preflight(node)
         lowered = lower(
-            node, target, properties=generator.property_kinds, schema=generator.graph_schema
+            node,
+            target,
+            properties=generator.property_kinds,
+            schema=generator.graph_schema,
+            options={"spanner_elements": spanner_elements},
         )
         return generator.generate(lowered)
     except RecursionError:

@@ -1235,7 +1235,7 @@ class _GraphTableBody:
 
         class Body(GqlGenerator):
             def top(self, query: q.Query) -> str:
-                return self.query_text(query, top=True)
+                return self.query_text(query)
 
         self.generator = Body(dialect, pretty=pretty, graph="g")
 

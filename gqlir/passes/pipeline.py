@@ -64,7 +64,11 @@ from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .gql_forms import lower_gql_forms
 from .gql_forms import needed as _needs_gql_forms
+from .gql_projections import lower_gql_projections
+from .gql_projections import summarized as gql_projections_summary
 from .setops import lower_set_operations
+from .sql_aggregates import applies as _sql_aggregates
+from .sql_aggregates import lower_sql_aggregates
 
 __all__ = ["LOWERINGS", "Lowering", "lower", "lowerings"]
 
@@ -173,6 +177,12 @@ def summary_of(node: Node) -> Summary:
     return found
 
 
+def _remember(node: Node, summary: Summary) -> None:
+    """``summary`` as the summary of ``node`` for :func:`summary_of`."""
+    global _LAST
+    _LAST = (node, summary)
+
+
 #: The last query summarized and its summary (held, so that its identity is not reused).
 _LAST: tuple[Node | None, Summary | None] = (None, None)
 
@@ -227,6 +237,13 @@ class Lowering:
     #: schema)``.)
     #: ``needed(summary, target, typed)`` instead, ``typed``: a schema is given.
     needed_by_target: bool = False
+    #: ``run`` also takes the printer's options (``run(node, target, properties, options)``:
+    #: what the user asked the printer for, such as ``spanner_elements``).
+    reads_options: bool = False
+    #: The summary of the pass's output from its input's, for a pass that only moves and
+    #: copies what the query holds and adds the node kinds it names (None: the query is
+    #: summarised again when a later pass asks).
+    summarizes: Callable[[Summary], Summary] | None = None
 
 
 def _float_quotients(node: Node, target: Dialect) -> Node:
@@ -405,6 +422,27 @@ LOWERINGS: tuple[Lowering, ...] = (
         gql_functions.lower_gql_functions,
         "e(), pi(), coalesce(x), nodes(null) as values; one-argument trims with Cypher's set",
         needed=lambda x: not x.functions.isdisjoint(gql_functions.NAMES),
+    ),
+    Lowering(
+        "sql-aggregates",
+        frozenset({"gql"}),
+        lambda t, s: _sql_aggregates(t),
+        lower_sql_aggregates,
+        "SQL's null-on-no-rows aggregates, as read, marked to be written as those aggregates",
+        needed=lambda x: e.Case in x.kinds,
+    ),
+    Lowering(
+        "gql-projections",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_projections,
+        "WITH/RETURN as GQL RETURN … NEXT with explicit columns: implicit grouping as GROUP BY "
+        "(with LET keys), WITH … WHERE as FILTER, sort keys as columns or two stages, "
+        "top-level elements as JSON or refused",
+        needed=lambda x: q.Projection in x.kinds,
+        reads_properties=True,
+        reads_options=True,
+        summarizes=gql_projections_summary,
     ),
     Lowering(
         "relationship-types",
@@ -599,12 +637,14 @@ def lower(
     by_source: bool = False,
     properties: Mapping[tuple[str, str], str] | None = None,
     schema: Any = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Node:
     """``node`` lowered for ``target``: its own passes, or with ``by_source`` the passes that
     depend on the ``source`` dialect. The names of the passes that changed it are appended to
     ``changed`` when given. ``schema``: the graph's schema, for the passes that read it;
     ``properties``: its property kinds, for the passes that read types (``(node|edge, key) ->
-    kind``, :func:`gqlir.analysis.types.property_kinds`)."""
+    kind``, :func:`gqlir.analysis.types.property_kinds`); ``options``: the printer's, for the
+    passes that read them."""
     summary: Summary | None = None
     for lowering in lowerings(target, source):
         if lowering.by_source != by_source:
@@ -618,7 +658,9 @@ def lower(
                     continue
             elif not lowering.needed(summary):
                 continue
-        if lowering.reads_schema and lowering.reads_properties:
+        if lowering.reads_options:
+            out = lowering.run(node, target, properties, options)
+        elif lowering.reads_schema and lowering.reads_properties:
             out = lowering.run(node, target, properties, schema)
         elif lowering.reads_schema:
             out = lowering.run(node, target, schema)
@@ -627,7 +669,11 @@ def lower(
         else:
             out = lowering.run(node, target)
         if out is not node:
-            summary = None  # the query changed: gather again when a later pass asks
+            if lowering.summarizes is not None and summary is not None:
+                summary = lowering.summarizes(summary)
+                _remember(out, summary)
+            else:
+                summary = None  # the query changed: gather again when a later pass asks
             if changed is not None:
                 changed.append(lowering.name)
         node = out
