@@ -857,14 +857,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(q.RefusedStep)
     def refused_step(self, step: q.RefusedStep) -> str:
         """A lowering pass's refusal of a step, raised where the query writes it."""
-        raise UnsupportedError(
-            step.construct,
-            self.dialect.name,
-            step.message or None,
-            rewrite=step.rewrite or None,
-            offset=step.pos,
-            node=step.node,
-        )
+        raise self._pass_refusal(step.construct, step.message, step.rewrite, step.pos, step.node)
 
     @emits(q.ScopeNote)
     def scope_note(self, step: q.ScopeNote) -> str:
@@ -1470,13 +1463,18 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Untranslatable)
     def untranslatable(self, node: e.Untranslatable) -> str:
         """A lowering pass's refusal, raised where the query writes it."""
-        raise UnsupportedError(
-            node.construct,
+        raise self._pass_refusal(node.construct, node.message, node.rewrite, node.pos, node.expr)
+
+    def _pass_refusal(
+        self, construct: str, message: str, rewrite: str, pos: int | None, at: Any
+    ) -> UnsupportedError:
+        return UnsupportedError(
+            construct,
             self.dialect.name,
-            node.message or None,
-            rewrite=node.rewrite or None,
-            offset=node.pos,
-            node=node.expr,
+            message or None,
+            rewrite=rewrite or None,
+            offset=pos,
+            node=at,
         )
 
     @emits(e.Variable)

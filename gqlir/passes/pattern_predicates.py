@@ -94,7 +94,9 @@ def _count_outside_where(step: q.Step, bound: set[str], present: set[str]) -> q.
     new = base.transform(lambda x: _counted(x, bound, present))
     if new is base:
         return step
-    return replace(new, where=where) if where is not None else new  # type: ignore[return-value]
+    if where is None:
+        return new  # type: ignore[return-value]
+    return replace(new, where=where)  # type: ignore[call-arg,return-value]
 
 
 def _counted(node: Node, bound: set[str], present: set[str]) -> Node:
@@ -104,13 +106,10 @@ def _counted(node: Node, bound: set[str], present: set[str]) -> Node:
     path semantics of variable-length relationships differ between the targets) whose bound
     variables are known not to be null (a pattern comprehension from a null node is null in
     some engines)."""
-    if not isinstance(node, e.Exists) or node.pattern_predicate:
+    if not isinstance(node, e.Exists):
         return node
-    query = node.query
-    if not isinstance(query, q.LinearQuery) or len(query.steps) != 1:
-        return node
-    (match,) = query.steps
-    if not isinstance(match, q.Match) or match.optional or len(match.patterns) != 1:
+    match = _one_pattern_match(node)
+    if match is None:
         return node
     pattern = match.patterns[0]
     if pattern.variable is not None or pattern.search is not None or pattern.mode is not None:
@@ -150,21 +149,32 @@ def _mark_connectives(node: e.Expr, marker: Callable[[Node], Node]) -> e.Expr:
     return node
 
 
+def _one_pattern_match(node: e.Exists) -> q.Match | None:
+    """The MATCH of an EXISTS not yet a pattern predicate that is one plain MATCH of one
+    pattern, else None."""
+    if node.pattern_predicate:
+        return None
+    query = node.query
+    if not isinstance(query, q.LinearQuery) or len(query.steps) != 1:
+        return None
+    match = query.steps[0]
+    if not isinstance(match, q.Match) or match.optional or len(match.patterns) != 1:
+        return None
+    return match
+
+
 def _marker(bound: set[str], present: set[str]) -> Callable[[Node], Node]:
     return lambda node: _mark(node, bound, present)
 
 
 def _mark(node: Node, bound: set[str], present: set[str]) -> Node:
-    if not isinstance(node, e.Exists) or node.pattern_predicate:
+    if not isinstance(node, e.Exists):
+        return node
+    match = _one_pattern_match(node)
+    if match is None or match.where is not None:
         return node
     query = node.query
-    if not isinstance(query, q.LinearQuery) or len(query.steps) != 1:
-        return node
-    (match,) = query.steps
-    if not isinstance(match, q.Match) or match.optional or match.where is not None:
-        return node
-    if len(match.patterns) != 1:
-        return node
+    assert isinstance(query, q.LinearQuery)  # as _one_pattern_match found
     pattern = match.patterns[0]
     if not any(isinstance(x, p.RelPattern) for x in pattern.walk()):
         return node
