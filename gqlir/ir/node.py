@@ -223,6 +223,19 @@ def child_fields(cls: type) -> tuple[str, ...]:
     return names if names is not None else _child_field_names(cls)
 
 
+def child_nodes(node: Node) -> list[Node]:
+    """``node``'s direct child nodes as a list, in field order (:meth:`Node.children` without a
+    generator, for the hot checks that ask it of every expression)."""
+    kids: list[Node] = []
+    for name in child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, Node):
+            kids.append(value)
+        elif isinstance(value, tuple) and value:
+            _flatten_into(value, kids)
+    return kids
+
+
 def _child_field_names(cls: type) -> tuple[str, ...]:
     """The fields that may hold nodes: walks skip the scalar ones (names, flags, numbers)."""
     names = _CHILD_FIELD_CACHE.get(cls)

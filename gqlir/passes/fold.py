@@ -25,6 +25,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import GqlirError
+from ..ir.node import child_nodes
 
 # Functions whose value is not a function of their arguments alone.
 _VOLATILE = frozenset(
@@ -275,21 +276,24 @@ def closed(node: ir.Node) -> bool:
     """Whether ``node`` (a list comprehension, list predicate or reduce) reads only literals
     and the variables it binds itself, through pure expressions."""
     bound: set[str] = set()
-    for inner in node.walk():
-        if isinstance(inner, (ir.ListComprehension, ir.ListPredicate)):
-            bound.add(inner.variable)
-        elif isinstance(inner, ir.Reduce):
-            bound |= {inner.variable, inner.accumulator}
+    read: list[str] = []  # (checked once every bound name is known: one walk, not two)
     for inner in node.walk():
         if isinstance(inner, ir.Variable):
-            if inner.name not in bound:
-                return False
+            read.append(inner.name)
         elif isinstance(inner, ir.FunctionCall):
             if not _known_call(inner):
                 return False
-        elif not isinstance(inner, (*_PURE, *_SCOPED, *_LITERALS, ir.TypeRef)):
+        elif not isinstance(inner, _CLOSED_KINDS):
             return False
-    return True
+        elif isinstance(inner, (ir.ListComprehension, ir.ListPredicate)):
+            bound.add(inner.variable)
+        elif isinstance(inner, ir.Reduce):
+            bound |= {inner.variable, inner.accumulator}
+    return bound.issuperset(read)
+
+
+#: What a closed list construction may hold besides variables and known calls.
+_CLOSED_KINDS = (*_PURE, *_SCOPED, *_LITERALS, ir.TypeRef)
 
 
 def _constant(node: ir.Node, unwritable: dict[int, ir.Node]) -> bool:
@@ -297,19 +301,19 @@ def _constant(node: ir.Node, unwritable: dict[int, ir.Node]) -> bool:
     constant in ``unwritable``."""
     if isinstance(node, ir.FunctionCall) and not _known_call(node):
         return False
-    for child in node.children():
+    for child in child_nodes(node):
         if isinstance(child, (ir.ListLiteral, ir.MapLiteral)):
-            if not all(is_constant_value(c) for c in child.children()):
+            if not all(is_constant_value(c) for c in child_nodes(child)):
                 return False
         elif isinstance(child, ir.CaseWhen):
             if not (is_constant_value(child.condition) and is_constant_value(child.result)):
                 return False
-        elif (
-            not isinstance(child, (*_LITERALS, ir.TypeRef))
-            and unwritable.get(id(child)) is not child
-        ):
+        elif not isinstance(child, _INPUT_KINDS) and unwritable.get(id(child)) is not child:
             return False
     return True
+
+
+_INPUT_KINDS = (*_LITERALS, ir.TypeRef)
 
 
 def is_constant_value(node: ir.Node) -> bool:
@@ -317,7 +321,7 @@ def is_constant_value(node: ir.Node) -> bool:
     if isinstance(node, _LITERALS):
         return True
     if isinstance(node, (ir.ListLiteral, ir.MapLiteral)):
-        return all(is_constant_value(c) for c in node.children())
+        return all(is_constant_value(c) for c in child_nodes(node))
     return False
 
 
