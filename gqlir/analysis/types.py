@@ -227,6 +227,14 @@ def _holds_null(node: e.Expr) -> bool:
 
 
 _SCALAR_LITERALS = frozenset({e.Null, e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral})
+#: The kinds of the scalar literals whose type is their class alone (a temporal's is not).
+_LITERAL_KINDS = {
+    e.Null: "null",
+    e.Boolean: "boolean",
+    e.Integer: "integer",
+    e.Float: "float",
+    e.String: "string",
+}
 _BOOLEAN_CLASSES = frozenset(BOOLEAN_VALUED)
 _BOOLEAN = VType("boolean")
 
@@ -259,6 +267,9 @@ class TypeAnalysis:
             return self.property(node, self.of(node.subject))  # type: ignore[arg-type, attr-defined]
         if cls is e.Null and self.NULL_IS_ANY:
             return ANY
+        kind = _LITERAL_KINDS.get(cls)
+        if kind is not None:  # (one VType made, not two: literals are asked constantly)
+            return VType(kind, None, node)
         if cls in _SCALAR_LITERALS:
             return literal_type(node).with_const(node)
         if cls in _BOOLEAN_CLASSES:
