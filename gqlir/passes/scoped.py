@@ -12,7 +12,6 @@ operands are visited. A walk that changes nothing returns its input (the same ob
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..analysis.scope import (
@@ -31,7 +30,7 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.analysis import free_variables
-from ..ir.node import Node, child_fields
+from ..ir.node import Node, child_fields, rebuilt
 
 __all__ = ["ScopedRewrite"]
 
@@ -87,13 +86,13 @@ class ScopedRewrite:
         try:
             if isinstance(query, q.LinearQuery):
                 steps = self._steps(query.steps)
-                return query if steps is query.steps else replace(query, steps=steps)
+                return query if steps is query.steps else rebuilt(query, steps=steps)
             if isinstance(query, q.SetOperation):
                 left = self.query(query.left)
                 right = self.query(query.right)
                 if left is query.left and right is query.right:
                     return query
-                return replace(query, left=left, right=right)
+                return rebuilt(query, left=left, right=right)
             return query  # a conditional query: the printer refuses it
         finally:
             self.scope = outer
@@ -120,15 +119,15 @@ class ScopedRewrite:
                 bound = Deferred(binding.value, self.scope)
                 self.scope = {**self.scope, binding.variable: bound}  # type: ignore[dict-item]
                 bindings.append(
-                    binding if value is binding.value else replace(binding, value=value)
+                    binding if value is binding.value else rebuilt(binding, value=value)
                 )
             if all(a is b for a, b in zip(bindings, step.bindings)):
                 return step
-            return replace(step, bindings=tuple(bindings))
+            return rebuilt(step, bindings=tuple(bindings))
         if isinstance(step, q.Unwind):
             source = self.expr(step.source)
             self.scope = {**self.scope, **unwind_bindings(step, self.type_of(step.source))}
-            return step if source is step.source else replace(step, source=source)
+            return step if source is step.source else rebuilt(step, source=source)
         if isinstance(step, q.Projection):
             return self.projection(step)
         if isinstance(step, q.CallSubquery):
@@ -141,14 +140,14 @@ class ScopedRewrite:
             finally:
                 self.scope = outer
             self.scope = {**outer, **call_results(step.query, inner)}
-            return step if body is step.query else replace(step, query=body)
+            return step if body is step.query else rebuilt(step, query=body)
         if isinstance(step, q.ProcedureCall):
             args = None if step.args is None else self._tuple(step.args)
             self.scope = {**self.scope, **{y.alias or y.field: ANY for y in step.yields or ()}}
             where = None if step.where is None else self.expr(step.where)
             if args is step.args and where is step.where:
                 return step
-            return replace(step, args=args, where=where)
+            return rebuilt(step, args=args, where=where)
         if isinstance(step, q.Merge):
             self.scope = {**self.scope, **pattern_bindings((step.pattern,))}
             return self.children(step)
@@ -170,7 +169,7 @@ class ScopedRewrite:
                 self.scope = outer
             if source is step.source and steps is step.body:
                 return step
-            return replace(step, source=source, body=steps)
+            return rebuilt(step, source=source, body=steps)
         return self.children(step)
 
     def projection(self, step: q.Projection) -> q.Projection:
@@ -203,7 +202,7 @@ class ScopedRewrite:
             and where is step.where
         ):
             return step
-        return replace(
+        return rebuilt(
             step,
             items=items,
             order_by=order_by,
@@ -264,7 +263,7 @@ class ScopedRewrite:
             self.scope = outer
         if source is node.source:
             return rest
-        return replace(rest, source=source)
+        return rebuilt(rest, source=source)
 
     # -- children ------------------------------------------------------------------------------
     def children(self, node: Any, skip: str = "") -> Any:
@@ -307,7 +306,7 @@ class ScopedRewrite:
                 if changes is None:
                     changes = {}
                 changes[name] = new
-        return replace(node, **changes) if changes else node  # type: ignore[type-var]
+        return rebuilt(node, **changes) if changes else node  # type: ignore[type-var]
 
     def _value(self, value: Any, kind: str) -> Any:
         if kind is _EXPR:
