@@ -62,7 +62,47 @@ def aggregates(node: Node) -> bool:
     cls = type(node)
     if cls in _PLAIN or (cls is Property and type(node.subject) in _PLAIN):  # type: ignore[attr-defined]
         return False
-    return next(outer_aggregates(node), None) is not None
+    return _holds_aggregate(node)
+
+
+def _holds_aggregate(node: Node) -> bool:
+    """:func:`outer_aggregates` finds one, without its generator and in no particular order
+    (the projection lowerings ask this of every column, several times)."""
+    stack: list[Any] = [node]
+    pop, push, kinds = stack.pop, stack.append, _ROLES
+    while stack:
+        inner = pop()
+        cls = type(inner)
+        if cls is tuple:
+            stack.extend(inner)
+            continue
+        role = kinds.get(cls)
+        if role is None:
+            role = _role(cls)
+        if role is _AGGREGATE:
+            return True
+        if role is _SEARCHED:
+            for name in child_fields(cls):
+                value = getattr(inner, name)
+                if value is not None:
+                    push(value)
+    return False
+
+
+#: What :func:`_holds_aggregate` does with a value of a class (found once per class).
+_AGGREGATE, _SEARCHED, _SKIPPED = "aggregate", "searched", "skipped"
+_ROLES: dict[type, str] = {}
+
+
+def _role(cls: type) -> str:
+    if issubclass(cls, _AGGREGATES):
+        role = _AGGREGATE
+    elif issubclass(cls, Node) and not issubclass(cls, SUBQUERIES):
+        role = _SEARCHED
+    else:
+        role = _SKIPPED  # a subquery (its own level), or a scalar inside a tuple or field
+    _ROLES[cls] = role
+    return role
 
 
 def aggregates_in(node: Node) -> list[Expr]:
