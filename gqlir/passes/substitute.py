@@ -14,7 +14,7 @@ from typing import Any
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir.analysis import SUBQUERIES, names_in
-from ..ir.node import Node
+from ..ir.node import Node, child_fields, rebuilt
 
 __all__ = ["mentions", "rebinds", "rename", "substitute"]
 
@@ -22,6 +22,11 @@ __all__ = ["mentions", "rebinds", "rename", "substitute"]
 def substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
     """``node`` with the variable ``name`` replaced by the constant ``value``; None where a
     subquery could see the variable (its scoping is not followed here)."""
+    cls = type(node)
+    if cls is e.Variable:
+        return value if node.name == name else node  # type: ignore[attr-defined]
+    if cls in _CONSTANTS:
+        return node
     if isinstance(node, e.Variable):
         return value if node.name == name else node
     if isinstance(node, (*SUBQUERIES, e.PatternComprehension)):
@@ -54,7 +59,8 @@ def substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
     ):
         return None
     changes: dict[str, Any] = {}
-    for attr, child in node.field_values():
+    for attr in child_fields(cls):  # (the other fields hold names and flags)
+        child = getattr(node, attr)
         if isinstance(child, e.Expr):
             new = substitute(child, name, value)
             if new is None:
@@ -82,7 +88,11 @@ def substitute(node: e.Expr, name: str, value: e.Expr) -> e.Expr | None:
             changes[attr] = tuple(entries)
         elif isinstance(child, Node) and name in _variables(child):
             return None
-    return replace(node, **changes) if changes else node
+    return rebuilt(node, **changes) if changes else node
+
+
+#: Expressions with no operand and no variable: a substitution leaves them as they are.
+_CONSTANTS = frozenset({e.Null, e.Boolean, e.Integer, e.Float, e.String, e.Parameter})
 
 
 def rename(node: e.Expr, names: dict[str, str]) -> e.Expr:
