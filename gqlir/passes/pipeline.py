@@ -628,6 +628,24 @@ def lowerings(target: Dialect, source: Dialect | None = None) -> tuple[Lowering,
 _CHOSEN: dict[tuple[Dialect, Dialect | None], tuple[Lowering, ...]] = {}
 
 
+def _lowerings_by(target: Dialect, source: Dialect | None, by_source: bool) -> tuple[Lowering, ...]:
+    """:func:`lowerings` that depend on the source (``by_source``) or do not, found once per
+    choice: most targets have none of the first kind, and a translation asks for them first."""
+    chosen = lowerings(target, source)
+    key = (id(chosen), by_source)
+    found = _SPLIT.get(key)
+    if found is None or found[0] is not chosen:
+        if len(_SPLIT) > 512:  # (as for _CHOSEN)
+            _SPLIT.clear()
+        found = _SPLIT[key] = (chosen, tuple(x for x in chosen if x.by_source == by_source))
+    return found[1]
+
+
+#: (id(a choice of lowerings), by_source) -> (the choice, held so that its id is not reused,
+#: and those of its lowerings that match by_source)
+_SPLIT: dict[tuple[int, bool], tuple[tuple[Lowering, ...], tuple[Lowering, ...]]] = {}
+
+
 def lower(
     node: Node,
     target: Dialect,
@@ -646,9 +664,7 @@ def lower(
     kind``, :func:`gqlir.analysis.types.property_kinds`); ``options``: the printer's, for the
     passes that read them."""
     summary: Summary | None = None
-    for lowering in lowerings(target, source):
-        if lowering.by_source != by_source:
-            continue
+    for lowering in _lowerings_by(target, source, by_source):
         if lowering.needed is not _always:
             if summary is None:
                 summary = summary_of(node)
