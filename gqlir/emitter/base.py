@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar, TypeVar
 
 from ..dialect import Capabilities, Dialect
@@ -49,8 +49,10 @@ _UNICODE_ESCAPE = (
 )
 
 
+@lru_cache(maxsize=4096)
 def is_plain_name(name: str) -> bool:
-    """Whether ``name`` can be written bare as far as its characters go."""
+    """Whether ``name`` can be written bare as far as its characters go (remembered: a query
+    names the same variables over and over, and every name printed is asked)."""
     return _PLAIN.fullmatch(name) is not None and name.isidentifier()
 
 
