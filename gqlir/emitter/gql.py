@@ -2067,6 +2067,9 @@ def _is_bare_primary(node: e.Expr) -> bool:
 
 
 def _level(node: e.Expr) -> int:
+    fixed = _FIXED_LEVELS.get(type(node))
+    if fixed is not None:  # (the commonest operands, by exact class)
+        return fixed
     if isinstance(node, (e.Or, e.Xor)):
         return _OR
     if isinstance(node, e.And):
@@ -2102,6 +2105,17 @@ def _level(node: e.Expr) -> int:
     if isinstance(node, e.Property):
         return _POSTFIX
     return _ATOM
+
+
+#: The levels of the classes whose level is their class alone (see the end of _level).
+_FIXED_LEVELS = {
+    e.Variable: _ATOM,
+    e.Parameter: _ATOM,
+    e.String: _ATOM,
+    e.Boolean: _ATOM,
+    e.Null: _ATOM,
+    e.Property: _POSTFIX,
+}
 
 
 def _conjunction(labels: p.LabelExpr) -> list[str] | None:
