@@ -35,6 +35,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "merge",
         "set-items",
         "gql-forms",
+        "element-references",
     ]
     assert names("spanner") == [
         "conversions",
@@ -53,6 +54,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "search-filters",
         "correlated-elements",
         "gql-forms",
+        "element-references",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

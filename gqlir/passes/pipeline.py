@@ -31,6 +31,7 @@ from . import (
     decimal_aggregates,
     edge_uniqueness,
     element_predicates,
+    element_references,
     fixed_paths,
     gql_functions,
     implied_uniqueness,
@@ -607,6 +608,16 @@ LOWERINGS: tuple[Lowering, ...] = (
         reads_schema=True,
         reads_properties=True,
         needed_by_target=True,
+    ),
+    Lowering(
+        "element-references",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        element_references.lower_element_references,
+        "an element predicate or elementId() of an expression (not a variable) refused",
+        needed=lambda x: (
+            not x.kinds.isdisjoint(element_references.KINDS) or "elementid" in x.functions
+        ),
     ),
 )
 
