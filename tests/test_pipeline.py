@@ -36,6 +36,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "set-items",
         "gql-forms",
         "element-references",
+        "temporal-calls",
     ]
     assert names("spanner") == [
         "conversions",
@@ -55,6 +56,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "correlated-elements",
         "gql-forms",
         "element-references",
+        "temporal-calls",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

@@ -1758,12 +1758,6 @@ class GqlGenerator(GraphTextGenerator):
         return f"WHEN {self.expr(node.condition)} THEN {self.expr(node.result)}"
 
     # -- calls ---------------------------------------------------------------------------------
-    def _has_function(self, canonical: str) -> bool:
-        """Whether the dialect has a built-in that means ``canonical``."""
-        return (
-            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
-        )
-
     def function_name(self, canonical: str, node: Node) -> str:
         """A built-in's name in this dialect. GQL has no user-defined function calls, so a
         function without a same-meaning built-in is refused."""
@@ -1786,14 +1780,8 @@ class GqlGenerator(GraphTextGenerator):
         args = node.args
         if name in marks.CALLS:
             return self._marked_call(node)
-        if name in ("date", "datetime", "localdatetime", "time", "localtime", "duration"):
-            return self._temporal_call(node)
         if name in _DATE_PART_CALLS:
             return self._date_part_call(node)
-        base, _, clock = name.partition(".")
-        if clock == "statement" and base in TEMPORAL and not args:
-            # Cypher's date() reads the statement clock: date.statement() is date().
-            return self._temporal_call(replace(node, name=base))
         surface = self.function_name(name, node)
         if surface.startswith("@") and len(args) == 1:  # a system property: x.@id (TuGraph)
             return f"{self.primary(args[0])}.{surface}"
@@ -1825,28 +1813,6 @@ class GqlGenerator(GraphTextGenerator):
         values = ", ".join(self.expr(arg) for arg in node.args[:-1])
         return f"{surface}({values}, {part.value})"
 
-    def _temporal_call(self, node: e.FunctionCall) -> str:
-        """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
-        dateFunctionParameters : dateString | recordConstructor). The current date or instant
-        without a constructor of that name is GQL's niladic CURRENT_DATE / CURRENT_TIMESTAMP
-        (GQL.g4 20.27), which the GQL readers read as date() / datetime()."""
-        current = _CURRENT.get(node.name)
-        if not node.args and current is not None and not self._has_function(node.name):
-            return current
-        surface = self.function_name(node.name, node)
-        if len(node.args) > 1:
-            raise self.unsupported(f"function {node.name}()", node)
-        if node.args:
-            arg = node.args[0]
-            if not isinstance(arg, (e.String, e.MapLiteral)):
-                raise self.unsupported(
-                    f"{node.name}() of a computed value",
-                    node,
-                    message=f"{self.dialect.name}'s {surface}() takes a string literal or a "
-                    "record literal",
-                )
-        return f"{surface}({', '.join(self.expr(arg) for arg in node.args)})"
-
     def _marked_call(self, node: e.FunctionCall) -> str:
         """Calls the rewrites build with fixed GQL spellings."""
         args = node.args
@@ -1860,6 +1826,8 @@ class GqlGenerator(GraphTextGenerator):
             return self.binary(args[0], "=", args[1], _PRED)
         if node.name in marks.STRING_FUNCTION_NAMES:
             return f"{node.name}({self.expr(args[0])}, {self.expr(args[1])})"
+        if node.name in _NILADIC:
+            return _NILADIC[node.name]
         if node.name == marks.TO_JSON:
             return self.caps.element_json_function + "(" + self.expr(args[0]) + ")"
         raise self.unsupported(f"function {node.name}()", node)
@@ -2004,8 +1972,8 @@ def _without_graph(query: q.Query) -> q.Query:
 
 #: Function surfaces that are operators (a dialect file spelling a function as one).
 _OPERATOR_SURFACES = frozenset(["&", "|", "^", "<<", ">>", "~"])
-#: Cypher's date() and datetime() of the current instant, as GQL's niladic value functions
-_CURRENT = {"date": "CURRENT_DATE", "datetime": "CURRENT_TIMESTAMP"}
+#: GQL's niladic value functions (the pass temporal-calls writes date() and datetime() so)
+_NILADIC = {marks.CURRENT_DATE: "CURRENT_DATE", marks.CURRENT_TIMESTAMP: "CURRENT_TIMESTAMP"}
 #: Catalog references that are keywords, not names (kept upper-case by the GQL front end).
 _PREDEFINED_REFS = frozenset(
     {

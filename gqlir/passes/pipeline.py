@@ -45,6 +45,7 @@ from . import (
     relationship_types,
     search_filters,
     set_items,
+    temporal_calls,
     unwind_join,
 )
 from .comparable_types import UNTYPED as _UNTYPED
@@ -618,6 +619,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: (
             not x.kinds.isdisjoint(element_references.KINDS) or "elementid" in x.functions
         ),
+    ),
+    Lowering(
+        "temporal-calls",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        temporal_calls.lower_temporal_calls,
+        "date.statement() as date(); date() / datetime() as CURRENT_DATE / CURRENT_TIMESTAMP "
+        "where no constructor has the name; a constructor of a computed value refused",
+        needed=lambda x: not x.functions.isdisjoint(temporal_calls.NAMES),
     ),
 )
 
