@@ -37,6 +37,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "gql-forms",
         "element-references",
         "temporal-calls",
+        "case-forms",
     ]
     assert names("spanner") == [
         "conversions",
@@ -57,6 +58,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "gql-forms",
         "element-references",
         "temporal-calls",
+        "case-forms",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

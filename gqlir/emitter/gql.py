@@ -84,8 +84,8 @@ from ..ir.node import Node
 from ..passes import list_walks
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.exprs import conjoin as _conjoin
-from ..passes.exprs import pure as _pure
 from ..passes.googlesql_temporal import why_refused
+from ..passes.gql_primaries import is_primary
 from ..passes.pipeline import lower
 from ..passes.unnest_membership import is_guarded
 from .base import emits, is_plain_name, quote_identifier, quote_string
@@ -1379,7 +1379,7 @@ class GqlGenerator(GraphTextGenerator):
         """``node`` as a value expression primary (what IS NULL, ``.key`` and ``||`` take)."""
         lowered = self.lower(node)
         text = self.gen(lowered)
-        return text if _is_primary(lowered) else f"({text})"
+        return text if is_primary(lowered) else f"({text})"
 
     def binary(self, left: e.Expr, op: str, right: e.Expr, level: int) -> str:
         left_need = level + 1 if level == _PRED else level
@@ -1721,31 +1721,15 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.Case)
     def case(self, node: e.Case) -> str:
-        """CASE. A simple CASE's operand and WHEN values must be non-parenthesised primaries
-        (caseOperand, whenOperand), so other ones make it a searched CASE."""
-        if not node.whens:
-            raise self.unsupported("CASE without WHEN", node)
+        """CASE, simple only where its operands are primaries (the pass case-forms)."""
+        parts = ["CASE"]
         subject = node.subject
         if subject is not None:
-            operands = [subject, *(w.condition for w in node.whens)]
-            if not all(_is_bare_primary(self.lower(x)) for x in operands):
-                if not _pure(subject):
-                    raise self.unsupported(
-                        "simple CASE on a computed value",
-                        node,
-                        rewrite="bind the value to a variable first",
-                    )
-                whens = tuple(
-                    e.CaseWhen(e.Comparison(e.CompOp.EQ, subject, w.condition), w.result)
-                    for w in node.whens
-                )
-                return self.case(replace(node, subject=None, whens=whens))
-        parts = ["CASE"]
-        if subject is not None:
-            parts.append(self.gen(self.lower(subject)))
-            for when in node.whens:
-                value = self.gen(self.lower(when.condition))
-                parts.append(f"WHEN {value} THEN {self.expr(when.result)}")
+            parts.append(self.gen(subject))
+            parts.extend(
+                f"WHEN {self.gen(when.condition)} THEN {self.expr(when.result)}"
+                for when in node.whens
+            )
         else:
             parts.extend(self.gen(when) for when in node.whens)
         if node.default is not None:
@@ -1934,23 +1918,6 @@ _DATE_PART_CALLS = frozenset(
     {"googlesql.extract", "googlesql.interval", "googlesql.date_trunc", "googlesql.date_diff"}
 )
 
-#: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
-_PRIMARIES = (
-    e.Variable,
-    e.Parameter,
-    e.Property,
-    e.Null,
-    e.Boolean,
-    e.String,
-    e.ListLiteral,
-    e.MapLiteral,
-    e.Case,
-    e.Cast,
-    e.Aggregate,
-    e.CountStar,
-    e.ValueSubquery,
-)
-
 # -- helpers used by the generator ---------------------------------------------------------------
 
 
@@ -2005,25 +1972,6 @@ def schema_graph(schema: Any) -> Any:
     from ..sqlmapping import mapping_for
 
     return mapping_for(schema).schema
-
-
-def _is_primary(node: e.Expr) -> bool:
-    """Value expression primaries of GQL.g4: names, literals, parameters, property references,
-    CASE and its abbreviations, CAST, aggregates, VALUE subqueries, ELEMENT_ID."""
-    if isinstance(node, (e.Integer, e.Float)):
-        return math.copysign(1.0, float(node.value)) > 0
-    if isinstance(node, _PRIMARIES):
-        return True
-    if isinstance(node, e.FunctionCall):
-        return node.name in ("coalesce", "nullif", "elementid", marks.TO_JSON)
-    return False
-
-
-def _is_bare_primary(node: e.Expr) -> bool:
-    """A primary written without parentheses (GQL's caseOperand and whenOperand)."""
-    return _is_primary(node) and not (
-        isinstance(node, (e.Integer, e.Float)) and math.copysign(1.0, float(node.value)) < 0
-    )
 
 
 def _level(node: e.Expr) -> int:

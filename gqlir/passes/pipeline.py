@@ -24,6 +24,7 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
 from . import (
+    case_forms,
     composites,
     conversions,
     correlated_elements,
@@ -628,6 +629,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         "date.statement() as date(); date() / datetime() as CURRENT_DATE / CURRENT_TIMESTAMP "
         "where no constructor has the name; a constructor of a computed value refused",
         needed=lambda x: not x.functions.isdisjoint(temporal_calls.NAMES),
+    ),
+    Lowering(
+        "case-forms",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        case_forms.lower_case_forms,
+        "a simple CASE whose operand or WHEN values are not primaries as a searched CASE",
+        needed=lambda x: e.Case in x.kinds,
     ),
 )
 
