@@ -38,6 +38,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "element-references",
         "temporal-calls",
         "case-forms",
+        "unwind-sources",
     ]
     assert names("spanner") == [
         "conversions",
@@ -59,6 +60,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "element-references",
         "temporal-calls",
         "case-forms",
+        "unwind-sources",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

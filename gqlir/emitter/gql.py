@@ -578,13 +578,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.Unwind)
     def unwind(self, step: q.Unwind) -> str:
-        source_type = self.type_of(step.source)
-        if source_type.known and source_type.kind != "list":
-            raise self.unsupported(
-                "UNWIND of a non-list value",
-                step.source,
-                rewrite="UNWIND a list: [value]",
-            )
+        source_type = self.type_of(step.source)  # (a non-list: the pass unwind-sources)
         text = f"FOR {self.variable_name(step.variable, step)} IN {self.expr(step.source)}"
         if step.index is not None:
             # for_index holds the words written after WITH ("OFFSET", "OFFSET AS", ...).
