@@ -60,7 +60,8 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "element-references",
         "temporal-calls",
         "case-forms",
-        "unwind-sources",
+        "unwind-sources",        "like-patterns",
+        "date-parts",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

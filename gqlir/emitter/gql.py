@@ -74,14 +74,10 @@ from ..ir import query as q
 from ..ir.analysis import (
     names_in,
 )
-from ..ir.functions import (
-    BOUNDARY_PARTS,
-    DATE_PARTS,
-    INTERVAL_PARTS,
-    TIMESTAMP_PARTS,
-)
 from ..ir.node import Node
 from ..passes import list_walks
+from ..passes.date_parts import NAMES as DATE_PART_CALLS
+from ..passes.date_parts import PART_FIRST
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.exprs import conjoin as _conjoin
 from ..passes.googlesql_temporal import why_refused
@@ -1606,13 +1602,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Like)
     def like(self, node: e.Like) -> str:
         word = "NOT LIKE" if node.negated else "LIKE"
-        self.require(self.caps.like_operator, word, node)
-        # GoogleSQL's LIKE reads a backslash as an escape: a LIKE with another escape (or none)
-        # is written only where its pattern is a literal without one
-        if node.escape != "\\" and not (
-            isinstance(node.pattern, e.String) and "\\" not in node.pattern.value
-        ):
-            raise self.unsupported(f"{word} with a pattern that is not a literal without \\", node)
+        self.require(self.caps.like_operator, word, node)  # (its escape: the pass like-patterns)
         return self.binary(node.left, word, node.pattern, _PRED)
 
     @emits(e.In)
@@ -1758,7 +1748,7 @@ class GqlGenerator(GraphTextGenerator):
         args = node.args
         if name in marks.CALLS:
             return self._marked_call(node)
-        if name in _DATE_PART_CALLS:
+        if name in DATE_PART_CALLS:
             return self._date_part_call(node)
         surface = self.function_name(name, node)
         if surface.startswith("@") and len(args) == 1:  # a system property: x.@id (TuGraph)
@@ -1771,19 +1761,11 @@ class GqlGenerator(GraphTextGenerator):
 
     def _date_part_call(self, node: e.FunctionCall) -> str:
         """GoogleSQL's ``EXTRACT(part FROM d)`` and ``INTERVAL n part``, whose part is a keyword
-        (held as a string argument in the IR: :mod:`gqlir.passes.googlesql_temporal`)."""
+        (held as a string argument in the IR, checked by the pass date-parts)."""
         surface = self.function_name(node.name, node)
-        extract = node.name == "googlesql.extract"
+        extract = node.name == PART_FIRST
         part = node.args[0] if extract else node.args[-1]
-        parts = (
-            DATE_PARTS
-            if extract
-            else INTERVAL_PARTS | TIMESTAMP_PARTS
-            if node.name == "googlesql.interval"
-            else BOUNDARY_PARTS
-        )
-        if not isinstance(part, e.String) or part.value not in parts:
-            raise self.unsupported(f"{surface} of a part other than {sorted(parts)}", node)
+        assert isinstance(part, e.String)
         if extract:
             return f"{surface}({part.value} FROM {self.expr(node.args[1])})"
         if node.name == "googlesql.interval":
@@ -1906,11 +1888,6 @@ class _ScopeTypes(ScopeTypes):
     def variable(self, name: str) -> VType:
         return self.gen.scope.get(name, ANY)
 
-
-#: GoogleSQL calls whose last or first argument is a date part keyword.
-_DATE_PART_CALLS = frozenset(
-    {"googlesql.extract", "googlesql.interval", "googlesql.date_trunc", "googlesql.date_diff"}
-)
 
 # -- helpers used by the generator ---------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from . import (
     conversions,
     correlated_elements,
     cypher_uniqueness,
+    date_parts,
     decimal_aggregates,
     edge_uniqueness,
     element_predicates,
@@ -36,6 +37,7 @@ from . import (
     fixed_paths,
     gql_functions,
     implied_uniqueness,
+    like_patterns,
     list_predicates,
     merge,
     path_deletes,
@@ -647,6 +649,23 @@ LOWERINGS: tuple[Lowering, ...] = (
         "UNWIND (FOR) of a value known not to be a list refused",
         needed=lambda x: q.Unwind in x.kinds,
         reads_properties=True,
+    ),
+    Lowering(
+        "like-patterns",
+        frozenset({"gql"}),
+        lambda t, s: like_patterns.applies(t),
+        like_patterns.lower_like_patterns,
+        "a LIKE whose escape is not a backslash refused unless its pattern is a literal "
+        "holding no escape",
+        needed=lambda x: e.Like in x.kinds,
+    ),
+    Lowering(
+        "date-parts",
+        frozenset({"gql"}),
+        lambda t, s: date_parts.applies(t),
+        date_parts.lower_date_parts,
+        "EXTRACT / INTERVAL / DATE_TRUNC / DATE_DIFF of a part the function does not take refused",
+        needed=lambda x: not x.functions.isdisjoint(date_parts.NAMES),
     ),
 )
 
