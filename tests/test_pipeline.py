@@ -38,7 +38,6 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "element-references",
         "temporal-calls",
         "case-forms",
-        "unwind-sources",
     ]
     assert names("spanner") == [
         "conversions",
@@ -60,7 +59,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "element-references",
         "temporal-calls",
         "case-forms",
-        "unwind-sources",        "like-patterns",
+        "like-patterns",
         "date-parts",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness

@@ -574,7 +574,13 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.Unwind)
     def unwind(self, step: q.Unwind) -> str:
-        source_type = self.type_of(step.source)  # (a non-list: the pass unwind-sources)
+        source_type = self.type_of(step.source)
+        if source_type.known and source_type.kind != "list":
+            raise self.unsupported(
+                "UNWIND of a non-list value",
+                step.source,
+                rewrite="UNWIND a list: [value]",
+            )
         text = f"FOR {self.variable_name(step.variable, step)} IN {self.expr(step.source)}"
         if step.index is not None:
             # for_index holds the words written after WITH ("OFFSET", "OFFSET AS", ...).

@@ -50,7 +50,6 @@ from . import (
     set_items,
     temporal_calls,
     unwind_join,
-    unwind_sources,
 )
 from .comparable_types import UNTYPED as _UNTYPED
 from .comparable_types import may_differ
@@ -640,15 +639,6 @@ LOWERINGS: tuple[Lowering, ...] = (
         case_forms.lower_case_forms,
         "a simple CASE whose operand or WHEN values are not primaries as a searched CASE",
         needed=lambda x: e.Case in x.kinds,
-    ),
-    Lowering(
-        "unwind-sources",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        unwind_sources.lower_unwind_sources,
-        "UNWIND (FOR) of a value known not to be a list refused",
-        needed=lambda x: q.Unwind in x.kinds,
-        reads_properties=True,
     ),
     Lowering(
         "like-patterns",
