@@ -601,19 +601,6 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
-        "gql-forms",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        lower_gql_forms,
-        "STARTS WITH as LEFT/RIGHT; IN, list predicates and subscripts over run-time lists as "
-        "FOR walks; % ^ / in MOD/POWER; sum/stDev/collect of no rows; type/labels under a "
-        "schema; COUNT/COLLECT subqueries as VALUE; comparisons of known different types",
-        needed=_needs_gql_forms,
-        reads_schema=True,
-        reads_properties=True,
-        needed_by_target=True,
-    ),
-    Lowering(
         "element-references",
         frozenset({"gql"}),
         lambda t, s: True,
@@ -656,6 +643,19 @@ LOWERINGS: tuple[Lowering, ...] = (
         date_parts.lower_date_parts,
         "EXTRACT / INTERVAL / DATE_TRUNC / DATE_DIFF of a part the function does not take refused",
         needed=lambda x: not x.functions.isdisjoint(date_parts.NAMES),
+    ),
+    Lowering(
+        "gql-forms",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_forms,
+        "STARTS WITH as LEFT/RIGHT; IN, list predicates and subscripts over run-time lists as "
+        "FOR walks; % ^ / in MOD/POWER; sum/stDev/collect of no rows; type/labels under a "
+        "schema; COUNT/COLLECT subqueries as VALUE; comparisons of known different types",
+        needed=_needs_gql_forms,
+        reads_schema=True,
+        reads_properties=True,
+        needed_by_target=True,
     ),
 )
 
