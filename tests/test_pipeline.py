@@ -34,10 +34,10 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "path-deletes",
         "merge",
         "set-items",
-        "gql-forms",
         "element-references",
         "temporal-calls",
         "case-forms",
+        "gql-forms",
     ]
     assert names("spanner") == [
         "conversions",
@@ -55,12 +55,12 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql-dates",
         "search-filters",
         "correlated-elements",
-        "gql-forms",
         "element-references",
         "temporal-calls",
         "case-forms",
         "like-patterns",
         "date-parts",
+        "gql-forms",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [
