@@ -10,8 +10,9 @@ differ between evaluations (``rand()``) is refused with "bind the value to a var
 A walk over an aggregate's list (``x IN collect(y)``, left by gql-forms for the printer) is not
 a primary either. A CASE without WHEN, which no reader builds, is refused.
 
-It runs after the passes that rewrite operands (gql-forms writes ``x IN l`` as a walk), on the
-forms the printer then writes verbatim.
+It runs before gql-forms (which builds no CASE with an operand): an operand gql-forms then
+writes as a walk (``x IN l``) is a comparison operand of the searched CASE, with the same
+meaning.
 """
 
 from __future__ import annotations
