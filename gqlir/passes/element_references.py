@@ -38,9 +38,9 @@ def lower_element_references(root: Node, target: Dialect) -> Node:
         cls = type(node)
         if cls is e.FunctionCall:
             return _element_id(node)  # type: ignore[arg-type]
-        if cls not in KINDS:
+        if cls not in KINDS or not isinstance(node, e.Expr):
             return node
-        construct, operands = _operands(node)  # type: ignore[arg-type]
+        construct, operands = _operands(node)
         form = "IS SOURCE OF" if cls is pr.IsEndpoint else construct
         if form not in forms:
             return node  # the printer's capability refusal
