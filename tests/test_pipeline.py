@@ -34,6 +34,9 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "path-deletes",
         "merge",
         "set-items",
+        "element-references",
+        "temporal-calls",
+        "case-forms",
         "gql-forms",
     ]
     assert names("spanner") == [
@@ -52,6 +55,11 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql-dates",
         "search-filters",
         "correlated-elements",
+        "element-references",
+        "temporal-calls",
+        "case-forms",
+        "like-patterns",
+        "date-parts",
         "gql-forms",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness

@@ -413,6 +413,10 @@ class TypeAnalysis:
             return VType("float")
         elif name in (marks.EQ, *marks.STRING_FUNCTION_NAMES):
             return VType("boolean")
+        elif name == marks.CURRENT_DATE:
+            return VType("date")
+        elif name == marks.CURRENT_TIMESTAMP:
+            return VType("datetime")
         elif name in (marks.MOD, marks.ADD) and len(args) == 2:
             op = e.ArithOp.MOD if name == marks.MOD else e.ArithOp.ADD_NUMBERS
             return self._arithmetic(e.Arithmetic(op, args[0], args[1]))

@@ -74,18 +74,14 @@ from ..ir import query as q
 from ..ir.analysis import (
     names_in,
 )
-from ..ir.functions import (
-    BOUNDARY_PARTS,
-    DATE_PARTS,
-    INTERVAL_PARTS,
-    TIMESTAMP_PARTS,
-)
 from ..ir.node import Node
 from ..passes import list_walks
+from ..passes.date_parts import NAMES as DATE_PART_CALLS
+from ..passes.date_parts import PART_FIRST
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.exprs import conjoin as _conjoin
-from ..passes.exprs import pure as _pure
 from ..passes.googlesql_temporal import why_refused
+from ..passes.gql_primaries import is_primary
 from ..passes.pipeline import lower
 from ..passes.unnest_membership import is_guarded
 from .base import emits, is_plain_name, quote_identifier, quote_string
@@ -1379,7 +1375,7 @@ class GqlGenerator(GraphTextGenerator):
         """``node`` as a value expression primary (what IS NULL, ``.key`` and ``||`` take)."""
         lowered = self.lower(node)
         text = self.gen(lowered)
-        return text if _is_primary(lowered) else f"({text})"
+        return text if is_primary(lowered) else f"({text})"
 
     def binary(self, left: e.Expr, op: str, right: e.Expr, level: int) -> str:
         left_need = level + 1 if level == _PRED else level
@@ -1612,13 +1608,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Like)
     def like(self, node: e.Like) -> str:
         word = "NOT LIKE" if node.negated else "LIKE"
-        self.require(self.caps.like_operator, word, node)
-        # GoogleSQL's LIKE reads a backslash as an escape: a LIKE with another escape (or none)
-        # is written only where its pattern is a literal without one
-        if node.escape != "\\" and not (
-            isinstance(node.pattern, e.String) and "\\" not in node.pattern.value
-        ):
-            raise self.unsupported(f"{word} with a pattern that is not a literal without \\", node)
+        self.require(self.caps.like_operator, word, node)  # (its escape: the pass like-patterns)
         return self.binary(node.left, word, node.pattern, _PRED)
 
     @emits(e.In)
@@ -1654,9 +1644,9 @@ class GqlGenerator(GraphTextGenerator):
 
     # -- graph element predicates ----------------------------------------------------------
     def _element(self, node: e.Expr, at: Node, construct: str) -> str:
-        """An element reference: GQL's element predicates take variables, not expressions."""
+        """An element reference (the pass element-references refused any but a variable)."""
         if not isinstance(node, e.Variable):
-            raise self.unsupported(construct, at, rewrite="bind the element to a variable first")
+            raise self.unsupported(construct, at)
         return self.variable_name(node.name, at)
 
     def _element_predicate(self, form: str, node: Node) -> None:
@@ -1681,8 +1671,6 @@ class GqlGenerator(GraphTextGenerator):
     def element_list_predicate(self, node: pr.Same | pr.AllDifferent) -> str:
         name = "SAME" if isinstance(node, pr.Same) else "ALL_DIFFERENT"
         self._element_predicate(name, node)
-        if len(node.elements) < 2:
-            raise self.unsupported(f"{name} of fewer than two elements", node)
         return f"{name}(" + ", ".join(self._element(x, node, name) for x in node.elements) + ")"
 
     @emits(pr.PropertyExists)
@@ -1723,31 +1711,15 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.Case)
     def case(self, node: e.Case) -> str:
-        """CASE. A simple CASE's operand and WHEN values must be non-parenthesised primaries
-        (caseOperand, whenOperand), so other ones make it a searched CASE."""
-        if not node.whens:
-            raise self.unsupported("CASE without WHEN", node)
+        """CASE, simple only where its operands are primaries (the pass case-forms)."""
+        parts = ["CASE"]
         subject = node.subject
         if subject is not None:
-            operands = [subject, *(w.condition for w in node.whens)]
-            if not all(_is_bare_primary(self.lower(x)) for x in operands):
-                if not _pure(subject):
-                    raise self.unsupported(
-                        "simple CASE on a computed value",
-                        node,
-                        rewrite="bind the value to a variable first",
-                    )
-                whens = tuple(
-                    e.CaseWhen(e.Comparison(e.CompOp.EQ, subject, w.condition), w.result)
-                    for w in node.whens
-                )
-                return self.case(replace(node, subject=None, whens=whens))
-        parts = ["CASE"]
-        if subject is not None:
-            parts.append(self.gen(self.lower(subject)))
-            for when in node.whens:
-                value = self.gen(self.lower(when.condition))
-                parts.append(f"WHEN {value} THEN {self.expr(when.result)}")
+            parts.append(self.gen(subject))
+            parts.extend(
+                f"WHEN {self.gen(when.condition)} THEN {self.expr(when.result)}"
+                for when in node.whens
+            )
         else:
             parts.extend(self.gen(when) for when in node.whens)
         if node.default is not None:
@@ -1760,12 +1732,6 @@ class GqlGenerator(GraphTextGenerator):
         return f"WHEN {self.expr(node.condition)} THEN {self.expr(node.result)}"
 
     # -- calls ---------------------------------------------------------------------------------
-    def _has_function(self, canonical: str) -> bool:
-        """Whether the dialect has a built-in that means ``canonical``."""
-        return (
-            canonical in self.dialect.functions and canonical not in self.caps.unsupported_functions
-        )
-
     def function_name(self, canonical: str, node: Node) -> str:
         """A built-in's name in this dialect. GQL has no user-defined function calls, so a
         function without a same-meaning built-in is refused."""
@@ -1788,20 +1754,8 @@ class GqlGenerator(GraphTextGenerator):
         args = node.args
         if name in marks.CALLS:
             return self._marked_call(node)
-        if name == "elementid" and (len(args) != 1 or not isinstance(args[0], e.Variable)):
-            raise self.unsupported(
-                "elementId() of an expression",
-                node,
-                rewrite="bind the element to a variable first",
-            )
-        if name in ("date", "datetime", "localdatetime", "time", "localtime", "duration"):
-            return self._temporal_call(node)
-        if name in _DATE_PART_CALLS:
+        if name in DATE_PART_CALLS:
             return self._date_part_call(node)
-        base, _, clock = name.partition(".")
-        if clock == "statement" and base in TEMPORAL and not args:
-            # Cypher's date() reads the statement clock: date.statement() is date().
-            return self._temporal_call(replace(node, name=base))
         surface = self.function_name(name, node)
         if surface.startswith("@") and len(args) == 1:  # a system property: x.@id (TuGraph)
             return f"{self.primary(args[0])}.{surface}"
@@ -1813,47 +1767,17 @@ class GqlGenerator(GraphTextGenerator):
 
     def _date_part_call(self, node: e.FunctionCall) -> str:
         """GoogleSQL's ``EXTRACT(part FROM d)`` and ``INTERVAL n part``, whose part is a keyword
-        (held as a string argument in the IR: :mod:`gqlir.passes.googlesql_temporal`)."""
+        (held as a string argument in the IR, checked by the pass date-parts)."""
         surface = self.function_name(node.name, node)
-        extract = node.name == "googlesql.extract"
+        extract = node.name == PART_FIRST
         part = node.args[0] if extract else node.args[-1]
-        parts = (
-            DATE_PARTS
-            if extract
-            else INTERVAL_PARTS | TIMESTAMP_PARTS
-            if node.name == "googlesql.interval"
-            else BOUNDARY_PARTS
-        )
-        if not isinstance(part, e.String) or part.value not in parts:
-            raise self.unsupported(f"{surface} of a part other than {sorted(parts)}", node)
+        assert isinstance(part, e.String)
         if extract:
             return f"{surface}({part.value} FROM {self.expr(node.args[1])})"
         if node.name == "googlesql.interval":
             return f"{surface} {self.primary(node.args[0])} {part.value}"
         values = ", ".join(self.expr(arg) for arg in node.args[:-1])
         return f"{surface}({values}, {part.value})"
-
-    def _temporal_call(self, node: e.FunctionCall) -> str:
-        """A temporal constructor: GQL's takes a string literal or a record constructor (GQL.g4
-        dateFunctionParameters : dateString | recordConstructor). The current date or instant
-        without a constructor of that name is GQL's niladic CURRENT_DATE / CURRENT_TIMESTAMP
-        (GQL.g4 20.27), which the GQL readers read as date() / datetime()."""
-        current = _CURRENT.get(node.name)
-        if not node.args and current is not None and not self._has_function(node.name):
-            return current
-        surface = self.function_name(node.name, node)
-        if len(node.args) > 1:
-            raise self.unsupported(f"function {node.name}()", node)
-        if node.args:
-            arg = node.args[0]
-            if not isinstance(arg, (e.String, e.MapLiteral)):
-                raise self.unsupported(
-                    f"{node.name}() of a computed value",
-                    node,
-                    message=f"{self.dialect.name}'s {surface}() takes a string literal or a "
-                    "record literal",
-                )
-        return f"{surface}({', '.join(self.expr(arg) for arg in node.args)})"
 
     def _marked_call(self, node: e.FunctionCall) -> str:
         """Calls the rewrites build with fixed GQL spellings."""
@@ -1868,6 +1792,8 @@ class GqlGenerator(GraphTextGenerator):
             return self.binary(args[0], "=", args[1], _PRED)
         if node.name in marks.STRING_FUNCTION_NAMES:
             return f"{node.name}({self.expr(args[0])}, {self.expr(args[1])})"
+        if node.name in _NILADIC:
+            return _NILADIC[node.name]
         if node.name == marks.TO_JSON:
             return self.caps.element_json_function + "(" + self.expr(args[0]) + ")"
         raise self.unsupported(f"function {node.name}()", node)
@@ -1969,28 +1895,6 @@ class _ScopeTypes(ScopeTypes):
         return self.gen.scope.get(name, ANY)
 
 
-#: GoogleSQL calls whose last or first argument is a date part keyword.
-_DATE_PART_CALLS = frozenset(
-    {"googlesql.extract", "googlesql.interval", "googlesql.date_trunc", "googlesql.date_diff"}
-)
-
-#: Value expression primaries of GQL.g4 that need no parentheses where a primary is required.
-_PRIMARIES = (
-    e.Variable,
-    e.Parameter,
-    e.Property,
-    e.Null,
-    e.Boolean,
-    e.String,
-    e.ListLiteral,
-    e.MapLiteral,
-    e.Case,
-    e.Cast,
-    e.Aggregate,
-    e.CountStar,
-    e.ValueSubquery,
-)
-
 # -- helpers used by the generator ---------------------------------------------------------------
 
 
@@ -2012,8 +1916,8 @@ def _without_graph(query: q.Query) -> q.Query:
 
 #: Function surfaces that are operators (a dialect file spelling a function as one).
 _OPERATOR_SURFACES = frozenset(["&", "|", "^", "<<", ">>", "~"])
-#: Cypher's date() and datetime() of the current instant, as GQL's niladic value functions
-_CURRENT = {"date": "CURRENT_DATE", "datetime": "CURRENT_TIMESTAMP"}
+#: GQL's niladic value functions (the pass temporal-calls writes date() and datetime() so)
+_NILADIC = {marks.CURRENT_DATE: "CURRENT_DATE", marks.CURRENT_TIMESTAMP: "CURRENT_TIMESTAMP"}
 #: Catalog references that are keywords, not names (kept upper-case by the GQL front end).
 _PREDEFINED_REFS = frozenset(
     {
@@ -2045,25 +1949,6 @@ def schema_graph(schema: Any) -> Any:
     from ..sqlmapping import mapping_for
 
     return mapping_for(schema).schema
-
-
-def _is_primary(node: e.Expr) -> bool:
-    """Value expression primaries of GQL.g4: names, literals, parameters, property references,
-    CASE and its abbreviations, CAST, aggregates, VALUE subqueries, ELEMENT_ID."""
-    if isinstance(node, (e.Integer, e.Float)):
-        return math.copysign(1.0, float(node.value)) > 0
-    if isinstance(node, _PRIMARIES):
-        return True
-    if isinstance(node, e.FunctionCall):
-        return node.name in ("coalesce", "nullif", "elementid", marks.TO_JSON)
-    return False
-
-
-def _is_bare_primary(node: e.Expr) -> bool:
-    """A primary written without parentheses (GQL's caseOperand and whenOperand)."""
-    return _is_primary(node) and not (
-        isinstance(node, (e.Integer, e.Float)) and math.copysign(1.0, float(node.value)) < 0
-    )
 
 
 def _level(node: e.Expr) -> int:

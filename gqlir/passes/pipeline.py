@@ -24,16 +24,20 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
 from . import (
+    case_forms,
     composites,
     conversions,
     correlated_elements,
     cypher_uniqueness,
+    date_parts,
     decimal_aggregates,
     edge_uniqueness,
     element_predicates,
+    element_references,
     fixed_paths,
     gql_functions,
     implied_uniqueness,
+    like_patterns,
     list_predicates,
     merge,
     path_deletes,
@@ -44,6 +48,7 @@ from . import (
     relationship_types,
     search_filters,
     set_items,
+    temporal_calls,
     unwind_join,
 )
 from .comparable_types import UNTYPED as _UNTYPED
@@ -594,6 +599,50 @@ LOWERINGS: tuple[Lowering, ...] = (
         "relationship uniqueness as the match's mode for one TRAIL path, as is_trail(p) or "
         "elementId(r1) <> elementId(r2) in the WHERE, or as TRAIL in the quantifier",
         needed=lambda x: p.RelPattern in x.kinds,
+    ),
+    Lowering(
+        "element-references",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        element_references.lower_element_references,
+        "an element predicate or elementId() of an expression (not a variable) refused",
+        needed=lambda x: (
+            not x.kinds.isdisjoint(element_references.KINDS) or "elementid" in x.functions
+        ),
+    ),
+    Lowering(
+        "temporal-calls",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        temporal_calls.lower_temporal_calls,
+        "date.statement() as date(); date() / datetime() as CURRENT_DATE / CURRENT_TIMESTAMP "
+        "where no constructor has the name; a constructor of a computed value refused",
+        needed=lambda x: not x.functions.isdisjoint(temporal_calls.NAMES),
+    ),
+    Lowering(
+        "case-forms",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        case_forms.lower_case_forms,
+        "a simple CASE whose operand or WHEN values are not primaries as a searched CASE",
+        needed=lambda x: e.Case in x.kinds,
+    ),
+    Lowering(
+        "like-patterns",
+        frozenset({"gql"}),
+        lambda t, s: like_patterns.applies(t),
+        like_patterns.lower_like_patterns,
+        "a LIKE whose escape is not a backslash refused unless its pattern is a literal "
+        "holding no escape",
+        needed=lambda x: e.Like in x.kinds,
+    ),
+    Lowering(
+        "date-parts",
+        frozenset({"gql"}),
+        lambda t, s: date_parts.applies(t),
+        date_parts.lower_date_parts,
+        "EXTRACT / INTERVAL / DATE_TRUNC / DATE_DIFF of a part the function does not take refused",
+        needed=lambda x: not x.functions.isdisjoint(date_parts.NAMES),
     ),
     Lowering(
         "gql-forms",
