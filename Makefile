@@ -41,8 +41,9 @@ lint: $(STAMP)
 
 # The property tests (fuzzing, translation equivalence both ways, generated queries on the
 # embedded engines, on ArcadeDB over Bolt and on a local Neo4j, quoting, adversarial runs) for
-# about ten minutes on a quiet 2-core machine, with a fixed seed. The engine campaigns take a
-# tenth of FUZZ_EXAMPLES each (tests/test_engines_hypothesis.py): a query there runs everywhere.
+# about sixteen minutes on a quiet 2-core machine (the engine campaign, on one worker, is the
+# long pole), with a fixed seed. The engine campaigns take a tenth of FUZZ_EXAMPLES each
+# (tests/test_engines_hypothesis.py): a query there runs everywhere.
 FUZZ_SEED ?= 20261121
 FUZZ_EXAMPLES ?= 20000
 fuzz: $(STAMP)
