@@ -400,12 +400,7 @@ class GqlGenerator(GraphTextGenerator):
             if group:
                 parts.append(group)
         column_types = {a: self.type_of(x) for x, a in cols}
-        if step.order_by:
-            parts.append("ORDER BY " + ", ".join(self.sort_item(s) for s in step.order_by))
-        if step.skip is not None:
-            parts.append("OFFSET " + self.page_count(step.skip))
-        if step.limit is not None:
-            parts.append("LIMIT " + self.page_count(step.limit))
+        parts.extend(self._ordering_and_paging(step))
         self.scope = column_types
         return [" ".join(parts)] if final else [" ".join(parts), "NEXT"]
 
@@ -465,6 +460,10 @@ class GqlGenerator(GraphTextGenerator):
                 step,
                 rewrite="order the final RETURN instead",
             )
+        return [" ".join(self._ordering_and_paging(step))]
+
+    def _ordering_and_paging(self, step: q.Projection) -> list[str]:
+        """``ORDER BY …``, ``OFFSET …`` and ``LIMIT …`` of a projection, in GQL's order."""
         parts = []
         if step.order_by:
             parts.append("ORDER BY " + ", ".join(self.sort_item(s) for s in step.order_by))
@@ -472,7 +471,7 @@ class GqlGenerator(GraphTextGenerator):
             parts.append("OFFSET " + self.page_count(step.skip))
         if step.limit is not None:
             parts.append("LIMIT " + self.page_count(step.limit))
-        return [" ".join(parts)]
+        return parts
 
     def page_count(self, value: e.Expr) -> str:
         """OFFSET / LIMIT take an unsigned integer or a parameter, not an expression."""
