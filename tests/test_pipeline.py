@@ -363,3 +363,55 @@ def test_the_scoped_walk_binds_what_create_creates_and_reads_scope_notes() -> No
     )
     Record(get_dialect("iso-gql")).run(query)
     assert seen == [{"a": "node", "r": "edge", "x": "node"}]
+
+
+def _run_pass(lowering, node, target):  # type: ignore[no-untyped-def]
+    """One pass as :func:`lower` runs it (no schema, no options)."""
+    if lowering.reads_options:
+        return lowering.run(node, target, None, None)
+    if lowering.reads_schema and lowering.reads_properties:
+        return lowering.run(node, target, None, None)
+    if lowering.reads_schema or lowering.reads_properties:
+        return lowering.run(node, target, None)
+    return lowering.run(node, target)
+
+
+@pytest.mark.parametrize(
+    "target", ["iso-gql", "spanner", "tugraph-gql", "opencypher9", "kuzu", "falkordb", "neo4j"]
+)
+def test_a_pass_skipped_as_not_needed_would_have_changed_nothing(target: str) -> None:
+    """Each pass's ``needed`` reads the query's summary so that most queries skip most passes;
+    over a sample of the TCK, every pass is run anyway where it was judged not needed, and
+    must give its input back (a wrong ``needed`` would lose a rewrite silently)."""
+    from gqlir.conformance import tck
+    from gqlir.passes.pipeline import _always, summarize
+
+    features = tck.default_tck_dir()
+    assert features is not None  # (bundled in a checkout)
+    dialect, source = get_dialect(target), get_dialect("neo4j")
+    checked = 0
+    for text in list(tck.valid_queries(features))[::4]:
+        try:
+            node = lower(gqlir.parse(text, "neo4j"), dialect, source=source, by_source=True)
+        except gqlir.GqlirError:
+            continue
+        for lowering in lowerings(dialect, source):
+            if lowering.by_source:
+                continue
+            try:
+                out = _run_pass(lowering, node, dialect)
+            except UnsupportedError:
+                out = None  # a pass that refuses outright changes the outcome
+            if lowering.needed is not _always:
+                summary = summarize(node)
+                if lowering.needed_by_target:
+                    needed = lowering.needed(summary, dialect, False)
+                else:
+                    needed = lowering.needed(summary)
+                if not needed:
+                    checked += 1
+                    assert out is node, (lowering.name, text)
+            if out is None:
+                break
+            node = out
+    assert checked > 100

@@ -98,6 +98,8 @@ class Summary:
     typed_comparisons: bool = False
     #: A property of a map literal occurs (``{a: 1}.a``).
     map_properties: bool = False
+    #: A path pattern with the TRAIL mode occurs.
+    trail_paths: bool = False
 
 
 def summarize(node: Node) -> Summary:
@@ -105,9 +107,10 @@ def summarize(node: Node) -> Summary:
     kinds: set[type] = set()
     functions: set[str] = set()
     aggregate_names: set[str] = set()
-    adds_numbers = adds = other = typed = map_properties = False
+    adds_numbers = adds = other = typed = map_properties = trail_paths = False
     comparison, untyped = e.Comparison, _UNTYPED
     prop, map_literal = e.Property, e.MapLiteral
+    path_pattern, trail = p.PathPattern, p.PathMode.TRAIL
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
@@ -154,6 +157,9 @@ def summarize(node: Node) -> Summary:
             elif cls is comparison:
                 if not typed:
                     typed = may_differ(type(inner.left), type(inner.right))
+            elif cls is path_pattern:
+                if inner.mode is trail:
+                    trail_paths = True
             elif not typed and inner.subject is not None:  # a CASE
                 typed = type(inner.subject) not in untyped
         extend(getter(inner))
@@ -166,6 +172,7 @@ def summarize(node: Node) -> Summary:
         frozenset(aggregate_names),
         typed,
         map_properties,
+        trail_paths,
     )
 
 
@@ -199,7 +206,9 @@ _LEAVES = frozenset(
     | {e.Variable, e.Parameter}
 )
 #: The nodes the summary looks into beyond their class.
-_SPECIAL = frozenset({e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case})
+_SPECIAL = frozenset(
+    {e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case, p.PathPattern}
+)
 #: node class -> a function giving its child fields' values as a tuple
 _CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
@@ -471,7 +480,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: edge_uniqueness.applies(t),
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
-        needed=lambda x: p.RelPattern in x.kinds,
+        needed=cypher_uniqueness.needed,
+        needed_by_target=True,
     ),
     Lowering(
         "unwind-joins",
@@ -495,7 +505,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: implied_uniqueness.applies(t),
         implied_uniqueness.lower_implied_uniqueness,
         "DIFFERENT EDGES dropped where the WHERE's inequalities keep the edges apart",
-        needed=lambda x: p.RelPattern in x.kinds,
+        needed=cypher_uniqueness.needed,
+        needed_by_target=True,
     ),
     Lowering(
         "property-maps",
@@ -598,7 +609,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         cypher_uniqueness.lower_cypher_uniqueness,
         "relationship uniqueness as the match's mode for one TRAIL path, as is_trail(p) or "
         "elementId(r1) <> elementId(r2) in the WHERE, or as TRAIL in the quantifier",
-        needed=lambda x: p.RelPattern in x.kinds,
+        needed=cypher_uniqueness.needed,
+        needed_by_target=True,
     ),
     Lowering(
         "element-references",
