@@ -35,6 +35,7 @@ from . import (
     element_predicates,
     element_references,
     fixed_paths,
+    gql_expressions,
     gql_functions,
     implied_uniqueness,
     like_patterns,
@@ -63,8 +64,6 @@ from .googlesql_strings import lower_string_predicates
 from .googlesql_temporal import NAMES as _DATE_FUNCTIONS
 from .googlesql_temporal import NOW, TODAY, lower_dates, lower_timestamps
 from .googlesql_temporal import applies as _googlesql_dates
-from .gql_expressions import KINDS as _EXPRESSION_KINDS
-from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
 from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .gql_forms import lower_gql_forms
@@ -523,13 +522,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         lower_gql_expressions,
         "constant list walks item by item; functions by argument type; polymorphic + by "
         "operand types; XOR as <>, IS UNKNOWN as IS NULL",
-        needed=lambda x: (
-            x.adds
-            or not (
-                x.functions.isdisjoint(_EXPRESSION_FUNCTIONS)
-                and x.kinds.isdisjoint(_EXPRESSION_KINDS)
-            )
-        ),
+        needed=gql_expressions.needed,
+        needed_by_target=True,
         reads_properties=True,
     ),
     Lowering(
