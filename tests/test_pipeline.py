@@ -376,23 +376,42 @@ def _run_pass(lowering, node, target):  # type: ignore[no-untyped-def]
     return lowering.run(node, target)
 
 
-@pytest.mark.parametrize(
-    "target", ["iso-gql", "spanner", "tugraph-gql", "opencypher9", "kuzu", "falkordb", "neo4j"]
-)
-def test_a_pass_skipped_as_not_needed_would_have_changed_nothing(target: str) -> None:
-    """Each pass's ``needed`` reads the query's summary so that most queries skip most passes;
-    over a sample of the TCK, every pass is run anyway where it was judged not needed, and
-    must give its input back (a wrong ``needed`` would lose a rewrite silently)."""
+def _sample_queries() -> list[tuple[str, str]]:
+    """(text, source dialect): a quarter of the TCK, and every golden case's source."""
+    import json
+    from pathlib import Path
+
     from gqlir.conformance import tck
-    from gqlir.passes.pipeline import _always, summarize
 
     features = tck.default_tck_dir()
     assert features is not None  # (bundled in a checkout)
-    dialect, source = get_dialect(target), get_dialect("neo4j")
+    out = [(text, "neo4j") for text in list(tck.valid_queries(features))[::4]]
+    golden = Path(__file__).resolve().parent.parent / "corpus" / "gql"
+    for path in sorted(golden.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                case = json.loads(line)
+                out.append((case["source"], case["from"]))
+    return out
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["iso-gql", "spanner", "tugraph-gql", "opencypher9", "kuzu", "falkordb", "neo4j", "sqlpgq"],
+)
+def test_a_pass_skipped_as_not_needed_would_have_changed_nothing(target: str) -> None:
+    """Each pass's ``needed`` reads the query's summary so that most queries skip most passes;
+    over a sample of queries in several source dialects, every pass is run anyway where it was
+    judged not needed, and must give its input back (a wrong ``needed`` would lose a rewrite
+    silently)."""
+    from gqlir.passes.pipeline import _always, summarize
+
+    dialect = get_dialect(target)
     checked = 0
-    for text in list(tck.valid_queries(features))[::4]:
+    for text, read in _sample_queries():
+        source = get_dialect(read)
         try:
-            node = lower(gqlir.parse(text, "neo4j"), dialect, source=source, by_source=True)
+            node = lower(gqlir.parse(text, read), dialect, source=source, by_source=True)
         except gqlir.GqlirError:
             continue
         for lowering in lowerings(dialect, source):

@@ -479,8 +479,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: edge_uniqueness.applies(t),
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
-        needed=cypher_uniqueness.needed,
-        needed_by_target=True,
+        needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
         "unwind-joins",
@@ -504,8 +503,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: implied_uniqueness.applies(t),
         implied_uniqueness.lower_implied_uniqueness,
         "DIFFERENT EDGES dropped where the WHERE's inequalities keep the edges apart",
-        needed=cypher_uniqueness.needed,
-        needed_by_target=True,
+        needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
         "property-maps",
