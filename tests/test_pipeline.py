@@ -434,3 +434,42 @@ def test_a_pass_skipped_as_not_needed_would_have_changed_nothing(target: str) ->
                 break
             node = out
     assert checked > 100
+
+
+def test_the_last_pass_leaves_the_steps_after_a_refusal_only_while_the_printer_lowers() -> None:
+    """gql-forms (the GQL family's last pass) stops at the first step it refuses while the
+    printer lowers (the printer raises there, or earlier, and never writes the rest); any other
+    caller gets every step lowered."""
+    from gqlir.passes.gql_forms import lower_gql_forms
+    from gqlir.passes.scoped import stopping_at_refusals
+
+    query = gqlir.parse(
+        "UNWIND [1, 2] AS x WITH [y IN [x] WHERE rand() > 0.5 | y] AS a, x % 2 AS b "
+        "RETURN b % 2 AS c",
+        "neo4j",
+    )
+    target = get_dialect("iso-gql")
+    whole = lower_gql_forms(query, target)
+    with stopping_at_refusals() as stopped:
+        early = lower_gql_forms(query, target)
+    assert stopped == ["GqlForms"]
+    left = early.steps[-1]  # (left as read, % not yet MOD, and marked)
+    assert isinstance(left, ir.RefusedStep) and left.step is query.steps[-1]
+    assert whole.steps[-1] is not query.steps[-1]
+    assert early.steps[:-1] == whole.steps[:-1]
+    with pytest.raises(UnsupportedError) as refused:
+        emit_gql(query, "iso-gql")
+    assert refused.value.construct == "list comprehension"
+
+
+def test_a_query_written_past_a_refusal_is_lowered_again_in_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should the printer ever write past a refusal the last pass left, up to a step left
+    unlowered after it, it lowers the query again in full and writes that."""
+    from gqlir.emitter.gql import GqlGenerator
+
+    monkeypatch.setattr(GqlGenerator, "untranslatable", lambda self, node: "NULL")
+    query = "UNWIND [1, 2] AS x WITH [y IN [x] WHERE rand() > 0.5 | y] AS a RETURN x % 2 AS c"
+    text = emit_gql(gqlir.parse(query, "neo4j"), "iso-gql")
+    assert "MOD(x, 2)" in text
