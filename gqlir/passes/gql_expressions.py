@@ -72,6 +72,7 @@ _RULES: dict[type, Callable[[Any, Any], e.Expr]] = {
 
 class GqlExpressions(ScopedRewrite):
     rules = _RULES
+    stops_at_refusal = True  # (the passes after it walk forward)
 
     def const_list(self, node: e.Expr) -> list[e.Expr] | None:
         """The items of a list known here: a literal, a variable bound to a constant list, or

@@ -71,8 +71,10 @@ class ScopedRewrite:
             construct, self.dialect.name, offset=getattr(node, "pos", None), **kw
         )
 
-    #: Whether the walk may leave the steps after one it refused as they are, under
-    #: :func:`stopping_at_refusals` (only a pass that runs last: nothing after it reads them).
+    #: Whether the walk may leave the steps after one it refused unlowered, under
+    #: :func:`stopping_at_refusals`: for a pass after which no pass decides a step by the steps
+    #: after it (the scoped walks go forward; the printer stops at the first refusal). The
+    #: steps it leaves keep their places, so a step's position (the last one) stays known.
     stops_at_refusal: ClassVar[bool] = False
 
     # -- the walk ------------------------------------------------------------------------------
@@ -126,6 +128,8 @@ class ScopedRewrite:
 
     def step(self, step: q.Step) -> q.Step:
         """``step`` rewritten in the current scope, which then holds what it binds."""
+        if type(step) is q.RefusedStep and step.construct == UNLOWERED:
+            return step  # (left by an earlier pass after a refusal: never written)
         if isinstance(step, q.Match):
             self.scope = {**self.scope, **pattern_bindings(step.patterns)}
             return self.children(step)
