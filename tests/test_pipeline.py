@@ -473,3 +473,27 @@ def test_a_query_written_past_a_refusal_is_lowered_again_in_full(
     query = "UNWIND [1, 2] AS x WITH [y IN [x] WHERE rand() > 0.5 | y] AS a RETURN x % 2 AS c"
     text = emit_gql(gqlir.parse(query, "neo4j"), "iso-gql")
     assert "MOD(x, 2)" in text
+
+
+def test_uniqueness_matters_reads_the_path_structure_as_the_whole_walk_does() -> None:
+    """The fast reading of a MATCH's relationships (its path structure, and the whole walk only
+    where a part holds an expression) answers as counting every relationship pattern does."""
+    from gqlir.passes.edge_uniqueness import _kept_by_path, _walked, uniqueness_matters
+
+    matches = 0
+    extra = [
+        ("MATCH (a)-[r]->(b WHERE EXISTS { MATCH (b)-->() }) RETURN a", "neo4j"),
+        ("MATCH (a {x: [(a)-->(c) | c.y]})-[r]->(b) RETURN a", "neo4j"),
+        ("MATCH ((a)-[r]->(b) WHERE a.x = 1)+ RETURN a", "neo4j"),
+    ]
+    for text, read in [*_sample_queries(), *extra]:
+        try:
+            query = gqlir.parse(text, read)
+        except gqlir.GqlirError:
+            continue
+        for step in query.walk():
+            if isinstance(step, ir.Match) and step.patterns:
+                matches += 1
+                whole = not _kept_by_path(step) and _walked(step)
+                assert uniqueness_matters(step) == whole, text
+    assert matches > 300

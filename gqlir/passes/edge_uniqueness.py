@@ -23,6 +23,7 @@ Capabilities read: ``match_modes``, ``default_match_mode``, ``match_mode_implici
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..dialect import Dialect
 from ..errors import UnsupportedError
@@ -49,12 +50,50 @@ def applies(target: Dialect) -> bool:
 def uniqueness_matters(step: q.Match) -> bool:
     """Whether edge uniqueness can change the rows of ``step``: two relationships, or one that
     repeats (unless the MATCH is one path whose mode or search keeps its edges distinct)."""
-    if len(step.patterns) == 1:
-        (only,) = step.patterns
-        if only.mode in _EDGE_UNIQUE_MODES or (
-            only.search is not None and only.search.kind in _EDGE_UNIQUE_SEARCHES
-        ):
-            return False
+    if _kept_by_path(step):
+        return False
+    # (asked of every MATCH the GQL printer writes: the path structure first, and the whole
+    # walk only where a part holds an expression that may hold patterns of its own)
+    rels = 0
+    stack: list[Node] = [pattern.path for pattern in step.patterns]
+    while stack:
+        part = stack.pop()
+        cls = type(part)
+        if cls is p.PathChain:
+            stack.extend(part.elements)  # type: ignore[attr-defined]
+        elif cls is p.NodePattern:
+            if not (_plain(part.where) and _plain(part.properties)):  # type: ignore[attr-defined]
+                return _walked(step)
+        elif cls is p.RelPattern:
+            if part.quantifier is not None:  # type: ignore[attr-defined]
+                return True
+            if not (_plain(part.where) and _plain(part.properties) and _plain(part.cost)):  # type: ignore[attr-defined]
+                return _walked(step)
+            rels += 1
+        elif cls is p.ParenPath and part.where is None:  # type: ignore[attr-defined]
+            if part.quantifier is not None:  # type: ignore[attr-defined]
+                return True
+            stack.append(part.path)  # type: ignore[attr-defined]
+        elif cls is p.PathUnion:
+            stack.extend(part.alternatives)  # type: ignore[attr-defined]
+        else:
+            return _walked(step)
+    return rels > 1
+
+
+def _kept_by_path(step: q.Match) -> bool:
+    """Whether the MATCH is one path whose mode or search keeps its edges distinct."""
+    if len(step.patterns) != 1:
+        return False
+    (only,) = step.patterns
+    return only.mode in _EDGE_UNIQUE_MODES or (
+        only.search is not None and only.search.kind in _EDGE_UNIQUE_SEARCHES
+    )
+
+
+def _walked(step: q.Match) -> bool:
+    """:func:`uniqueness_matters` counting every relationship pattern in the MATCH, those in
+    its parts' expressions too."""
     rels = 0
     for pattern in step.patterns:
         for inner in pattern.walk():
@@ -65,6 +104,24 @@ def uniqueness_matters(step: q.Match) -> bool:
                     return True
                 rels += 1
     return rels > 1
+
+
+#: Expressions that hold no pattern: a pattern part's map or test made only of them is passed
+#: over by :func:`uniqueness_matters`.
+_LEAF_VALUES = frozenset(
+    {type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String, e.Parameter, e.Variable}
+)
+
+
+def _plain(value: Any) -> bool:
+    cls = type(value)
+    if cls in _LEAF_VALUES:
+        return True
+    if cls is e.Property:
+        return type(value.subject) in _LEAF_VALUES
+    if cls is e.MapLiteral:
+        return all(_plain(v) for _, v in value.entries)
+    return False
 
 
 def lower_edge_uniqueness(root: Node, target: Dialect) -> Node:
