@@ -8,6 +8,7 @@ openCypher 9.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -59,6 +60,75 @@ def needs_lowering(dialect: Dialect) -> bool:
         and c.read_after_write
         and c.sub_second_temporals
     )
+
+
+def needed(summary: Any, dialect: Dialect, typed: bool = False) -> bool:
+    """Whether a query (its pipeline ``summary``) holds anything a rule of this pass reads on
+    ``dialect``: the node kinds :meth:`_Lowering.rules` lists for it (functions by name, and a
+    query's steps only where it orders or keeps DISTINCT), or anything at all for a dialect
+    whose MATCH and WITH rules read every step (FalkorDB)."""
+    caps = dialect.capabilities
+    if not (
+        caps.quantified_edge_list
+        and caps.match_rebinds_edges
+        and caps.filter_after_optional
+        and caps.limit_zero_writes
+        and caps.read_after_write
+    ):
+        return True
+    kinds = summary.kinds
+    if not caps.unreferenced_edges_counted and p.RelPattern in kinds:
+        return True
+    if not kinds.isdisjoint(_rule_kinds(dialect)):
+        return True
+    # (= of two lists and a literal subscript read list literals; the + rule, a +)
+    lists = not (caps.list_equality_null_unknown and caps.index_out_of_range_null)
+    if lists and e.ListLiteral in kinds:
+        return True
+    if caps.string_plus_null_empty and summary.adds:
+        return True
+    if not summary.functions.isdisjoint(_rule_functions(dialect)):
+        return True
+    if caps.order_by_reads_shadowed and q.SortItem in kinds:
+        return True
+    return caps.with_distinct_constants_kept and summary.distinct_projections
+
+
+@functools.cache
+def _rule_kinds(dialect: Dialect) -> frozenset[type]:
+    """The node kinds whose rule does something on ``dialect`` (see :meth:`_Lowering.rules`;
+    comparisons, subscripts, ``+``, calls and a query's steps are told apart further by
+    :func:`needed`)."""
+    c = dialect.capabilities
+    by_capability = {
+        e.In: not c.membership_null_unknown,
+        e.Case: c.simple_case_null_matches,
+        e.StringMatch: not c.contains_empty_true,
+        p.RelPattern: not c.undirected_quantified,
+        e.PatternComprehension: not c.pattern_comprehension_keeps_nulls,
+        e.TemporalLiteral: not c.sub_second_temporals,
+        e.Aggregate: not c.sum_keeps_integers,
+        e.ListComprehension: not c.pattern_reads_comprehension,
+        e.ListPredicate: not c.pattern_reads_comprehension,
+        e.Reduce: not c.pattern_reads_comprehension,
+    }
+    return frozenset(kind for kind, rule in by_capability.items() if rule)
+
+
+@functools.cache
+def _rule_functions(dialect: Dialect) -> frozenset[str]:
+    """The functions whose call a rule reads on ``dialect`` (:meth:`_Lowering.function_call`)."""
+    c = dialect.capabilities
+    names: set[str] = set()
+    if not c.integer_rounding_float:
+        names |= {"ceil", "floor"}
+    if not (c.round_half_up and c.integer_rounding_float):
+        names.add("round")
+    if not c.to_integer_truncates:
+        names.add("tointeger")
+    if not c.sub_second_temporals:
+        names |= _TEMPORAL_CONSTRUCTORS
+    return frozenset(names)
 
 
 def lower(root: Node, dialect: Dialect) -> Node:

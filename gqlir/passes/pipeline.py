@@ -57,6 +57,7 @@ from . import (
 from .comparable_types import UNTYPED as _UNTYPED
 from .comparable_types import may_differ
 from .cypher_lowering import lower as lower_cypher
+from .cypher_lowering import needed as cypher_meanings_needed
 from .cypher_lowering import needs_lowering
 from .division import float_quotients
 from .googlesql import lower_googlesql
@@ -100,6 +101,8 @@ class Summary:
     map_properties: bool = False
     #: A path pattern with the TRAIL mode occurs.
     trail_paths: bool = False
+    #: A DISTINCT projection occurs.
+    distinct_projections: bool = False
 
 
 def summarize(node: Node) -> Summary:
@@ -107,10 +110,11 @@ def summarize(node: Node) -> Summary:
     kinds: set[type] = set()
     functions: set[str] = set()
     aggregate_names: set[str] = set()
-    adds_numbers = adds = other = typed = map_properties = trail_paths = False
+    adds_numbers = adds = other = typed = map_properties = trail_paths = distinct = False
     comparison, untyped = e.Comparison, _UNTYPED
     prop, map_literal = e.Property, e.MapLiteral
     path_pattern, trail = p.PathPattern, p.PathMode.TRAIL
+    projection = q.Projection
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
@@ -160,6 +164,9 @@ def summarize(node: Node) -> Summary:
             elif cls is path_pattern:
                 if inner.mode is trail:
                     trail_paths = True
+            elif cls is projection:
+                if inner.distinct:
+                    distinct = True
             elif not typed and inner.subject is not None:  # a CASE
                 typed = type(inner.subject) not in untyped
         extend(getter(inner))
@@ -173,6 +180,7 @@ def summarize(node: Node) -> Summary:
         typed,
         map_properties,
         trail_paths,
+        distinct,
     )
 
 
@@ -208,6 +216,7 @@ _LEAVES = frozenset(
 #: The nodes the summary looks into beyond their class.
 _SPECIAL = frozenset(
     {e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case, p.PathPattern}
+    | {q.Projection}
 )
 #: node class -> a function giving its child fields' values as a tuple
 _CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
@@ -376,6 +385,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: needs_lowering(t),
         lower_cypher,
         "Cypher's null, CASE, IN, + and subscript meanings kept where the target differs",
+        needed=cypher_meanings_needed,
+        needed_by_target=True,
     ),
     Lowering(
         "googlesql-strings",
