@@ -60,7 +60,7 @@ def needed(summary: Any, target: Dialect, typed: bool = False) -> bool:
     kinds, caps = summary.kinds, target.capabilities
     if p.RelPattern not in kinds:
         return False
-    if summary.trail_paths and "TRAIL" not in caps.path_modes:
+    if p.PathMode.TRAIL in summary.path_modes and "TRAIL" not in caps.path_modes:
         return True
     if caps.match_modes:
         return False

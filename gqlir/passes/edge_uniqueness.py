@@ -34,7 +34,12 @@ from ..ir import query as q
 from ..ir.node import Node
 from .fresh import FreshNames
 
-__all__ = ["applies", "lower_edge_uniqueness", "uniqueness_matters"]
+__all__ = [
+    "applies",
+    "lower_edge_uniqueness",
+    "needed",
+    "uniqueness_matters",
+]
 
 #: Path modes and searches under which one path never repeats an edge anyway (a shortest
 #: walk is a trail: dropping a repeated edge would make it shorter).
@@ -45,6 +50,18 @@ _EDGE_UNIQUE_SEARCHES = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_S
 def applies(target: Dialect) -> bool:
     """Whether the target cannot say ``DIFFERENT EDGES`` in words."""
     return not target.capabilities.match_modes
+
+
+def needed(summary: Any, target: Dialect, typed: bool = False) -> bool:
+    """Whether a query (its pipeline ``summary``) holds a MATCH of relationships this pass may
+    rewrite for ``target``: one whose mode is not the target's own, or any where the target
+    does not leave its own mode unwritten."""
+    if p.RelPattern not in summary.kinds:
+        return False
+    caps = target.capabilities
+    if not caps.match_mode_implicit:
+        return True
+    return any(mode.name != caps.default_match_mode for mode in summary.match_modes)
 
 
 def uniqueness_matters(step: q.Match) -> bool:

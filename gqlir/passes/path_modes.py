@@ -20,9 +20,10 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
 
-__all__ = ["applies", "drop_redundant_path_modes"]
+__all__ = ["DROPPED", "applies", "drop_redundant_path_modes"]
 
-_TRAIL_OR_LESS = frozenset({p.PathMode.WALK, p.PathMode.TRAIL})
+#: The path modes this pass drops.
+DROPPED = frozenset({p.PathMode.WALK, p.PathMode.TRAIL})
 
 
 def applies(target: Dialect) -> bool:
@@ -41,14 +42,15 @@ def drop_redundant_path_modes(root: Node, target: Dialect) -> Node:
         return root
 
     def strip(node: Node) -> Node:
-        if isinstance(node, (p.PathPattern, p.ParenPath)) and node.mode in _TRAIL_OR_LESS:
+        if isinstance(node, (p.PathPattern, p.ParenPath)) and node.mode in DROPPED:
             return replace(node, mode=None)
         return node
 
     def match(node: Node) -> Node:
         if isinstance(node, q.Match) and node.mode is p.MatchMode.DIFFERENT_EDGES:
             patterns = tuple(cast(p.PathPattern, x.transform(strip)) for x in node.patterns)
-            return replace(node, patterns=patterns)
+            if any(a is not b for a, b in zip(patterns, node.patterns, strict=True)):
+                return replace(node, patterns=patterns)
         return node
 
     return match(root) if isinstance(root, q.Match) else root.transform(match)

@@ -99,10 +99,12 @@ class Summary:
     typed_comparisons: bool = False
     #: A property of a map literal occurs (``{a: 1}.a``).
     map_properties: bool = False
-    #: A path pattern with the TRAIL mode occurs.
-    trail_paths: bool = False
+    #: The path modes written on path patterns and parenthesised paths.
+    path_modes: frozenset[p.PathMode] = frozenset()
     #: A DISTINCT projection occurs.
     distinct_projections: bool = False
+    #: The match modes of the query's MATCH steps.
+    match_modes: frozenset[p.MatchMode] = frozenset()
 
 
 def summarize(node: Node) -> Summary:
@@ -110,11 +112,13 @@ def summarize(node: Node) -> Summary:
     kinds: set[type] = set()
     functions: set[str] = set()
     aggregate_names: set[str] = set()
-    adds_numbers = adds = other = typed = map_properties = trail_paths = distinct = False
+    adds_numbers = adds = other = typed = map_properties = distinct = False
+    modes: set[p.PathMode] = set()
+    match_modes: set[p.MatchMode] = set()
     comparison, untyped = e.Comparison, _UNTYPED
     prop, map_literal = e.Property, e.MapLiteral
-    path_pattern, trail = p.PathPattern, p.PathMode.TRAIL
-    projection = q.Projection
+    paths = (p.PathPattern, p.ParenPath)
+    projection, match = q.Projection, q.Match
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
@@ -161,12 +165,14 @@ def summarize(node: Node) -> Summary:
             elif cls is comparison:
                 if not typed:
                     typed = may_differ(type(inner.left), type(inner.right))
-            elif cls is path_pattern:
-                if inner.mode is trail:
-                    trail_paths = True
+            elif cls in paths:
+                if inner.mode is not None:
+                    modes.add(inner.mode)
             elif cls is projection:
                 if inner.distinct:
                     distinct = True
+            elif cls is match:
+                match_modes.add(inner.mode)
             elif not typed and inner.subject is not None:  # a CASE
                 typed = type(inner.subject) not in untyped
         extend(getter(inner))
@@ -179,8 +185,9 @@ def summarize(node: Node) -> Summary:
         frozenset(aggregate_names),
         typed,
         map_properties,
-        trail_paths,
+        frozenset(modes),
         distinct,
+        frozenset(match_modes),
     )
 
 
@@ -216,7 +223,7 @@ _LEAVES = frozenset(
 #: The nodes the summary looks into beyond their class.
 _SPECIAL = frozenset(
     {e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case, p.PathPattern}
-    | {q.Projection}
+    | {p.ParenPath, q.Projection, q.Match}
 )
 #: node class -> a function giving its child fields' values as a tuple
 _CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
@@ -441,7 +448,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: path_modes.applies(t),
         path_modes.drop_redundant_path_modes,
         "WALK and TRAIL dropped where the target's MATCH keeps edges distinct by itself",
-        needed=lambda x: q.Match in x.kinds,
+        needed=lambda x: not x.path_modes.isdisjoint(path_modes.DROPPED),
     ),
     Lowering(
         "gql-functions",
@@ -494,7 +501,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: edge_uniqueness.applies(t),
         edge_uniqueness.lower_edge_uniqueness,
         "relationship uniqueness written as TRAIL or ALL_DIFFERENT (no match mode keywords)",
-        needed=lambda x: p.RelPattern in x.kinds,
+        needed=edge_uniqueness.needed,
+        needed_by_target=True,
     ),
     Lowering(
         "unwind-joins",

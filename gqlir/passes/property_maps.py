@@ -14,6 +14,7 @@ Capability read: ``max_property_map_keys``.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cached_property
 from typing import Any, cast
 
 from ..dialect import Dialect
@@ -37,6 +38,15 @@ def lower_property_maps(root: Node, target: Dialect) -> Node:
     moved to the MATCH's WHERE (or refused)."""
     if not applies(target):
         return root
+    limit = target.capabilities.max_property_map_keys
+    elements, literal = (p.NodePattern, p.RelPattern), e.MapLiteral
+    if not any(
+        type(x) in elements
+        and type(x.properties) is literal  # type: ignore[attr-defined]
+        and len(x.properties.entries) > limit  # type: ignore[attr-defined]
+        for x in root.walk()
+    ):
+        return root  # (no map over the limit: nothing to cut)
     return _Lowering(root, target).run()
 
 
@@ -46,7 +56,11 @@ class _Lowering:
         self.target = target
         self.limit = target.capabilities.max_property_map_keys
         self.names = FreshNames(root, "_m")
-        self.star = any(x.star for x in root.find_all(q.Projection))
+
+    @cached_property
+    def star(self) -> bool:
+        """Whether a ``*`` projection would return a fresh element name as a column."""
+        return any(x.star for x in self.root.find_all(q.Projection))
 
     def run(self) -> Node:
         if isinstance(self.root, q.Match):
