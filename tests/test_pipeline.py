@@ -38,6 +38,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "temporal-calls",
         "case-forms",
         "gql-forms",
+        "function-support",
     ]
     assert names("spanner") == [
         "conversions",
@@ -61,6 +62,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "like-patterns",
         "date-parts",
         "gql-forms",
+        "function-support",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

@@ -80,7 +80,7 @@ from ..passes.date_parts import NAMES as DATE_PART_CALLS
 from ..passes.date_parts import PART_FIRST
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.exprs import conjoin as _conjoin
-from ..passes.googlesql_temporal import why_refused
+from ..passes.function_support import aggregate_function, literal_form
 from ..passes.gql_primaries import is_primary
 from ..passes.pipeline import lower
 from ..passes.unnest_membership import is_guarded
@@ -109,14 +109,6 @@ _MATCH_MODE_WORDS = {
 }
 _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-# The canonical timestamp literal of GoogleSQL (lexical.md, Timestamp literals), as the Spanner
-# reader keeps it: YYYY-[M]M-[D]D[T[H]H:[M]M:[S]S[.F]][zone], a zone name in brackets
-_GOOGLESQL_TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
-    r"(?:T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]{1,9})?)?"
-    r"(?:[zZ]|[+-][0-9]{1,2}(?::[0-9]{2})?|\[[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*\])?"
-)
 
 # =============================================================================================
 # value types
@@ -1411,34 +1403,19 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.TemporalLiteral)
     def temporal(self, node: e.TemporalLiteral) -> str:
-        """``DATE 'YYYY-MM-DD'`` where the dialect has typed literals, else the constructor of the
-        kind (DATE, ZONED_TIME, LOCAL_TIME, ZONED_DATETIME, LOCAL_DATETIME, DURATION), which
-        Neo4j's analogous-cypher.adoc pairs with Cypher's date(), time() … one to one.
-        ``TIME '…'`` and ``DATETIME '…'`` are not used: they are local or zoned by their text."""
-        if (
-            node.kind is e.TemporalKind.DATE
-            and self.caps.temporal_literals == "typed"
-            and _ISO_DATE.fullmatch(node.text)
-        ):
+        """``DATE '…'`` / GoogleSQL's ``TIMESTAMP '…'`` where the value has that form
+        (:func:`gqlir.passes.function_support.literal_form`), else the constructor of its kind
+        (DATE, ZONED_TIME, LOCAL_TIME, ZONED_DATETIME, LOCAL_DATETIME, DURATION), which Neo4j's
+        analogous-cypher.adoc pairs with Cypher's date(), time() … one to one. ``TIME '…'`` and
+        ``DATETIME '…'`` are not used: they are local or zoned by their text."""
+        form = literal_form(node, self.caps)
+        if form == "DATE":
             return "DATE " + self.string(node.text)
-        if (
-            node.timestamp
-            and node.kind is e.TemporalKind.DATETIME
-            and self.caps.googlesql_expressions
-            and _GOOGLESQL_TIMESTAMP.fullmatch(node.text)
-        ):
+        if form == "TIMESTAMP":
             # GoogleSQL's TIMESTAMP literal: a zone name follows the time after a space
             return "TIMESTAMP " + self.string(re.sub(r"\[([^\]]+)\]$", r" \1", node.text))
-        canonical = node.kind.value
-        if canonical in self.caps.unsupported_functions or canonical not in self.dialect.functions:
-            why = why_refused(canonical) if self.caps.googlesql_expressions else None
-            raise self.unsupported(
-                f"{canonical} value",
-                node,
-                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning"
-                + (f": {why}" if why else ""),
-            )
-        return f"{self.dialect.function_name(canonical)}({self.string(node.text)})"
+        surface = self.function_name(node.kind.value, node)
+        return f"{surface}({self.string(node.text)})"
 
     @emits(e.ListLiteral)
     def list_literal(self, node: e.ListLiteral) -> str:
@@ -1732,19 +1709,11 @@ class GqlGenerator(GraphTextGenerator):
 
     # -- calls ---------------------------------------------------------------------------------
     def function_name(self, canonical: str, node: Node) -> str:
-        """A built-in's name in this dialect. GQL has no user-defined function calls, so a
-        function without a same-meaning built-in is refused."""
-        if canonical in self.caps.unsupported_functions:
-            why = why_refused(canonical) if self.caps.googlesql_expressions else None
-            message = f"{canonical}() has no {self.dialect.name} spelling: {why}" if why else None
-            raise self.unsupported(f"function {canonical}()", node, message=message)
+        """A built-in's name in this dialect (a function it lacks was refused by the pass
+        function-support; one a printer-time walk builds is refused here)."""
         surface = self.dialect.functions.get(canonical)
-        if surface is None:
-            raise self.unsupported(
-                f"function {canonical}()",
-                node,
-                message=f"{canonical}() has no built-in counterpart in {self.dialect.name}",
-            )
+        if surface is None or canonical in self.caps.unsupported_functions:
+            raise self.unsupported(f"function {canonical}()", node)
         return surface
 
     @emits(e.FunctionCall)
@@ -1800,14 +1769,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Aggregate)
     def aggregate(self, node: e.Aggregate) -> str:
         name = node.name
-        if name == marks.SUM:
-            surface = self.function_name("sum", node)
-        elif name.startswith(marks.STDEV):
-            surface = self.function_name(name[len(marks.STDEV) :], node)
-        elif name in (marks.COLLECT, marks.COLLECT_ALL):
-            surface = self.function_name("collect", node)
-        else:
-            surface = self.function_name(name, node)
+        surface = self.function_name(aggregate_function(name), node)
         if len(node.args) != 1 and name not in ("percentilecont", "percentiledisc"):
             raise self.unsupported(f"function {name}()", node)
         args = ", ".join(self.expr(arg) for arg in node.args)

@@ -35,6 +35,7 @@ from . import (
     element_predicates,
     element_references,
     fixed_paths,
+    function_support,
     gql_functions,
     implied_uniqueness,
     like_patterns,
@@ -655,6 +656,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=_needs_gql_forms,
         reads_schema=True,
         reads_properties=True,
+        needed_by_target=True,
+    ),
+    Lowering(
+        "function-support",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        function_support.lower_function_support,
+        "a function, aggregate or temporal constructor the target has no built-in for refused",
+        needed=function_support.needed,
         needed_by_target=True,
     ),
 )

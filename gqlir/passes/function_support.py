@@ -1,0 +1,177 @@
+"""A function (or a temporal value's constructor) the GQL target has no built-in for is refused.
+
+ISO GQL has no user-defined function calls: its value functions are keyword productions
+(opengql/grammar GQLParser.g4 §20, ``valueFunction`` and the numeric, string, datetime, list
+and aggregate functions under it), so a call is written only with a built-in of the same
+meaning, which the dialect file lists (``[functions]``, canonical name → spelling) unless its
+``unsupported_functions`` names it (a built-in whose meaning differs, e.g. GoogleSQL's
+temporal functions: :func:`.googlesql_temporal.why_refused` says why). What no earlier pass
+wrote otherwise is refused in place as :class:`~gqlir.ir.expr.Untranslatable`, which the
+printer raises where the query writes it:
+
+* a call (``function f()``), the calls the passes mark (:mod:`gqlir.ir.marks`) excepted;
+* an aggregate (``function f()``; the marked SQL forms by the aggregate they write);
+* a temporal value written with its kind's constructor (``date value``) where the target
+  has no such constructor; a ``DATE '…'`` or GoogleSQL ``TIMESTAMP '…'`` literal needs none
+  (:func:`literal_form`).
+
+The pass runs last (the forms the other passes build may call a built-in too), and only where
+the query's summary names a function, an aggregate or a temporal kind the target lacks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..dialect import Dialect
+from ..ir import expr as e
+from ..ir import marks
+from ..ir import query as q
+from ..ir.node import Node, child_fields, rebuilt
+from .googlesql_temporal import why_refused
+
+if TYPE_CHECKING:
+    from .pipeline import Summary
+
+__all__ = ["aggregate_function", "literal_form", "lower_function_support", "needed"]
+
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+#: The canonical timestamp literal of GoogleSQL (lexical.md, Timestamp literals), as the
+#: Spanner reader keeps it: YYYY-[M]M-[D]D[T[H]H:[M]M:[S]S[.F]][zone], a zone name in brackets
+_GOOGLESQL_TIMESTAMP = re.compile(
+    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
+    r"(?:T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]{1,9})?)?"
+    r"(?:[zZ]|[+-][0-9]{1,2}(?::[0-9]{2})?|\[[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*\])?"
+)
+
+
+def literal_form(node: e.TemporalLiteral, caps: Any) -> str | None:
+    """``"DATE"`` or ``"TIMESTAMP"`` where the target writes ``node`` as a typed literal (a
+    date in ISO form where it has typed literals; a GoogleSQL timestamp literal), else None:
+    it is written with its kind's constructor."""
+    if (
+        node.kind is e.TemporalKind.DATE
+        and caps.temporal_literals == "typed"
+        and _ISO_DATE.fullmatch(node.text)
+    ):
+        return "DATE"
+    if (
+        node.timestamp
+        and node.kind is e.TemporalKind.DATETIME
+        and caps.googlesql_expressions
+        and _GOOGLESQL_TIMESTAMP.fullmatch(node.text)
+    ):
+        return "TIMESTAMP"
+    return None
+
+
+def aggregate_function(name: str) -> str:
+    """The canonical function an aggregate (a marked one included) is spelled with."""
+    if name == marks.SUM:
+        return "sum"
+    if name.startswith(marks.STDEV):
+        return name[len(marks.STDEV) :]
+    if name in (marks.COLLECT, marks.COLLECT_ALL):
+        return "collect"
+    return name
+
+
+def needed(summary: Summary, target: Dialect, typed: bool) -> bool:
+    """Whether the query names a function, an aggregate or a temporal kind ``target`` lacks."""
+    written = _written(target)
+    if not summary.functions <= written:
+        return True
+    if summary.aggregates and any(
+        aggregate_function(name) not in written for name in summary.aggregates
+    ):
+        return True
+    return e.TemporalLiteral in summary.kinds and not written >= _TEMPORAL
+
+
+def lower_function_support(root: Node, target: Dialect) -> Node:
+    """``root`` with each call, aggregate and constructed temporal value ``target`` has no
+    built-in for refused in place (the outermost one of nested refusals)."""
+    written = _written(target)
+    caps = target.capabilities
+
+    def refusal(node: Any) -> e.Expr | None:
+        cls = type(node)
+        if cls is e.FunctionCall:
+            name = node.name
+            if name in written:
+                return None
+            return _refused(node, name, target)
+        if cls is e.Aggregate:
+            name = aggregate_function(node.name)
+            return None if name in written else _refused(node, name, target)
+        if cls is e.TemporalLiteral:
+            canonical = node.kind.value
+            if canonical in written or literal_form(node, caps) is not None:
+                return None
+            why = why_refused(canonical) if caps.googlesql_expressions else None
+            message = f"{target.name} has no {canonical} value with Cypher's meaning" + (
+                f": {why}" if why else ""
+            )
+            return e.Untranslatable(node, f"{canonical} value", message, pos=node.pos)
+        return None
+
+    return _top_down(root, refusal)
+
+
+def _refused(node: e.Expr, name: str, target: Dialect) -> e.Expr:
+    """``function name()`` refused, with the reason where the target has a built-in of
+    another meaning."""
+    caps = target.capabilities
+    if name in caps.unsupported_functions:
+        why = why_refused(name) if caps.googlesql_expressions else None
+        message = f"{name}() has no {target.name} spelling: {why}" if why else ""
+    else:
+        message = f"{name}() has no built-in counterpart in {target.name}"
+    return e.Untranslatable(node, f"function {name}()", message, pos=node.pos)
+
+
+def _top_down(node: Any, refusal: Any) -> Any:
+    """``node`` with each node ``refusal`` refuses replaced, without looking inside it (so the
+    refused node is the query's own, which :mod:`gqlir.refusals` finds again)."""
+    if isinstance(node, tuple):
+        out: list[Any] | None = None
+        for i, item in enumerate(node):
+            new = _top_down(item, refusal)
+            if out is not None:
+                out.append(new)
+            elif new is not item:
+                out = [*node[:i], new]
+        return node if out is None else tuple(out)
+    if not isinstance(node, Node) or type(node) in _REFUSED:
+        return node  # (the printer writes nothing inside a refusal)
+    found = refusal(node)
+    if found is not None:
+        return found
+    changes: dict[str, Any] | None = None
+    for name in child_fields(type(node)):
+        value = getattr(node, name)
+        new = _top_down(value, refusal)
+        if new is not value:
+            if changes is None:
+                changes = {}
+            changes[name] = new
+    return rebuilt(node, **changes) if changes else node
+
+
+#: What a pass has refused already.
+_REFUSED = (e.Untranslatable, q.RefusedStep)
+#: The temporal kinds' constructors (canonical names).
+_TEMPORAL = frozenset(kind.value for kind in e.TemporalKind)
+#: dialect -> the names it writes: its built-ins, the marked calls
+_WRITTEN: dict[Dialect, frozenset[str]] = {}
+
+
+def _written(target: Dialect) -> frozenset[str]:
+    found = _WRITTEN.get(target)
+    if found is None:
+        if len(_WRITTEN) > 64:  # dialects built by hand, not loaded once
+            _WRITTEN.clear()
+        spelled = frozenset(target.functions) - frozenset(target.capabilities.unsupported_functions)
+        found = _WRITTEN[target] = spelled | marks.CALLS
+    return found
