@@ -7,6 +7,7 @@ import pytest
 
 import gqlir
 from gqlir import ir
+from gqlir.api import translate
 from gqlir.dialect import get_dialect
 from gqlir.errors import UnsupportedError
 from gqlir.ir import marks
@@ -91,3 +92,13 @@ def test_a_temporal_value_needs_a_constructor_unless_it_is_a_typed_literal() -> 
     assert literal_form(instant, spanner.capabilities) == "TIMESTAMP"
     assert lower_function_support(instant, spanner) is instant
     assert literal_form(instant, get_dialect("iso-gql").capabilities) is None
+
+
+def test_the_refusal_probe_finds_a_node_rebuilt_around_a_refused_call() -> None:
+    # startNode() is refused inside the label test, which the printer refuses first: the
+    # probe takes the label test out by its class and position and goes on
+    query = gqlir.parse("MATCH (n)-[r]->(m) WHERE startNode(r):A RETURN n")
+    with pytest.raises(UnsupportedError) as caught:
+        translate(query, "neo4j", "spanner", graph="g")
+    found = [x.construct for x in caught.value.all_refusals()]
+    assert found == ["label test on an expression", "graph element in result"]

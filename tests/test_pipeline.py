@@ -38,7 +38,10 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "temporal-calls",
         "case-forms",
         "gql-forms",
+        "unwind-lists",
+        "group-variables",
         "function-support",
+        "standalone-calls",
     ]
     assert names("spanner") == [
         "conversions",
@@ -62,7 +65,10 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "like-patterns",
         "date-parts",
         "gql-forms",
+        "unwind-lists",
+        "group-variables",
         "function-support",
+        "standalone-calls",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

@@ -501,15 +501,12 @@ class GqlGenerator(GraphTextGenerator):
         return self.column(item.expr, alias, final=True)
 
     def standalone_call_result(self, call: q.ProcedureCall) -> str:
-        """A query that is only a procedure call returns the call's rows: GQL needs a RETURN."""
+        """A query that is only a procedure call returns the call's rows: GQL needs a RETURN
+        (one without YIELD was refused by the pass standalone-calls)."""
         if call.yield_star:
             return "RETURN *"
         if not call.yields:
-            raise self.unsupported(
-                "standalone CALL without YIELD",
-                call,
-                rewrite="YIELD the procedure's output fields",
-            )
+            raise self.unsupported("standalone CALL without YIELD", call)
         return "RETURN " + ", ".join(
             self.variable_name(item.alias or item.field) for item in call.yields
         )
@@ -565,13 +562,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.Unwind)
     def unwind(self, step: q.Unwind) -> str:
-        source_type = self.type_of(step.source)
-        if source_type.known and source_type.kind != "list":
-            raise self.unsupported(
-                "UNWIND of a non-list value",
-                step.source,
-                rewrite="UNWIND a list: [value]",
-            )
+        source_type = self.type_of(step.source)  # (a non-list: the pass unwind-lists)
         text = f"FOR {self.variable_name(step.variable, step)} IN {self.expr(step.source)}"
         if step.index is not None:
             # for_index holds the words written after WITH ("OFFSET", "OFFSET AS", ...).
@@ -591,15 +582,7 @@ class GqlGenerator(GraphTextGenerator):
     def match(self, step: q.Match) -> str:
         if not step.patterns:
             raise self.unsupported("empty MATCH", step)
-        for pattern in step.patterns:
-            for rel in pattern.find_all(p.RelPattern):
-                if rel.quantifier is not None and rel.variable in self.scope:
-                    raise self.unsupported(
-                        "variable-length relationship bound earlier",
-                        rel,
-                        message="Cypher matches the relationships of a bound list; a GQL group "
-                        "variable cannot be bound in advance",
-                    )
+        # (a quantified relationship bound earlier: the pass group-variables)
         self._bind_patterns(step.patterns)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self._match_mode(step)

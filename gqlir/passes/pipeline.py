@@ -37,6 +37,7 @@ from . import (
     fixed_paths,
     function_support,
     gql_functions,
+    group_variables,
     implied_uniqueness,
     like_patterns,
     list_predicates,
@@ -49,8 +50,10 @@ from . import (
     relationship_types,
     search_filters,
     set_items,
+    standalone_calls,
     temporal_calls,
     unwind_join,
+    unwind_lists,
 )
 from .comparable_types import UNTYPED as _UNTYPED
 from .comparable_types import may_differ
@@ -659,6 +662,24 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed_by_target=True,
     ),
     Lowering(
+        "unwind-lists",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        unwind_lists.lower_unwind_lists,
+        "UNWIND of a value known not to be a list refused (GQL's FOR takes a list)",
+        needed=lambda x: q.Unwind in x.kinds,
+        reads_properties=True,
+    ),
+    Lowering(
+        "group-variables",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        group_variables.lower_group_variables,
+        "a MATCH quantifying a relationship variable bound earlier refused (a GQL group "
+        "variable is bound by its pattern)",
+        needed=lambda x: p.Quantifier in x.kinds,
+    ),
+    Lowering(
         "function-support",
         frozenset({"gql"}),
         lambda t, s: True,
@@ -666,6 +687,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a function, aggregate or temporal constructor the target has no built-in for refused",
         needed=function_support.needed,
         needed_by_target=True,
+    ),
+    Lowering(
+        "standalone-calls",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        standalone_calls.lower_standalone_calls,
+        "a query that is only a procedure call without YIELD refused (GQL's RETURN names the "
+        "fields)",
+        needed=lambda x: q.ProcedureCall in x.kinds,
     ),
 )
 
