@@ -37,11 +37,11 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "element-references",
         "temporal-calls",
         "case-forms",
-        "gql-forms",
         "unwind-lists",
         "group-variables",
         "function-support",
         "standalone-calls",
+        "gql-forms",
     ]
     assert names("spanner") == [
         "conversions",
@@ -64,11 +64,11 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "case-forms",
         "like-patterns",
         "date-parts",
-        "gql-forms",
         "unwind-lists",
         "group-variables",
         "function-support",
         "standalone-calls",
+        "gql-forms",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

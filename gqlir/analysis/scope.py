@@ -25,6 +25,7 @@ __all__ = [
     "path_bindings",
     "pattern_bindings",
     "projection_columns",
+    "projection_scope",
     "unwind_bindings",
 ]
 
@@ -163,6 +164,18 @@ def projection_columns(step: q.Projection, scope: Mapping[str, VType]) -> list[t
     if step.star:
         cols = [(e.Variable(n), n) for n in sorted(scope) if n not in names] + cols
     return cols
+
+
+def projection_scope(
+    step: q.Projection, scope: Mapping[str, VType | Deferred]
+) -> dict[str, VType | Deferred]:
+    """The scope after a projection: its named columns, each a variable's type or the type of
+    its value in ``scope`` (inferred when asked)."""
+    return {
+        a: scope.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, scope)  # type: ignore[attr-defined]
+        for x, a in projection_columns(step, scope)  # type: ignore[arg-type]
+        if a
+    }
 
 
 def call_results(query: q.Query, scope: Mapping[str, VType]) -> Scope:

@@ -51,11 +51,12 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from ..analysis.scope import (
+    Deferred,
     ScopeTypes,
     call_results,
+    deferred_unwind_bindings,
     path_bindings,
     pattern_bindings,
-    unwind_bindings,
 )
 from ..analysis.types import (
     ANY,
@@ -161,8 +162,6 @@ class GqlGenerator(GraphTextGenerator):
         self.rename_variables = rename_variables
         #: Variables renamed because their names cannot be variables here (rename_variables).
         self.renamed: dict[str, str] = {}
-        #: Variables in scope and what is known of their values.
-        self.scope: dict[str, VType] = {}
         #: Names used anywhere in the query being written; fresh names avoid them (collected
         #: on the first request: most queries need none).
         self._used: set[str] | None = None
@@ -172,9 +171,20 @@ class GqlGenerator(GraphTextGenerator):
         graph_schema = schema_graph(schema) if schema is not None else None
         #: (node|edge, property) -> value kind, from the schema the graph conforms to.
         self.property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
-        self._types = _ScopeTypes(self)
+        #: The type analysis over the variables in scope (a binding's type is inferred when
+        #: first asked: most are never asked).
+        self._types = ScopeTypes({}, self.property_kinds)
         #: The schema as a SchemaGraph, for the passes that read it (type(r) and labels(n)).
         self.graph_schema = graph_schema
+
+    @property
+    def scope(self) -> dict[str, VType]:
+        """Variables in scope and what is known of their values (replaced, never changed)."""
+        return self._types.scope
+
+    @scope.setter
+    def scope(self, value: dict[str, VType]) -> None:
+        self._types.scope = value
 
     # =========================================================================================
     # entry points
@@ -391,9 +401,12 @@ class GqlGenerator(GraphTextGenerator):
             group = self._explicit_group_by(step)
             if group:
                 parts.append(group)
-        column_types = {a: self.type_of(x) for x, a in cols}
+        incoming = self.scope
         parts.extend(self._ordering_and_paging(step))
-        self.scope = column_types
+        self.scope = {
+            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[attr-defined,misc]
+            for x, a in cols
+        }
         return [" ".join(parts)] if final else [" ".join(parts), "NEXT"]
 
     def _columns(self, step: q.Projection) -> list[tuple[e.Expr, str]]:
@@ -547,7 +560,7 @@ class GqlGenerator(GraphTextGenerator):
                 texts.append(
                     f"{self.variable_name(binding.variable, binding)} = {self.expr(binding.value)}"
                 )
-                types[binding.variable] = self.type_of(binding.value)
+                types[binding.variable] = Deferred(binding.value, self.scope)
             out.append("LET " + ", ".join(texts))
             self.scope = {**self.scope, **types}
         return out
@@ -562,7 +575,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.Unwind)
     def unwind(self, step: q.Unwind) -> str:
-        source_type = self.type_of(step.source)  # (a non-list: the pass unwind-lists)
+        # (an UNWIND of a non-list was refused by the pass unwind-lists)
         text = f"FOR {self.variable_name(step.variable, step)} IN {self.expr(step.source)}"
         if step.index is not None:
             # for_index holds the words written after WITH ("OFFSET", "OFFSET AS", ...).
@@ -575,7 +588,7 @@ class GqlGenerator(GraphTextGenerator):
                     rewrite="number the elements with a separate list of positions",
                 )
             text += f" WITH {forms[0]} {self.variable_name(step.index, step)}"
-        self.scope = {**self.scope, **unwind_bindings(step, source_type)}
+        self.scope = {**self.scope, **deferred_unwind_bindings(step, self.scope)}
         return text
 
     @emits(q.Match)
@@ -1824,19 +1837,6 @@ class GqlGenerator(GraphTextGenerator):
     def type_of(self, node: e.Expr) -> VType:
         """What is known of ``node``'s value in the current scope (see :class:`VType`)."""
         return self._types.of(node)
-
-
-class _ScopeTypes(ScopeTypes):
-    """The type analysis over the generator's scope (which it replaces as it writes)."""
-
-    __slots__ = ("gen",)
-
-    def __init__(self, gen: GqlGenerator) -> None:
-        super().__init__({}, gen.property_kinds)
-        self.gen = gen
-
-    def variable(self, name: str) -> VType:
-        return self.gen.scope.get(name, ANY)
 
 
 # -- helpers used by the generator ---------------------------------------------------------------

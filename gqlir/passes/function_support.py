@@ -133,8 +133,12 @@ def _refused(node: e.Expr, name: str, target: Dialect) -> e.Expr:
 
 def _top_down(node: Any, refusal: Any) -> Any:
     """``node`` with each node ``refusal`` refuses replaced, without looking inside it (so the
-    refused node is the query's own, which :mod:`gqlir.refusals` finds again)."""
-    if isinstance(node, tuple):
+    refused node is the query's own, which :mod:`gqlir.refusals` finds again), nor inside a
+    refusal an earlier pass left (the printer writes nothing inside one)."""
+    cls = type(node)
+    if cls in _SKIP:
+        return node
+    if cls is tuple:
         out: list[Any] | None = None
         for i, item in enumerate(node):
             new = _top_down(item, refusal)
@@ -143,14 +147,20 @@ def _top_down(node: Any, refusal: Any) -> Any:
             elif new is not item:
                 out = [*node[:i], new]
         return node if out is None else tuple(out)
-    if not isinstance(node, Node) or type(node) in _REFUSED:
-        return node  # (the printer writes nothing inside a refusal)
-    found = refusal(node)
-    if found is not None:
-        return found
+    if cls in _CHECKED:
+        found = refusal(node)
+        if found is not None:
+            return found
+    elif not isinstance(node, Node):
+        return node
     changes: dict[str, Any] | None = None
-    for name in child_fields(type(node)):
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = child_fields(cls)
+    for name in fields:
         value = getattr(node, name)
+        if type(value) in _SKIP:
+            continue
         new = _top_down(value, refusal)
         if new is not value:
             if changes is None:
@@ -159,8 +169,14 @@ def _top_down(node: Any, refusal: Any) -> Any:
     return rebuilt(node, **changes) if changes else node
 
 
-#: What a pass has refused already.
-_REFUSED = (e.Untranslatable, q.RefusedStep)
+#: What holds no call: scalars, the IR's leaves, and refusals.
+_SKIP = frozenset(
+    {str, int, float, bool, type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String}
+    | {e.Variable, e.Parameter, e.CountStar, e.Untranslatable, q.RefusedStep}
+)
+#: What the pass may refuse.
+_CHECKED = frozenset({e.FunctionCall, e.Aggregate, e.TemporalLiteral})
+_FIELDS: dict[type, tuple[str, ...]] = {}
 #: The temporal kinds' constructors (canonical names).
 _TEMPORAL = frozenset(kind.value for kind in e.TemporalKind)
 #: dialect -> the names it writes: its built-ins, the marked calls

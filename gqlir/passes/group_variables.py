@@ -13,6 +13,9 @@ subquery (which may hold a MATCH).
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..analysis.scope import projection_scope
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
@@ -65,5 +68,15 @@ class _GroupVariables(ScopedRewrite):
             pos=refused.pos,
         )
 
+    # (without subqueries, only the steps are followed: their scope, not their parts)
     def expr(self, node: e.Expr) -> e.Expr:
         return super().expr(node) if self.nested else node
+
+    def children(self, node: Any, skip: str = "") -> Any:
+        return super().children(node, skip) if self.nested else node
+
+    def projection(self, step: q.Projection) -> q.Projection:
+        if self.nested:
+            return super().projection(step)
+        self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type]
+        return step

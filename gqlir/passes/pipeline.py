@@ -14,7 +14,7 @@ The printers (:mod:`gqlir.emitter`) run :func:`lower` first and then only write 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any
 
@@ -288,6 +288,12 @@ def _googlesql_functions(target: Dialect, _: Dialect | None) -> bool:
     return bool(target.capabilities.unsupported_functions) and (
         "googlesql.substr" in target.functions
     )
+
+
+def _adding(summary: Summary, kind: type) -> Summary:
+    """The summary of a query a refusal pass changed: what it held (the refused parts are
+    kept inside the refusal) and the refusal's kind."""
+    return replace(summary, kinds=summary.kinds | {kind})
 
 
 _ALL = frozenset({"cypher", "gql", "sql"})
@@ -649,6 +655,46 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: not x.functions.isdisjoint(date_parts.NAMES),
     ),
     Lowering(
+        "unwind-lists",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        unwind_lists.lower_unwind_lists,
+        "UNWIND of a value known not to be a list refused (GQL's FOR takes a list)",
+        needed=lambda x: q.Unwind in x.kinds,
+        reads_properties=True,
+        summarizes=lambda x: _adding(x, q.RefusedStep),
+    ),
+    Lowering(
+        "group-variables",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        group_variables.lower_group_variables,
+        "a MATCH quantifying a relationship variable bound earlier refused (a GQL group "
+        "variable is bound by its pattern)",
+        needed=lambda x: p.Quantifier in x.kinds,
+        summarizes=lambda x: _adding(x, q.RefusedStep),
+    ),
+    Lowering(
+        "function-support",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        function_support.lower_function_support,
+        "a function, aggregate or temporal constructor the target has no built-in for refused",
+        needed=function_support.needed,
+        needed_by_target=True,
+        summarizes=lambda x: _adding(x, e.Untranslatable),
+    ),
+    Lowering(
+        "standalone-calls",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        standalone_calls.lower_standalone_calls,
+        "a query that is only a procedure call without YIELD refused (GQL's RETURN names the "
+        "fields)",
+        needed=lambda x: q.ProcedureCall in x.kinds,
+        summarizes=lambda x: _adding(x, q.RefusedStep),
+    ),
+    Lowering(
         "gql-forms",
         frozenset({"gql"}),
         lambda t, s: True,
@@ -660,42 +706,6 @@ LOWERINGS: tuple[Lowering, ...] = (
         reads_schema=True,
         reads_properties=True,
         needed_by_target=True,
-    ),
-    Lowering(
-        "unwind-lists",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        unwind_lists.lower_unwind_lists,
-        "UNWIND of a value known not to be a list refused (GQL's FOR takes a list)",
-        needed=lambda x: q.Unwind in x.kinds,
-        reads_properties=True,
-    ),
-    Lowering(
-        "group-variables",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        group_variables.lower_group_variables,
-        "a MATCH quantifying a relationship variable bound earlier refused (a GQL group "
-        "variable is bound by its pattern)",
-        needed=lambda x: p.Quantifier in x.kinds,
-    ),
-    Lowering(
-        "function-support",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        function_support.lower_function_support,
-        "a function, aggregate or temporal constructor the target has no built-in for refused",
-        needed=function_support.needed,
-        needed_by_target=True,
-    ),
-    Lowering(
-        "standalone-calls",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        standalone_calls.lower_standalone_calls,
-        "a query that is only a procedure call without YIELD refused (GQL's RETURN names the "
-        "fields)",
-        needed=lambda x: q.ProcedureCall in x.kinds,
     ),
 )
 

@@ -15,11 +15,13 @@ only where they hold a subquery (which may hold an UNWIND).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
+from ..analysis.scope import deferred_unwind_bindings, projection_scope, unwind_bindings
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.node import Node
+from ..ir.node import Node, rebuilt
 from .gql_projections import NESTED
 from .scoped import ScopedRewrite
 
@@ -44,17 +46,34 @@ class _UnwindLists(ScopedRewrite):
         if type(step) is not q.Unwind:
             return super().step(step)
         source = step.source
-        found = self.type_of(source)
-        new = super().step(step)  # (binds its variable; a refused step binds it too)
-        if not found.known or found.kind == "list":
-            return new
-        return q.RefusedStep(
-            step,
-            source,
-            "UNWIND of a non-list value",
-            rewrite="UNWIND a list: [value]",
-            pos=source.pos,
-        )
+        written = self.expr(source)
+        if type(source) is e.ListLiteral:  # (a list, whatever its elements' type)
+            refused = False
+            bound = deferred_unwind_bindings(step, self.scope)
+        else:
+            found = self.type_of(source)
+            refused = found.known and found.kind != "list"
+            bound = unwind_bindings(step, found)
+        self.scope = {**self.scope, **bound}
+        if refused:
+            return q.RefusedStep(
+                step,
+                source,
+                "UNWIND of a non-list value",
+                rewrite="UNWIND a list: [value]",
+                pos=source.pos,
+            )
+        return step if written is source else rebuilt(step, source=written)
 
+    # (without subqueries, only the steps are followed: their scope, not their parts)
     def expr(self, node: e.Expr) -> e.Expr:
         return super().expr(node) if self.nested else node
+
+    def children(self, node: Any, skip: str = "") -> Any:
+        return super().children(node, skip) if self.nested else node
+
+    def projection(self, step: q.Projection) -> q.Projection:
+        if self.nested:
+            return super().projection(step)
+        self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type]
+        return step
