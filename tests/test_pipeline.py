@@ -42,6 +42,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "function-support",
         "standalone-calls",
         "gql-forms",
+        "function-support",
     ]
     assert names("spanner") == [
         "conversions",
@@ -69,6 +70,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "function-support",
         "standalone-calls",
         "gql-forms",
+        "function-support",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

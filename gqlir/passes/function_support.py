@@ -15,8 +15,12 @@ printer raises where the query writes it:
   has no such constructor; a ``DATE '…'`` or GoogleSQL ``TIMESTAMP '…'`` literal needs none
   (:func:`literal_form`).
 
-The pass runs last (the forms the other passes build may call a built-in too), and only where
-the query's summary names a function, an aggregate or a temporal kind the target lacks.
+The pass runs after the other GQL passes, whose forms may call a built-in too, and only where
+the query's summary names a function, an aggregate or a temporal kind the target lacks. It runs
+before gql-forms where no schema is given: gql-forms then builds only calls every GQL target
+spells (``size``, ``coalesce``, ``char_length``, ``left``/``right`` where there is no
+``STARTS_WITH``, and the marked calls) and rewrites none; under a schema it runs after, as
+gql-forms writes ``type()`` and ``labels()`` of a schema's elements as label tests.
 """
 
 from __future__ import annotations

@@ -679,8 +679,9 @@ LOWERINGS: tuple[Lowering, ...] = (
         frozenset({"gql"}),
         lambda t, s: True,
         function_support.lower_function_support,
-        "a function, aggregate or temporal constructor the target has no built-in for refused",
-        needed=function_support.needed,
+        "a function, aggregate or temporal constructor the target has no built-in for refused "
+        "(here without a schema: gql-forms then rewrites no call)",
+        needed=lambda x, t, typed: not typed and function_support.needed(x, t, typed),
         needed_by_target=True,
         summarizes=lambda x: _adding(x, e.Untranslatable),
     ),
@@ -705,6 +706,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=_needs_gql_forms,
         reads_schema=True,
         reads_properties=True,
+        needed_by_target=True,
+    ),
+    Lowering(
+        "function-support",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        function_support.lower_function_support,
+        "as above, under a schema: after gql-forms, which writes type() and labels() by it",
+        needed=lambda x, t, typed: typed and function_support.needed(x, t, typed),
         needed_by_target=True,
     ),
 )
