@@ -1,5 +1,5 @@
-"""The GQL passes that refuse a step the target cannot write with its meaning (unwind-lists,
-group-variables, standalone-calls): each leaves a RefusedStep where the printer raises it."""
+"""The pass gql-steps: its rules (unwind_lists, group_variables, standalone_calls) refuse a step
+the target cannot write with its meaning, as a RefusedStep where the printer raises it."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ import gqlir
 from gqlir import ir
 from gqlir.dialect import get_dialect
 from gqlir.errors import UnsupportedError
-from gqlir.passes.group_variables import lower_group_variables
-from gqlir.passes.standalone_calls import lower_standalone_calls
-from gqlir.passes.unwind_lists import lower_unwind_lists
+from gqlir.passes.gql_steps import lower_gql_steps
 
 ISO = get_dialect("iso-gql")
 
@@ -32,7 +30,7 @@ def refused_steps(node: ir.Node) -> list[ir.RefusedStep]:
 )
 def test_unwind_of_a_known_non_list_is_refused(text: str) -> None:
     query = gqlir.parse(text)
-    (refused,) = refused_steps(lower_unwind_lists(query, ISO))
+    (refused,) = refused_steps(lower_gql_steps(query, ISO))
     assert refused.construct == "UNWIND of a non-list value"
     assert refused.rewrite == "UNWIND a list: [value]"
     assert isinstance(refused.step, ir.Unwind) and refused.node is refused.step.source
@@ -52,35 +50,35 @@ def test_unwind_of_a_known_non_list_is_refused(text: str) -> None:
 )
 def test_unwind_of_a_list_or_of_an_unknown_type_is_kept(text: str) -> None:
     query = gqlir.parse(text)
-    assert lower_unwind_lists(query, ISO) is query
+    assert lower_gql_steps(query, ISO) is query
 
 
 def test_unwind_reads_the_schemas_property_kinds() -> None:
     query = gqlir.parse("MATCH (n) UNWIND n.age AS x RETURN x")
-    assert lower_unwind_lists(query, ISO, {("node", "age"): "integer"}) is not query
+    assert lower_gql_steps(query, ISO, {("node", "age"): "integer"}) is not query
 
 
 def test_a_quantified_relationship_bound_earlier_is_refused() -> None:
     query = gqlir.parse("MATCH ()-[r]->() WITH r MATCH (c)-[r*]->(d) RETURN c.x AS x")
-    lowered = lower_group_variables(query, ISO)
+    lowered = lower_gql_steps(query, ISO)
     (refused,) = refused_steps(lowered)
     assert refused.construct == "variable-length relationship bound earlier"
     assert isinstance(refused.node, ir.RelPattern) and refused.node.variable == "r"
     assert "group variable" in refused.message
     fresh = gqlir.parse("MATCH (a)-[r*]->(b) WITH a MATCH (a)-[r*]->(c) RETURN c.x AS x")
-    assert lower_group_variables(fresh, ISO) is fresh
+    assert lower_gql_steps(fresh, ISO) is fresh
 
 
 def test_a_query_that_is_only_a_call_without_yield_is_refused_after_the_call() -> None:
     query = gqlir.parse("CALL db.labels()")
-    lowered = lower_standalone_calls(query, ISO)
+    lowered = lower_gql_steps(query, ISO)
     call, refused = lowered.steps  # type: ignore[attr-defined]
     assert call is query.steps[0]  # type: ignore[attr-defined]
     assert isinstance(refused, ir.RefusedStep) and refused.node is call
     assert refused.construct == "standalone CALL without YIELD"
     for text in ("CALL db.labels() YIELD label", "CALL db.labels() YIELD *"):
         kept = gqlir.parse(text)
-        assert lower_standalone_calls(kept, ISO) is kept
+        assert lower_gql_steps(kept, ISO) is kept
     assert gqlir.emit(gqlir.parse("CALL db.labels() YIELD label"), "iso-gql").endswith(
         "RETURN label"
     )

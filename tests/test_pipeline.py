@@ -37,10 +37,8 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "element-references",
         "temporal-calls",
         "case-forms",
-        "unwind-lists",
-        "group-variables",
+        "gql-steps",
         "function-support",
-        "standalone-calls",
         "gql-forms",
         "function-support",
     ]
@@ -65,10 +63,8 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "case-forms",
         "like-patterns",
         "date-parts",
-        "unwind-lists",
-        "group-variables",
+        "gql-steps",
         "function-support",
-        "standalone-calls",
         "gql-forms",
         "function-support",
     ]

@@ -83,20 +83,18 @@ def aggregate_function(name: str) -> str:
 
 def needed(summary: Summary, target: Dialect, typed: bool) -> bool:
     """Whether the query names a function, an aggregate or a temporal kind ``target`` lacks."""
-    written = _written(target)
-    if not summary.functions <= written:
-        return True
-    if summary.aggregates and any(
-        aggregate_function(name) not in written for name in summary.aggregates
-    ):
-        return True
-    return e.TemporalLiteral in summary.kinds and not written >= _TEMPORAL
+    written, aggregates, temporal = _written(target)
+    return not (
+        summary.functions <= written
+        and summary.aggregates <= aggregates
+        and (temporal or e.TemporalLiteral not in summary.kinds)
+    )
 
 
 def lower_function_support(root: Node, target: Dialect) -> Node:
     """``root`` with each call, aggregate and constructed temporal value ``target`` has no
     built-in for refused in place (the outermost one of nested refusals)."""
-    written = _written(target)
+    written = _written(target)[0]
     caps = target.capabilities
 
     def refusal(node: Any) -> e.Expr | None:
@@ -183,15 +181,23 @@ _CHECKED = frozenset({e.FunctionCall, e.Aggregate, e.TemporalLiteral})
 _FIELDS: dict[type, tuple[str, ...]] = {}
 #: The temporal kinds' constructors (canonical names).
 _TEMPORAL = frozenset(kind.value for kind in e.TemporalKind)
-#: dialect -> the names it writes: its built-ins, the marked calls
-_WRITTEN: dict[Dialect, frozenset[str]] = {}
+#: dialect -> the names it writes (its built-ins, the marked calls), the aggregates it writes,
+#: whether it has every temporal constructor
+_WRITTEN: dict[Dialect, tuple[frozenset[str], frozenset[str], bool]] = {}
 
 
-def _written(target: Dialect) -> frozenset[str]:
+def _written(target: Dialect) -> tuple[frozenset[str], frozenset[str], bool]:
     found = _WRITTEN.get(target)
     if found is None:
         if len(_WRITTEN) > 64:  # dialects built by hand, not loaded once
             _WRITTEN.clear()
         spelled = frozenset(target.functions) - frozenset(target.capabilities.unsupported_functions)
-        found = _WRITTEN[target] = spelled | marks.CALLS
+        names = spelled | marks.CALLS
+        marked = {marks.STDEV + name for name in spelled}
+        marked |= {
+            m
+            for m in (marks.SUM, marks.COLLECT, marks.COLLECT_ALL)
+            if aggregate_function(m) in spelled
+        }
+        found = _WRITTEN[target] = (names, spelled | marked, names >= _TEMPORAL)
     return found

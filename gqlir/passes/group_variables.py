@@ -7,24 +7,15 @@ it matched (ISO/IEC 39075 16.7 ``graphPatternQuantifier``, "group degree of refe
 opengql/grammar GQLParser.g4 ``quantifiedPathPrimary``); a group variable cannot be bound in
 advance, so such a MATCH is refused where the printer reaches it (a
 :class:`~gqlir.ir.RefusedStep` naming the relationship). The scope follows
-:mod:`gqlir.analysis.scope` as the printer does; expressions are walked only where they hold a
-subquery (which may hold a MATCH).
+:mod:`gqlir.analysis.scope` as the printer does (the walk is :mod:`.gql_steps`').
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..analysis.scope import projection_scope
-from ..dialect import Dialect
-from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.node import Node
-from .gql_projections import NESTED
-from .scoped import ScopedRewrite
 
-__all__ = ["lower_group_variables"]
+__all__ = ["bound_earlier"]
 
 _MESSAGE = (
     "Cypher matches the relationships of a bound list; a GQL group variable cannot be bound "
@@ -32,51 +23,16 @@ _MESSAGE = (
 )
 
 
-def lower_group_variables(root: Node, target: Dialect) -> Node:
-    """``root`` with each MATCH that quantifies a relationship bound earlier refused."""
-    from .pipeline import summary_of
-
-    walk = _GroupVariables(target)
-    walk.nested = not summary_of(root).kinds.isdisjoint(NESTED)
-    return walk.run(root)
-
-
-class _GroupVariables(ScopedRewrite):
-    nested = True
-
-    def step(self, step: q.Step) -> q.Step:
-        if type(step) is not q.Match or not step.patterns:  # type: ignore[attr-defined]
-            return super().step(step)
-        bound = self.scope
-        refused = next(
-            (
-                rel
-                for pattern in step.patterns  # type: ignore[attr-defined]
-                for rel in pattern.find_all(p.RelPattern)
-                if rel.quantifier is not None and rel.variable in bound
-            ),
-            None,
-        )
-        new = super().step(step)
-        if refused is None:
-            return new
-        return q.RefusedStep(
-            step,
-            refused,
-            "variable-length relationship bound earlier",
-            _MESSAGE,
-            pos=refused.pos,
-        )
-
-    # (without subqueries, only the steps are followed: their scope, not their parts)
-    def expr(self, node: e.Expr) -> e.Expr:
-        return super().expr(node) if self.nested else node
-
-    def children(self, node: Any, skip: str = "") -> Any:
-        return super().children(node, skip) if self.nested else node
-
-    def projection(self, step: q.Projection) -> q.Projection:
-        if self.nested:
-            return super().projection(step)
-        self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type]
-        return step
+def bound_earlier(step: q.Match, scope: dict[str, object]) -> q.RefusedStep | None:
+    """``step`` refused where it quantifies a relationship bound in ``scope`` (else None)."""
+    for pattern in step.patterns:
+        for rel in pattern.find_all(p.RelPattern):
+            if rel.quantifier is not None and rel.variable in scope:
+                return q.RefusedStep(
+                    step,
+                    rel,
+                    "variable-length relationship bound earlier",
+                    _MESSAGE,
+                    pos=rel.pos,
+                )
+    return None

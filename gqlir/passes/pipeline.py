@@ -37,7 +37,6 @@ from . import (
     fixed_paths,
     function_support,
     gql_functions,
-    group_variables,
     implied_uniqueness,
     like_patterns,
     list_predicates,
@@ -50,10 +49,8 @@ from . import (
     relationship_types,
     search_filters,
     set_items,
-    standalone_calls,
     temporal_calls,
     unwind_join,
-    unwind_lists,
 )
 from .comparable_types import UNTYPED as _UNTYPED
 from .comparable_types import may_differ
@@ -75,6 +72,8 @@ from .gql_forms import lower_gql_forms
 from .gql_forms import needed as _needs_gql_forms
 from .gql_projections import lower_gql_projections
 from .gql_projections import summarized as gql_projections_summary
+from .gql_steps import KINDS as _STEP_KINDS
+from .gql_steps import lower_gql_steps
 from .setops import lower_set_operations
 from .sql_aggregates import applies as _sql_aggregates
 from .sql_aggregates import lower_sql_aggregates
@@ -655,23 +654,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: not x.functions.isdisjoint(date_parts.NAMES),
     ),
     Lowering(
-        "unwind-lists",
+        "gql-steps",
         frozenset({"gql"}),
         lambda t, s: True,
-        unwind_lists.lower_unwind_lists,
-        "UNWIND of a value known not to be a list refused (GQL's FOR takes a list)",
-        needed=lambda x: q.Unwind in x.kinds,
+        lower_gql_steps,
+        "UNWIND of a known non-list, a quantified relationship bound earlier and a lone CALL "
+        "without YIELD refused",
+        needed=lambda x: not x.kinds.isdisjoint(_STEP_KINDS),
         reads_properties=True,
-        summarizes=lambda x: _adding(x, q.RefusedStep),
-    ),
-    Lowering(
-        "group-variables",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        group_variables.lower_group_variables,
-        "a MATCH quantifying a relationship variable bound earlier refused (a GQL group "
-        "variable is bound by its pattern)",
-        needed=lambda x: p.Quantifier in x.kinds,
         summarizes=lambda x: _adding(x, q.RefusedStep),
     ),
     Lowering(
@@ -684,16 +674,6 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x, t, typed: not typed and function_support.needed(x, t, typed),
         needed_by_target=True,
         summarizes=lambda x: _adding(x, e.Untranslatable),
-    ),
-    Lowering(
-        "standalone-calls",
-        frozenset({"gql"}),
-        lambda t, s: True,
-        standalone_calls.lower_standalone_calls,
-        "a query that is only a procedure call without YIELD refused (GQL's RETURN names the "
-        "fields)",
-        needed=lambda x: q.ProcedureCall in x.kinds,
-        summarizes=lambda x: _adding(x, q.RefusedStep),
     ),
     Lowering(
         "gql-forms",

@@ -8,37 +8,30 @@ returnStatement orderByAndPageStatement? | FINISH``), so the printer writes ``RE
 yielded fields (``RETURN *`` after ``YIELD *``); without YIELD the fields are not known at
 translation time, and ``FINISH`` returns no rows, so the query is refused. The refusal is a
 :class:`~gqlir.ir.RefusedStep` after the call, raised where the RETURN would be written (the
-call's own refusals come first).
+call's own refusals come first; the walk is :mod:`.gql_steps`').
 """
 
 from __future__ import annotations
 
-from ..dialect import Dialect
 from ..ir import query as q
-from ..ir.node import Node, rebuilt
+from ..ir.node import rebuilt
 
-__all__ = ["lower_standalone_calls"]
+__all__ = ["lone_call"]
 
 
-def lower_standalone_calls(root: Node, target: Dialect) -> Node:
-    """``root`` with each query that is only a procedure call without YIELD refused."""
-
-    def rewrite(node: Node) -> Node:
-        if type(node) is not q.LinearQuery:
-            return node
-        steps = node.steps  # type: ignore[attr-defined]
-        if len(steps) != 1 or type(steps[0]) is not q.ProcedureCall:
-            return node
-        call: q.ProcedureCall = steps[0]
-        if call.yield_star or call.yields:
-            return node
-        refused = q.RefusedStep(
-            call,
-            call,
-            "standalone CALL without YIELD",
-            rewrite="YIELD the procedure's output fields",
-            pos=call.pos,
-        )
-        return rebuilt(node, steps=(call, refused))
-
-    return root.transform(rewrite)
+def lone_call(query: q.LinearQuery) -> q.LinearQuery:
+    """``query`` refused after its call where it is only a procedure call without YIELD."""
+    steps = query.steps
+    if len(steps) != 1 or type(steps[0]) is not q.ProcedureCall:
+        return query
+    call: q.ProcedureCall = steps[0]
+    if call.yield_star or call.yields:
+        return query
+    refused = q.RefusedStep(
+        call,
+        call,
+        "standalone CALL without YIELD",
+        rewrite="YIELD the procedure's output fields",
+        pos=call.pos,
+    )
+    return rebuilt(query, steps=(call, refused))

@@ -8,72 +8,44 @@ UNWIND whose source the type analysis knows to be a scalar, a map or an element 
 bound variable of a known kind) is refused with the rewrite ``UNWIND a list: [value]``; one
 of unknown type (a parameter, a property) is written as it is. The scope follows
 :mod:`gqlir.analysis.scope` as the printer does; the refusal replaces the step
-(:class:`~gqlir.ir.RefusedStep`), raised where the printer reaches it. Expressions are walked
-only where they hold a subquery (which may hold an UNWIND).
+(:class:`~gqlir.ir.RefusedStep`), raised where the printer reaches it. The walk is
+:mod:`.gql_steps`'.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ..analysis.scope import deferred_unwind_bindings, projection_scope, unwind_bindings
-from ..dialect import Dialect
+from ..analysis.scope import deferred_unwind_bindings, unwind_bindings
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.node import Node, rebuilt
-from .gql_projections import NESTED
-from .scoped import ScopedRewrite
+from ..ir.node import rebuilt
 
-__all__ = ["lower_unwind_lists"]
+if TYPE_CHECKING:
+    from .scoped import ScopedRewrite
 
-
-def lower_unwind_lists(
-    root: Node, target: Dialect, properties: Mapping[tuple[str, str], str] | None = None
-) -> Node:
-    """``root`` with each UNWIND of a known non-list refused."""
-    from .pipeline import summary_of
-
-    walk = _UnwindLists(target, properties)
-    walk.nested = not summary_of(root).kinds.isdisjoint(NESTED)
-    return walk.run(root)
+__all__ = ["unwind"]
 
 
-class _UnwindLists(ScopedRewrite):
-    nested = True
-
-    def step(self, step: q.Step) -> q.Step:
-        if type(step) is not q.Unwind:
-            return super().step(step)
-        source = step.source
-        written = self.expr(source)
-        if type(source) is e.ListLiteral:  # (a list, whatever its elements' type)
-            refused = False
-            bound = deferred_unwind_bindings(step, self.scope)
-        else:
-            found = self.type_of(source)
-            refused = found.known and found.kind != "list"
-            bound = unwind_bindings(step, found)
-        self.scope = {**self.scope, **bound}
-        if refused:
-            return q.RefusedStep(
-                step,
-                source,
-                "UNWIND of a non-list value",
-                rewrite="UNWIND a list: [value]",
-                pos=source.pos,
-            )
-        return step if written is source else rebuilt(step, source=written)
-
-    # (without subqueries, only the steps are followed: their scope, not their parts)
-    def expr(self, node: e.Expr) -> e.Expr:
-        return super().expr(node) if self.nested else node
-
-    def children(self, node: Any, skip: str = "") -> Any:
-        return super().children(node, skip) if self.nested else node
-
-    def projection(self, step: q.Projection) -> q.Projection:
-        if self.nested:
-            return super().projection(step)
-        self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type]
-        return step
+def unwind(walk: ScopedRewrite, step: q.Unwind) -> q.Step:
+    """``step`` (refused, or with its source rewritten by the walk); the walk's scope then
+    holds what it binds."""
+    source = step.source
+    written = walk.expr(source)
+    if type(source) is e.ListLiteral:  # (a list, whatever its elements' type)
+        refused = False
+        bound = deferred_unwind_bindings(step, walk.scope)
+    else:
+        found = walk.type_of(source)
+        refused = found.known and found.kind != "list"
+        bound = unwind_bindings(step, found)
+    walk.scope = {**walk.scope, **bound}
+    if refused:
+        return q.RefusedStep(
+            step,
+            source,
+            "UNWIND of a non-list value",
+            rewrite="UNWIND a list: [value]",
+            pos=source.pos,
+        )
+    return step if written is source else rebuilt(step, source=written)

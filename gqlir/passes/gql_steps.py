@@ -1,0 +1,75 @@
+"""The GQL family's step refusals: one walk over the steps with their scope, three rule families.
+
+Each rule refuses a step the target cannot write with its meaning, as a
+:class:`~gqlir.ir.RefusedStep` the printer raises where it reaches it, and is a module of its
+own stating its rule and its sources: :mod:`.unwind_lists` (UNWIND of a value known not to be
+a list), :mod:`.group_variables` (a quantified relationship whose variable is bound earlier)
+and :mod:`.standalone_calls` (a query that is only a procedure call without YIELD). The walk
+follows the scope as :mod:`gqlir.analysis.scope` states it (the printer follows the same
+rules); a query without subqueries has its steps followed, not their parts (no expression of
+it can hold a step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..analysis.scope import pattern_bindings, projection_scope
+from ..dialect import Dialect
+from ..ir import expr as e
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.node import Node
+from . import group_variables, standalone_calls, unwind_lists
+from .gql_projections import NESTED
+from .scoped import ScopedRewrite
+
+__all__ = ["KINDS", "lower_gql_steps"]
+
+#: The node kinds a query holds where a rule may apply.
+KINDS = frozenset({q.Unwind, p.Quantifier, q.ProcedureCall})
+
+
+def lower_gql_steps(
+    root: Node, target: Dialect, properties: Mapping[tuple[str, str], str] | None = None
+) -> Node:
+    """``root`` with the steps the rules above refuse refused."""
+    from .pipeline import summary_of
+
+    walk = GqlSteps(target, properties)
+    walk.nested = not summary_of(root).kinds.isdisjoint(NESTED)
+    return walk.run(root)
+
+
+class GqlSteps(ScopedRewrite):
+    """The walk (expressions are followed only where they may hold a subquery)."""
+
+    nested = True
+
+    def query(self, query: q.Query) -> q.Query:
+        new = super().query(query)
+        return standalone_calls.lone_call(new) if type(new) is q.LinearQuery else new
+
+    def step(self, step: q.Step) -> q.Step:
+        cls = type(step)
+        if cls is q.Unwind:
+            return unwind_lists.unwind(self, step)  # type: ignore[arg-type]
+        if cls is q.Match and step.patterns:  # type: ignore[attr-defined]
+            refused = group_variables.bound_earlier(step, self.scope)  # type: ignore[arg-type]
+            if refused is not None:
+                self.scope = {**self.scope, **pattern_bindings(step.patterns)}  # type: ignore[attr-defined]
+                return refused
+        return super().step(step)
+
+    def expr(self, node: e.Expr) -> e.Expr:
+        return super().expr(node) if self.nested else node
+
+    def children(self, node: Any, skip: str = "") -> Any:
+        return super().children(node, skip) if self.nested else node
+
+    def projection(self, step: q.Projection) -> q.Projection:
+        if self.nested:
+            return super().projection(step)
+        self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type]
+        return step
