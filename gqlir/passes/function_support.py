@@ -38,7 +38,13 @@ from .googlesql_temporal import why_refused
 if TYPE_CHECKING:
     from .pipeline import Summary
 
-__all__ = ["aggregate_function", "literal_form", "lower_function_support", "needed"]
+__all__ = [
+    "aggregate_function",
+    "literal_form",
+    "lower_function_support",
+    "lower_under_schema",
+    "needed",
+]
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 #: The canonical timestamp literal of GoogleSQL (lexical.md, Timestamp literals), as the
@@ -119,6 +125,20 @@ def lower_function_support(root: Node, target: Dialect) -> Node:
         return None
 
     return _top_down(root, refusal)
+
+
+def lower_under_schema(
+    root: Node, target: Dialect, properties: Any = None, schema: Any = None
+) -> Node:
+    """:func:`lower_function_support` where a schema is given (the pass's place after
+    gql-forms; without a schema it ran before, and this costs nothing)."""
+    if not properties and schema is None:
+        return root
+    from .pipeline import summary_of
+
+    if not needed(summary_of(root), target, True):
+        return root
+    return lower_function_support(root, target)
 
 
 def _refused(node: e.Expr, name: str, target: Dialect) -> e.Expr:

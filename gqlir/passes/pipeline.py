@@ -692,10 +692,10 @@ LOWERINGS: tuple[Lowering, ...] = (
         "function-support",
         frozenset({"gql"}),
         lambda t, s: True,
-        function_support.lower_function_support,
+        function_support.lower_under_schema,
         "as above, under a schema: after gql-forms, which writes type() and labels() by it",
-        needed=lambda x, t, typed: typed and function_support.needed(x, t, typed),
-        needed_by_target=True,
+        reads_schema=True,
+        reads_properties=True,
     ),
 )
 
