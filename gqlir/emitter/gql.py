@@ -1601,13 +1601,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.HasLabels)
     def has_labels(self, node: e.HasLabels) -> str:
-        if not isinstance(node.subject, e.Variable):
-            raise self.unsupported(
-                "label test on an expression",
-                node,
-                rewrite="bind the element to a variable first",
-            )
-        subject = self.variable_name(node.subject.name, node)
+        subject = self._element(node.subject, node, "label test on an expression")
         labels = self.label_expr(node.labels)
         if self.caps.is_labeled:
             return f"{subject} IS LABELED {labels}"
