@@ -457,14 +457,8 @@ class GqlGenerator(GraphTextGenerator):
         return "GROUP BY " + ", ".join(self.expr(key) for key in step.group_by)
 
     def page_statement(self, step: q.Projection) -> list[str]:
-        """``WITH * ORDER BY … SKIP … LIMIT …``: standalone ordering and paging statements."""
-        has_page = step.skip is not None or step.limit is not None
-        if step.order_by and not has_page and not self.caps.standalone_order_by:
-            raise self.unsupported(
-                "ORDER BY without LIMIT",
-                step,
-                rewrite="order the final RETURN instead",
-            )
+        """``WITH * ORDER BY … SKIP … LIMIT …``: standalone ordering and paging statements (one
+        the target cannot write was refused by the pass gql-projections)."""
         return [" ".join(self._ordering_and_paging(step))]
 
     def _ordering_and_paging(self, step: q.Projection) -> list[str]:
@@ -479,16 +473,15 @@ class GqlGenerator(GraphTextGenerator):
         return parts
 
     def page_count(self, value: e.Expr) -> str:
-        """OFFSET / LIMIT take an unsigned integer or a parameter, not an expression."""
-        if isinstance(value, e.Integer) and type(value.value) is int and value.value >= 0:
-            return str(value.value)
+        """OFFSET / LIMIT take an unsigned integer or a parameter (another count was refused by
+        the pass gql-projections, :mod:`gqlir.passes.projection_pages`)."""
         if isinstance(value, e.Parameter):
             return self.parameter(value.name)
-        raise self.unsupported(
-            "computed SKIP/LIMIT",
-            value,
-            rewrite="pass the count as a parameter",
-        )
+        if isinstance(value, e.Integer):
+            return str(value.value)
+        if not isinstance(value, e.Untranslatable):
+            raise self.unsupported("computed SKIP/LIMIT", value)
+        return self.expr(value)
 
     @emits(q.SortItem)
     def sort_item(self, item: q.SortItem) -> str:
