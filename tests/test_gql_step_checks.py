@@ -1,5 +1,6 @@
-"""The pass gql-steps: its rules (unwind_lists, group_variables, standalone_calls) refuse a step
-the target cannot write with its meaning, as a RefusedStep where the printer raises it."""
+"""The passes gql-steps and let-steps: their rules (unwind_lists, group_variables,
+standalone_calls, let_steps) write a step as GQL can, or refuse it as a RefusedStep raised where
+the printer reaches it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import gqlir
 from gqlir import ir
 from gqlir.dialect import get_dialect
 from gqlir.errors import UnsupportedError
-from gqlir.passes.gql_steps import lower_gql_steps
+from gqlir.passes.gql_steps import lower_gql_steps, lower_let_steps
 
 ISO = get_dialect("iso-gql")
 
@@ -82,3 +83,23 @@ def test_a_query_that_is_only_a_call_without_yield_is_refused_after_the_call() -
     assert gqlir.emit(gqlir.parse("CALL db.labels() YIELD label"), "iso-gql").endswith(
         "RETURN label"
     )
+
+
+def test_a_let_whose_binding_reads_another_is_two_lets() -> None:
+    query = gqlir.parse("LET a = 1, b = a + 1, c = 2 RETURN b, c", "iso-gql")
+    lowered = lower_let_steps(query, ISO)
+    lets = [s for s in lowered.steps if isinstance(s, ir.Let)]  # type: ignore[attr-defined]
+    assert [[b.variable for b in let.bindings] for let in lets] == [["a"], ["b", "c"]]
+    assert gqlir.emit(query, "iso-gql").startswith("LET a = 1 LET b = a + 1, c = 2 RETURN")
+    independent = gqlir.parse("LET a = 1, b = 2 RETURN a, b", "iso-gql")
+    assert lower_let_steps(independent, ISO) is independent
+
+
+def test_a_let_of_a_bound_variable_is_refused_after_the_bindings_before_it() -> None:
+    query = gqlir.parse("MATCH (n) LET a = 1, n = 2 RETURN n", "iso-gql")
+    lowered = lower_let_steps(query, ISO)
+    first, refused = lowered.steps[1:3]  # type: ignore[attr-defined]
+    assert isinstance(first, ir.Let) and [b.variable for b in first.bindings] == ["a"]
+    assert isinstance(refused, ir.RefusedStep)
+    assert refused.construct == "LET of a bound variable"
+    assert refused.node is query.steps[1].bindings[1]  # type: ignore[attr-defined]

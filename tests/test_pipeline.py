@@ -26,6 +26,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
     assert names("iso-gql") == [
         "conversions",
         "gql-functions",
+        "let-steps",
         "gql-projections",
         "relationship-types",
         "path-lists",
@@ -51,6 +52,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql",
         "gql-functions",
         "sql-aggregates",
+        "let-steps",
         "gql-projections",
         "relationship-types",
         "edge-uniqueness",

@@ -112,15 +112,6 @@ _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 
 # =============================================================================================
-# value types
-# =============================================================================================
-
-
-def _variables(node: Node) -> set[str]:
-    return {v.name for v in node.find_all(e.Variable)}
-
-
-# =============================================================================================
 # the generator
 # =============================================================================================
 
@@ -525,42 +516,19 @@ class GqlGenerator(GraphTextGenerator):
         self.require(self.caps.filter_step, "FILTER", step)
         return "FILTER " + self.expr(step.condition)
 
-    def let(self, step: q.Let) -> list[str]:
-        """``LET x = e, …``; a binding that reads one bound in the same step starts a new LET
-        (GQL's LET cannot define and reference a variable in one statement)."""
+    @emits(q.Let)
+    def let(self, step: q.Let) -> str:
+        """``LET x = e, …`` (the pass let-steps split one whose binding reads another and
+        refused one binding a variable in scope)."""
         if not step.bindings:
             raise self.unsupported("empty LET", step)
         self.require(self.caps.let_step, "LET", step)
-        groups: list[list[q.Binding]] = [[]]
-        bound: set[str] = set()
-        for binding in step.bindings:
-            if groups[-1] and not bound.isdisjoint(_variables(binding.value)):
-                groups.append([])
-                bound = set()
-            groups[-1].append(binding)
-            bound.add(binding.variable)
-        out = []
-        for group in groups:
-            texts = []
-            types = {}
-            for binding in group:
-                if binding.variable in self.scope:
-                    raise self.unsupported(
-                        "LET of a bound variable",
-                        binding,
-                        rewrite="bind the value under a new name",
-                    )
-                texts.append(
-                    f"{self.variable_name(binding.variable, binding)} = {self.expr(binding.value)}"
-                )
-                types[binding.variable] = Deferred(binding.value, self.scope)
-            out.append("LET " + ", ".join(texts))
-            self.scope = {**self.scope, **types}
-        return out
-
-    @emits(q.Let)
-    def let_node(self, step: q.Let) -> str:
-        return self.join_clauses(self.let(step))
+        texts = [
+            f"{self.variable_name(b.variable, b)} = {self.expr(b.value)}" for b in step.bindings
+        ]
+        scope = self.scope
+        self.scope = {**scope, **{b.variable: Deferred(b.value, scope) for b in step.bindings}}
+        return "LET " + ", ".join(texts)
 
     @emits(q.Binding)
     def binding(self, binding: q.Binding) -> str:

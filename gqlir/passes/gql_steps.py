@@ -1,10 +1,13 @@
-"""The GQL family's step refusals: one walk over the steps with their scope, three rule families.
+"""The GQL family's step rules: a walk over the steps with their scope, four rule families.
 
-Each rule refuses a step the target cannot write with its meaning, as a
-:class:`~gqlir.ir.RefusedStep` the printer raises where it reaches it, and is a module of its
-own stating its rule and its sources: :mod:`.unwind_lists` (UNWIND of a value known not to be
-a list), :mod:`.group_variables` (a quantified relationship whose variable is bound earlier)
-and :mod:`.standalone_calls` (a query that is only a procedure call without YIELD). The walk
+Each rule writes a step as GQL can, or refuses it as a :class:`~gqlir.ir.RefusedStep` the
+printer raises where it reaches it, and is a module of its own stating its rule and its
+sources: :mod:`.unwind_lists` (UNWIND of a value known not to be a list),
+:mod:`.group_variables` (a quantified relationship whose variable is bound earlier) and
+:mod:`.standalone_calls` (a query that is only a procedure call without YIELD) run as the pass
+gql-steps; :mod:`.let_steps` (a LET split where a binding reads another, refused where it binds
+a variable in scope) as the pass let-steps, before the passes that write LETs of their own
+(which bind fresh names that no binding of theirs reads). The walk
 follows the scope as :mod:`gqlir.analysis.scope` states it (the printer follows the same
 rules); a query without subqueries has its steps followed, not their parts (no expression of
 it can hold a step).
@@ -21,11 +24,11 @@ from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node
-from . import group_variables, standalone_calls, unwind_lists
+from . import group_variables, let_steps, standalone_calls, unwind_lists
 from .gql_projections import NESTED
 from .scoped import ScopedRewrite
 
-__all__ = ["KINDS", "lower_gql_steps"]
+__all__ = ["KINDS", "lower_gql_steps", "lower_let_steps"]
 
 #: The node kinds a query holds where a rule may apply.
 KINDS = frozenset({q.Unwind, p.Quantifier, q.ProcedureCall})
@@ -34,10 +37,19 @@ KINDS = frozenset({q.Unwind, p.Quantifier, q.ProcedureCall})
 def lower_gql_steps(
     root: Node, target: Dialect, properties: Mapping[tuple[str, str], str] | None = None
 ) -> Node:
-    """``root`` with the steps the rules above refuse refused."""
+    """``root`` with the steps the rules of gql-steps refuse refused."""
+    return _walk(GqlSteps, root, target, properties)
+
+
+def lower_let_steps(root: Node, target: Dialect) -> Node:
+    """``root`` with its LETs as GQL writes them."""
+    return _walk(LetSteps, root, target, None)
+
+
+def _walk(cls: type[GqlSteps], root: Node, target: Dialect, properties: Any) -> Node:
     from .pipeline import summary_of
 
-    walk = GqlSteps(target, properties)
+    walk = cls(target, properties)
     walk.nested = not summary_of(root).kinds.isdisjoint(NESTED)
     return walk.run(root)
 
@@ -73,3 +85,24 @@ class GqlSteps(ScopedRewrite):
             return super().projection(step)
         self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type]
         return step
+
+
+class LetSteps(GqlSteps):
+    """The walk of let-steps: each LET replaced by the steps :mod:`.let_steps` writes."""
+
+    def query(self, query: q.Query) -> q.Query:
+        return ScopedRewrite.query(self, query)
+
+    def step(self, step: q.Step) -> q.Step:
+        return ScopedRewrite.step(self, step)
+
+    def _steps(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
+        out: list[q.Step] | None = None
+        for i, step in enumerate(steps):
+            written = let_steps.let_steps(step, self.scope) if type(step) is q.Let else None  # type: ignore[arg-type]
+            news = [self.step(x) for x in written] if written is not None else [self.step(step)]
+            if out is None and (len(news) != 1 or news[0] is not step):
+                out = list(steps[:i])
+            if out is not None:
+                out.extend(news)
+        return steps if out is None else tuple(out)

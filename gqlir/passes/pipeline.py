@@ -73,7 +73,7 @@ from .gql_forms import needed as _needs_gql_forms
 from .gql_projections import lower_gql_projections
 from .gql_projections import summarized as gql_projections_summary
 from .gql_steps import KINDS as _STEP_KINDS
-from .gql_steps import lower_gql_steps
+from .gql_steps import lower_gql_steps, lower_let_steps
 from .setops import lower_set_operations
 from .sql_aggregates import applies as _sql_aggregates
 from .sql_aggregates import lower_sql_aggregates
@@ -444,6 +444,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         lower_sql_aggregates,
         "SQL's null-on-no-rows aggregates, as read, marked to be written as those aggregates",
         needed=lambda x: e.Case in x.kinds,
+    ),
+    Lowering(
+        "let-steps",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_let_steps,
+        "a LET whose binding reads another as two LETs; one binding a variable in scope refused",
+        needed=lambda x: q.Let in x.kinds,
+        summarizes=lambda x: _adding(x, q.RefusedStep),
     ),
     Lowering(
         "gql-projections",
