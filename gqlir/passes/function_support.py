@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import marks
+from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields, rebuilt
 from .googlesql_temporal import why_refused
@@ -156,14 +157,18 @@ def _refused(node: e.Expr, name: str, target: Dialect) -> e.Expr:
 def _top_down(node: Any, refusal: Any) -> Any:
     """``node`` with each node ``refusal`` refuses replaced, without looking inside it (so the
     refused node is the query's own, which :mod:`gqlir.refusals` finds again), nor inside a
-    refusal an earlier pass left (the printer writes nothing inside one)."""
+    refusal an earlier pass left (the printer writes nothing inside one). What holds no call
+    by its class (or, for a property, its subject's) is not entered."""
     cls = type(node)
-    if cls in _SKIP:
-        return node
+    skip, prop = _SKIP, e.Property
     if cls is tuple:
         out: list[Any] | None = None
         for i, item in enumerate(node):
-            new = _top_down(item, refusal)
+            kind = type(item)
+            if kind in skip or (kind is prop and type(item.subject) in skip):
+                new = item
+            else:
+                new = _top_down(item, refusal)
             if out is not None:
                 out.append(new)
             elif new is not item:
@@ -173,7 +178,7 @@ def _top_down(node: Any, refusal: Any) -> Any:
         found = refusal(node)
         if found is not None:
             return found
-    elif not isinstance(node, Node):
+    elif cls in skip or not isinstance(node, Node):
         return node
     changes: dict[str, Any] | None = None
     fields = _FIELDS.get(cls)
@@ -181,7 +186,8 @@ def _top_down(node: Any, refusal: Any) -> Any:
         fields = _FIELDS[cls] = child_fields(cls)
     for name in fields:
         value = getattr(node, name)
-        if type(value) in _SKIP:
+        kind = type(value)
+        if kind in skip or (kind is prop and type(value.subject) in skip):
             continue
         new = _top_down(value, refusal)
         if new is not value:
@@ -191,10 +197,14 @@ def _top_down(node: Any, refusal: Any) -> Any:
     return rebuilt(node, **changes) if changes else node
 
 
-#: What holds no call: scalars, the IR's leaves, and refusals.
+#: What holds no call: scalars, enumerations, the IR's leaves, label expressions,
+#: quantifiers, type names, and refusals.
 _SKIP = frozenset(
     {str, int, float, bool, type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String}
-    | {e.Variable, e.Parameter, e.CountStar, e.Untranslatable, q.RefusedStep}
+    | {e.Variable, e.Parameter, e.CountStar, e.Untranslatable, q.RefusedStep, e.TypeRef}
+    | {p.Label, p.LabelAnd, p.LabelOr, p.LabelNot, p.LabelAny, p.Quantifier, p.Search}
+    | {e.ArithOp, e.CompOp, e.TruthValue, e.StringOp, e.ListQuantifier, e.MapItemKind}
+    | {p.Direction, p.PathMode, p.SearchKind, p.MatchMode, q.SetOp}
 )
 #: What the pass may refuse.
 _CHECKED = frozenset({e.FunctionCall, e.Aggregate, e.TemporalLiteral})

@@ -14,9 +14,9 @@ of unknown type (a parameter, a property) is written as it is. The scope follows
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..analysis.scope import deferred_unwind_bindings, unwind_bindings
+from ..analysis.scope import Deferred, deferred_unwind_bindings, unwind_bindings
 from ..ir import expr as e
 from ..ir import query as q
 from ..ir.node import rebuilt
@@ -32,7 +32,7 @@ def unwind(walk: ScopedRewrite, step: q.Unwind) -> q.Step:
     holds what it binds."""
     source = step.source
     written = walk.expr(source)
-    if type(source) is e.ListLiteral:  # (a list, whatever its elements' type)
+    if _a_list(source, walk.scope):  # (whatever its elements' type: asked only if read)
         refused = False
         bound = deferred_unwind_bindings(step, walk.scope)
     else:
@@ -49,3 +49,14 @@ def unwind(walk: ScopedRewrite, step: q.Unwind) -> q.Step:
             pos=source.pos,
         )
     return step if written is source else rebuilt(step, source=written)
+
+
+def _a_list(source: e.Expr, scope: dict[str, Any]) -> bool:
+    """Whether ``source`` is a list literal or a variable bound to one (whose kind is known
+    without inferring its elements' type)."""
+    if type(source) is e.Variable:
+        bound = scope.get(source.name)  # type: ignore[attr-defined]
+        if type(bound) is not Deferred or bound.element or bound.found is not None:
+            return False
+        source = bound.expr
+    return type(source) is e.ListLiteral
