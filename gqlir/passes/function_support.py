@@ -45,6 +45,7 @@ __all__ = [
     "lower_function_support",
     "lower_under_schema",
     "needed",
+    "needed_without_schema",
 ]
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -90,6 +91,18 @@ def aggregate_function(name: str) -> str:
 
 def needed(summary: Summary, target: Dialect, typed: bool) -> bool:
     """Whether the query names a function, an aggregate or a temporal kind ``target`` lacks."""
+    written, aggregates, temporal = _written(target)
+    return not (
+        summary.functions <= written
+        and summary.aggregates <= aggregates
+        and (temporal or e.TemporalLiteral not in summary.kinds)
+    )
+
+
+def needed_without_schema(summary: Summary, target: Dialect, typed: bool) -> bool:
+    """:func:`needed` where no schema is given (the pass's place before gql-forms)."""
+    if typed:
+        return False
     written, aggregates, temporal = _written(target)
     return not (
         summary.functions <= written

@@ -680,7 +680,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         function_support.lower_function_support,
         "a function, aggregate or temporal constructor the target has no built-in for refused "
         "(here without a schema: gql-forms then rewrites no call)",
-        needed=lambda x, t, typed: not typed and function_support.needed(x, t, typed),
+        needed=function_support.needed_without_schema,
         needed_by_target=True,
         summarizes=lambda x: _adding(x, e.Untranslatable),
     ),
