@@ -104,3 +104,21 @@ def test_text_rules_hold_what_their_callbacks_return(dialect: str) -> None:
         for kind in ("NAME", "COUNT", "SHORTEST", "WALK"):
             if kind not in called_for:
                 assert method([(kind, "someName", 4)], 4) == "someName"
+
+
+def test_rewrite_each_gives_the_same_object_back_when_it_changes_nothing() -> None:
+    from gqlir.ir.node import rewrite_each
+
+    query = parse("MATCH (n) RETURN toUpper(n.name) AS a, size(n.name) AS b", "neo4j")
+    calls: list[str] = []
+
+    def upper_only(call: ir.FunctionCall) -> ir.Expr:
+        calls.append(call.name)
+        return ir.FunctionCall("lower", call.args) if call.name == "upper" else call
+
+    assert rewrite_each(query, ir.Aggregate, upper_only) is query and not calls
+    rewritten = rewrite_each(query, ir.FunctionCall, upper_only)
+    names = [x.name for x in rewritten.walk() if isinstance(x, ir.FunctionCall)]
+    assert names == ["lower", "size"]
+    unchanged = rewrite_each(rewritten, ir.FunctionCall, upper_only)
+    assert unchanged is rewritten

@@ -371,3 +371,113 @@ def test_the_scoped_walk_binds_what_create_creates_and_reads_scope_notes() -> No
     )
     Record(get_dialect("iso-gql")).run(query)
     assert seen == [{"a": "node", "r": "edge", "x": "node"}]
+
+
+def _run_pass(lowering, node, target):  # type: ignore[no-untyped-def]
+    """One pass as :func:`lower` runs it (no schema, no options)."""
+    if lowering.reads_options:
+        return lowering.run(node, target, None, None)
+    if lowering.reads_schema and lowering.reads_properties:
+        return lowering.run(node, target, None, None)
+    if lowering.reads_schema or lowering.reads_properties:
+        return lowering.run(node, target, None)
+    return lowering.run(node, target)
+
+
+def _sample_queries() -> list[tuple[str, str]]:
+    """(text, source dialect): a quarter of the TCK, and every golden case's source."""
+    import json
+    from pathlib import Path
+
+    from gqlir.conformance import tck
+
+    features = tck.default_tck_dir()
+    assert features is not None  # (bundled in a checkout)
+    out = [(text, "neo4j") for text in list(tck.valid_queries(features))[::4]]
+    golden = Path(__file__).resolve().parent.parent / "corpus" / "gql"
+    for path in sorted(golden.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                case = json.loads(line)
+                out.append((case["source"], case["from"]))
+    return out
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["iso-gql", "spanner", "tugraph-gql", "opencypher9", "kuzu", "falkordb", "neo4j", "sqlpgq"],
+)
+def test_a_pass_skipped_as_not_needed_would_have_changed_nothing(target: str) -> None:
+    """Each pass's ``needed`` reads the query's summary so that most queries skip most passes;
+    over a sample of queries in several source dialects, every pass is run anyway where it was
+    judged not needed, and must give its input back (a wrong ``needed`` would lose a rewrite
+    silently)."""
+    from gqlir.passes.pipeline import _always, summarize
+
+    dialect = get_dialect(target)
+    checked = 0
+    for text, read in _sample_queries():
+        source = get_dialect(read)
+        try:
+            node = lower(gqlir.parse(text, read), dialect, source=source, by_source=True)
+        except gqlir.GqlirError:
+            continue
+        for lowering in lowerings(dialect, source):
+            if lowering.by_source:
+                continue
+            try:
+                out = _run_pass(lowering, node, dialect)
+            except UnsupportedError:
+                out = None  # a pass that refuses outright changes the outcome
+            if lowering.needed is not _always:
+                summary = summarize(node)
+                if lowering.needed_by_target:
+                    needed = lowering.needed(summary, dialect, False)
+                else:
+                    needed = lowering.needed(summary)
+                if not needed:
+                    checked += 1
+                    assert out is node, (lowering.name, text)
+            if out is None:
+                break
+            node = out
+    assert checked > 100
+
+
+def test_the_last_pass_leaves_the_steps_after_a_refusal_only_while_the_printer_lowers() -> None:
+    """gql-forms (the GQL family's last pass) stops at the first step it refuses while the
+    printer lowers (the printer raises there, or earlier, and never writes the rest); any other
+    caller gets every step lowered."""
+    from gqlir.passes.gql_forms import lower_gql_forms
+    from gqlir.passes.scoped import stopping_at_refusals
+
+    query = gqlir.parse(
+        "UNWIND [1, 2] AS x WITH [y IN [x] WHERE rand() > 0.5 | y] AS a, x % 2 AS b "
+        "RETURN b % 2 AS c",
+        "neo4j",
+    )
+    target = get_dialect("iso-gql")
+    whole = lower_gql_forms(query, target)
+    with stopping_at_refusals() as stopped:
+        early = lower_gql_forms(query, target)
+    assert stopped == ["GqlForms"]
+    left = early.steps[-1]  # (left as read, % not yet MOD, and marked)
+    assert isinstance(left, ir.RefusedStep) and left.step is query.steps[-1]
+    assert whole.steps[-1] is not query.steps[-1]
+    assert early.steps[:-1] == whole.steps[:-1]
+    with pytest.raises(UnsupportedError) as refused:
+        emit_gql(query, "iso-gql")
+    assert refused.value.construct == "list comprehension"
+
+
+def test_a_query_written_past_a_refusal_is_lowered_again_in_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should the printer ever write past a refusal the last pass left, up to a step left
+    unlowered after it, it lowers the query again in full and writes that."""
+    from gqlir.emitter.gql import GqlGenerator
+
+    monkeypatch.setattr(GqlGenerator, "untranslatable", lambda self, node: "NULL")
+    query = "UNWIND [1, 2] AS x WITH [y IN [x] WHERE rand() > 0.5 | y] AS a RETURN x % 2 AS c"
+    text = emit_gql(gqlir.parse(query, "neo4j"), "iso-gql")
+    assert "MOD(x, 2)" in text

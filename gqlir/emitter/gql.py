@@ -84,6 +84,7 @@ from ..passes.exprs import conjoin as _conjoin
 from ..passes.function_support import aggregate_function, literal_form
 from ..passes.gql_primaries import is_primary
 from ..passes.pipeline import lower
+from ..passes.scoped import UNLOWERED, stopping_at_refusals
 from ..passes.unnest_membership import is_guarded
 from .base import emits, is_plain_name, quote_identifier, quote_string
 from .graph import GraphTextGenerator
@@ -1939,16 +1940,27 @@ def emit_gql(
         rename_variables=rename_variables,
         schema=schema,
     )
-    try:
-        generator.preflight(node)
-        lowered = lower(
+
+    def lowered(node: Node) -> Node:
+        return lower(
             node,
             target,
             properties=generator.property_kinds,
             schema=generator.graph_schema,
             options={"spanner_elements": spanner_elements},
         )
-        return generator.generate(lowered)
+
+    try:
+        generator.preflight(node)
+        with stopping_at_refusals() as stopped:
+            first = lowered(node)
+        try:
+            return generator.generate(first)
+        except UnsupportedError as refused:
+            if not stopped or refused.construct != UNLOWERED:
+                raise
+        # (written past a refusal a pass left, up to a step left unlowered: in full after all)
+        return generator.generate(lowered(node))
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

@@ -223,6 +223,16 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+def rewrite_each(root: Node, kind: type, rewrite: Callable[[Any], Node]) -> Node:
+    """``root.transform`` with ``rewrite`` on each node of class ``kind``, for a rewrite that
+    reads only the node it is given (never what it is inside): a walk first finds whether it
+    changes any, so that a query it leaves alone is not rebuilt (most queries, for most
+    passes)."""
+    if not any(type(x) is kind and rewrite(x) is not x for x in root.walk()):
+        return root
+    return root.transform(lambda x: rewrite(x) if type(x) is kind else x)
+
+
 def child_fields(cls: type) -> tuple[str, ...]:
     """The fields of ``cls`` that may hold nodes (or tuples of them), for hand-written walks."""
     names = _CHILD_FIELD_CACHE.get(cls)

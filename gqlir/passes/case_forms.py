@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from ..dialect import Dialect
 from ..ir import expr as e
-from ..ir.node import Node
+from ..ir.node import Node, rewrite_each
 from .exprs import pure
 from .gql_primaries import is_primary
 
@@ -30,13 +30,10 @@ __all__ = ["lower_case_forms"]
 
 def lower_case_forms(root: Node, target: Dialect) -> Node:
     """``root`` with each simple CASE GQL cannot write as one written as a searched CASE."""
-    return root.transform(_rewrite)
+    return rewrite_each(root, e.Case, _rewrite)
 
 
-def _rewrite(node: Node) -> Node:
-    if type(node) is not e.Case:
-        return node
-    case: e.Case = node  # type: ignore[assignment]
+def _rewrite(case: e.Case) -> e.Expr:
     if not case.whens:
         return e.Untranslatable(case, "CASE without WHEN", pos=case.pos)
     subject = case.subject

@@ -21,6 +21,7 @@ range as null, IN as a disjunction) are :mod:`gqlir.passes.cypher_lowering`'s, w
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import cached_property
 from typing import Any
 
 from ..dialect import Dialect
@@ -88,28 +89,38 @@ class Composites:
     ``STORED`` (its type is the database's, not known here)."""
 
     def __init__(self, root: Node, scalar_properties: frozenset[str] = frozenset()) -> None:
+        self.root = root
         self.scalar_properties = scalar_properties
-        self.bound: dict[str, Grade] = {}
-        # YIELD * binds names not known here: then an unknown name may be anything
-        self.unknown = (
-            Grade.NULLS
-            if any(isinstance(n, q.ProcedureCall) and n.yield_star for n in root.walk())
-            else Grade.SCALAR
-        )
-        bindings = _bindings(root)
-        self.sources: dict[str, list[e.Expr | None]] = {}
-        for name, source in bindings:
-            self.sources.setdefault(name, []).append(source)
-        for name, _ in bindings:
-            self.bound[name] = Grade.SCALAR
+
+    # (the bindings are graded when a variable is first graded: most comparisons read none)
+    @cached_property
+    def unknown(self) -> Grade:
+        """YIELD * binds names not known here: then an unknown name may be anything."""
+        yield_star = any(isinstance(n, q.ProcedureCall) and n.yield_star for n in self.root.walk())
+        return Grade.NULLS if yield_star else Grade.SCALAR
+
+    @cached_property
+    def sources(self) -> dict[str, list[e.Expr | None]]:
+        """Each name an expression binds -> those expressions (None: unknown)."""
+        sources: dict[str, list[e.Expr | None]] = {}
+        for name, source in _bindings(self.root):
+            sources.setdefault(name, []).append(source)
+        return sources
+
+    @cached_property
+    def bound(self) -> dict[str, Grade]:
+        """Each name an expression binds -> the worst grade of its bindings."""
+        bound = self.__dict__["bound"] = dict.fromkeys(self.sources, Grade.SCALAR)
+        bindings = [(n, x) for n, xs in self.sources.items() for x in xs]
         changed = True
-        while changed:  # grades only rise, so this ends
+        while changed:  # grades only rise, so this ends (grade() reads the grades so far)
             changed = False
             for name, source in bindings:
                 grade = Grade.NULLS if source is None else self.grade(source)
-                if grade > self.bound[name]:
-                    self.bound[name] = grade
+                if grade > bound[name]:
+                    bound[name] = grade
                     changed = True
+        return bound
 
     def literal_lengths(self, name: str) -> set[int] | None:
         """The lengths of the list literals that are all the bindings of ``name`` (None: some

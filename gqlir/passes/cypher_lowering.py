@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
+from functools import cached_property
 from typing import Any
 
 from ..analysis.aggregates import aggregates
@@ -71,11 +73,21 @@ class _Lowering:
         self.root = root
         self.dialect = dialect
         self.caps = dialect.capabilities
-        self.taken = names_in(root)
-        # how often each name is read (a relationship nothing reads is only bound)
-        self.reads = Counter(x.name for x in root.walk() if isinstance(x, e.Variable))
-        self.star = any(isinstance(x, q.Projection) and x.star for x in root.walk())
         self._sites: Counter[str] | None = None
+
+    # (each found when a rule first asks: most queries need none of them)
+    @cached_property
+    def taken(self) -> set[str]:
+        return names_in(self.root)
+
+    @cached_property
+    def reads(self) -> Counter[str]:
+        """How often each name is read (a relationship nothing reads is only bound)."""
+        return Counter(x.name for x in self.root.walk() if isinstance(x, e.Variable))
+
+    @cached_property
+    def star(self) -> bool:
+        return any(isinstance(x, q.Projection) and x.star for x in self.root.walk())
 
     @property
     def binding_sites(self) -> Counter[str]:
@@ -134,41 +146,57 @@ class _Lowering:
         return name
 
     def rewrite(self, node: Node) -> Node:
+        rule = self.rules.get(type(node))
+        return node if rule is None else rule(node)
+
+    @cached_property
+    def rules(self) -> dict[type, Callable[[Any], Node]]:
+        """Node class -> the rule for it on this target (a class no rule reads is absent)."""
         caps = self.caps
-        if isinstance(node, e.In) and not caps.membership_null_unknown:
-            return self.membership(node)
-        if isinstance(node, e.Comparison) and not caps.list_equality_null_unknown:
-            return self.list_equality(node)
-        if isinstance(node, e.Case) and node.subject is not None and caps.simple_case_null_matches:
-            return _searched_case(node)
-        if isinstance(node, e.Arithmetic) and caps.string_plus_null_empty:
-            return _null_propagating_plus(node)
-        if isinstance(node, e.StringMatch) and not caps.contains_empty_true:
-            return _contains_empty(node)
-        if isinstance(node, e.Index) and not caps.index_out_of_range_null:
-            return _literal_subscript(node)
-        if isinstance(node, q.LinearQuery) and caps.order_by_reads_shadowed:
+        rules: dict[type, Callable[[Any], Node]] = {}
+        if not caps.membership_null_unknown:
+            rules[e.In] = self.membership
+        if not caps.list_equality_null_unknown:
+            rules[e.Comparison] = self.list_equality
+        if caps.simple_case_null_matches:
+            rules[e.Case] = lambda x: x if x.subject is None else _searched_case(x)
+        if caps.string_plus_null_empty:
+            rules[e.Arithmetic] = _null_propagating_plus
+        if not caps.contains_empty_true:
+            rules[e.StringMatch] = _contains_empty
+        if not caps.index_out_of_range_null:
+            rules[e.Index] = _literal_subscript
+        if caps.order_by_reads_shadowed or caps.with_distinct_constants_kept:
+            rules[q.LinearQuery] = self.query_rules
+        if not caps.undirected_quantified:
+            rules[p.RelPattern] = self.check_undirected_quantifier
+        if not caps.pattern_comprehension_keeps_nulls:
+            rules[e.PatternComprehension] = self.keep_nulls
+        if not caps.sub_second_temporals:
+            rules[e.TemporalLiteral] = self.check_whole_seconds
+        rules[e.FunctionCall] = self.function_call
+        if not caps.sum_keeps_integers:
+            rules[e.Aggregate] = lambda x: _integer_sum(x) if x.name == "sum" else x
+        if not caps.pattern_reads_comprehension:
+            for kind in (e.ListComprehension, e.ListPredicate, e.Reduce):
+                rules[kind] = self.check_patterns_in
+        return rules
+
+    def query_rules(self, node: q.LinearQuery) -> q.LinearQuery:
+        if self.caps.order_by_reads_shadowed:
             node = self.unshadow_order_by(node)
-        if isinstance(node, q.LinearQuery) and caps.with_distinct_constants_kept:
+        if self.caps.with_distinct_constants_kept:
             self.check_distinct_constants(node)
-        if isinstance(node, p.RelPattern) and not caps.undirected_quantified:
-            return self.check_undirected_quantifier(node)
-        if isinstance(node, e.PatternComprehension) and not caps.pattern_comprehension_keeps_nulls:
-            return self.keep_nulls(node)
-        if isinstance(node, (e.TemporalLiteral, e.FunctionCall)) and not caps.sub_second_temporals:
-            self.check_whole_seconds(node)
-        if isinstance(node, e.FunctionCall):
-            return self.numeric_function(node)
-        if isinstance(node, e.Aggregate) and node.name == "sum" and not caps.sum_keeps_integers:
-            return _integer_sum(node)
-        if (
-            isinstance(node, (e.ListComprehension, e.ListPredicate, e.Reduce))
-            and not caps.pattern_reads_comprehension
-        ):
-            self.check_patterns_in(node)
         return node
 
-    def check_patterns_in(self, node: e.ListComprehension | e.ListPredicate | e.Reduce) -> None:
+    def function_call(self, node: e.FunctionCall) -> e.Expr:
+        if not self.caps.sub_second_temporals:
+            self.check_whole_seconds(node)
+        return self.numeric_function(node)
+
+    def check_patterns_in(
+        self, node: e.ListComprehension | e.ListPredicate | e.Reduce
+    ) -> e.ListComprehension | e.ListPredicate | e.Reduce:
         """A pattern inside a list comprehension, list predicate or reduce() must not read
         its variable: the target evaluates such a pattern with the variable unbound."""
         for inner in node.walk():
@@ -183,6 +211,7 @@ class _Lowering:
                     f"{self.dialect.name} evaluates a pattern inside a list comprehension "
                     "without its variable",
                 )
+        return node
 
     # -- relationship variables across the steps of a query -------------------------------
     def scoped(self, query: q.LinearQuery) -> q.LinearQuery:
@@ -357,7 +386,9 @@ class _Lowering:
         return e.ListComprehension(v, wrapped, None, e.Index(e.Variable(v), e.Integer(0)))
 
     # -- temporal values ------------------------------------------------------------------
-    def check_whole_seconds(self, node: e.TemporalLiteral | e.FunctionCall) -> None:
+    def check_whole_seconds(
+        self, node: e.TemporalLiteral | e.FunctionCall
+    ) -> e.TemporalLiteral | e.FunctionCall:
         """A temporal value with a fraction of a second is refused where the target keeps
         whole seconds only (it would drop the fraction)."""
         if isinstance(node, e.TemporalLiteral):
@@ -377,6 +408,7 @@ class _Lowering:
                 node,
                 f"{self.dialect.name}'s temporal values have whole seconds",
             )
+        return node
 
     # -- numeric functions ----------------------------------------------------------------
     def numeric_function(self, node: e.FunctionCall) -> e.Expr:
@@ -402,8 +434,11 @@ class _Lowering:
         propagates them: ``WITH 1 AS c WITH DISTINCT c`` keeps every row too); a parameter is
         not one there. Runs after ORDER BY is split off a projection, which may make a
         RETURN DISTINCT a WITH DISTINCT."""
+        steps = query.steps
+        if not any(type(x) is q.Projection and x.distinct for x in steps[:-1]):
+            return  # (no WITH DISTINCT)
         constant: set[str] = set()
-        for i, step in enumerate(query.steps):
+        for i, step in enumerate(steps):
             if not isinstance(step, q.Projection) or step.star:
                 continue
             columns = {column_name(item): item.expr for item in step.items}
@@ -478,7 +513,11 @@ class _Lowering:
     def unshadow_order_by(self, query: q.LinearQuery) -> q.LinearQuery:
         steps: list[q.Step] = []
         for step in query.steps:
-            if isinstance(step, q.Projection) and _shadows_in_order(step, self.binding_sites):
+            if (
+                isinstance(step, q.Projection)
+                and step.order_by
+                and _shadows_in_order(step, self.binding_sites)
+            ):
                 steps.extend(self.project_then_order(step))
             else:
                 steps.append(step)

@@ -25,6 +25,7 @@ What is still not expressible (a mode the dialect cannot write) is refused by th
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..dialect import Dialect
 from ..ir import expr as e
@@ -35,7 +36,7 @@ from ..ir.node import Node
 from .fresh import FreshNames
 from .scoped import ScopedRewrite
 
-__all__ = ["applies", "edges_may_repeat", "lower_cypher_uniqueness"]
+__all__ = ["applies", "edges_may_repeat", "lower_cypher_uniqueness", "needed"]
 
 #: Path searches whose results are the same under WALK and TRAIL (a shortest walk never
 #: repeats an edge: dropping the repetition would make it shorter), and the ones among them
@@ -49,6 +50,25 @@ _QUANTIFIER_SEARCHES = frozenset({p.SearchKind.ANY_SHORTEST, p.SearchKind.ALL_SH
 def applies(target: Dialect) -> bool:
     caps = target.capabilities
     return not (caps.match_modes and "TRAIL" in caps.path_modes)
+
+
+def needed(summary: Any, target: Dialect, typed: bool = False) -> bool:
+    """Whether a query (its pipeline ``summary``) holds a MATCH this pass may rewrite for
+    ``target``: a TRAIL path where the dialect has no path modes; a MATCH of relationships
+    where the default lets edges repeat and no mode can be written; a variable-length
+    relationship where a quantifier or the search carries the trail."""
+    kinds, caps = summary.kinds, target.capabilities
+    if p.RelPattern not in kinds:
+        return False
+    if summary.trail_paths and "TRAIL" not in caps.path_modes:
+        return True
+    if caps.match_modes:
+        return False
+    if caps.default_match_mode == p.MatchMode.REPEATABLE_ELEMENTS.name:
+        return True
+    return p.Quantifier in kinds and (
+        p.Search in kinds or caps.quantified_edge_trail or "TRAIL" in caps.quantifier_path_modes
+    )
 
 
 def lower_cypher_uniqueness(node: Node, target: Dialect) -> Node:

@@ -18,13 +18,30 @@ from ..ir.node import Node
 from . import boolean_forms, constant_lists, polymorphic_plus, typed_functions
 from .scoped import ScopedRewrite
 
-__all__ = ["KINDS", "NAMES", "GqlExpressions", "lower_gql_expressions"]
+__all__ = ["KINDS", "NAMES", "GqlExpressions", "lower_gql_expressions", "needed"]
 
 #: The functions and the node kinds the rules rewrite (the pass is skipped without them, and
 #: without a ``+``: the other arithmetic, negation and aggregates are rewritten only around one).
 NAMES = typed_functions.NAMES
 KINDS = frozenset({e.ListPredicate, e.ListComprehension, e.In, e.Index, e.Slice, e.Xor})
 KINDS |= {e.IsTruth}
+#: ``KINDS`` less XOR and IS UNKNOWN, which a target that has them writes as read.
+_LIST_KINDS = KINDS - {e.Xor, e.IsTruth}
+
+
+def needed(summary: Any, target: Dialect, typed: bool = False) -> bool:
+    """Whether a query (its pipeline ``summary``) holds anything the rules rewrite for
+    ``target``: a ``+``, a function of :data:`NAMES`, a list form, or an XOR or IS UNKNOWN
+    the target lacks."""
+    if summary.adds or not summary.functions.isdisjoint(NAMES):
+        return True
+    kinds = summary.kinds
+    if not kinds.isdisjoint(_LIST_KINDS):
+        return True
+    caps = target.capabilities
+    return (e.Xor in kinds and not caps.xor_operator) or (
+        e.IsTruth in kinds and not caps.unknown_test
+    )
 
 
 def lower_gql_expressions(
@@ -55,6 +72,7 @@ _RULES: dict[type, Callable[[Any, Any], e.Expr]] = {
 
 class GqlExpressions(ScopedRewrite):
     rules = _RULES
+    stops_at_refusal = True  # (the passes after it walk forward)
 
     def const_list(self, node: e.Expr) -> list[e.Expr] | None:
         """The items of a list known here: a literal, a variable bound to a constant list, or

@@ -162,6 +162,7 @@ def _kinds(target: Dialect) -> frozenset[type]:
 
 class GqlForms(ScopedRewrite):
     rules = _RULES
+    stops_at_refusal = True  # (the GQL family's last pass)
 
     def __init__(self, target: Dialect, properties: Any, schema: Any, root: Node) -> None:
         super().__init__(target, properties)

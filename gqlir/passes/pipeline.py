@@ -36,6 +36,7 @@ from . import (
     element_references,
     fixed_paths,
     function_support,
+    gql_expressions,
     gql_functions,
     implied_uniqueness,
     like_patterns,
@@ -64,8 +65,6 @@ from .googlesql_strings import lower_string_predicates
 from .googlesql_temporal import NAMES as _DATE_FUNCTIONS
 from .googlesql_temporal import NOW, TODAY, lower_dates, lower_timestamps
 from .googlesql_temporal import applies as _googlesql_dates
-from .gql_expressions import KINDS as _EXPRESSION_KINDS
-from .gql_expressions import NAMES as _EXPRESSION_FUNCTIONS
 from .gql_expressions import lower_gql_expressions
 from .gql_family import lower_gql_meanings, needs_gql_meanings
 from .gql_forms import lower_gql_forms
@@ -101,6 +100,8 @@ class Summary:
     typed_comparisons: bool = False
     #: A property of a map literal occurs (``{a: 1}.a``).
     map_properties: bool = False
+    #: A path pattern with the TRAIL mode occurs.
+    trail_paths: bool = False
 
 
 def summarize(node: Node) -> Summary:
@@ -108,9 +109,10 @@ def summarize(node: Node) -> Summary:
     kinds: set[type] = set()
     functions: set[str] = set()
     aggregate_names: set[str] = set()
-    adds_numbers = adds = other = typed = map_properties = False
+    adds_numbers = adds = other = typed = map_properties = trail_paths = False
     comparison, untyped = e.Comparison, _UNTYPED
     prop, map_literal = e.Property, e.MapLiteral
+    path_pattern, trail = p.PathPattern, p.PathMode.TRAIL
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
     getters = _CHILDREN
@@ -157,6 +159,9 @@ def summarize(node: Node) -> Summary:
             elif cls is comparison:
                 if not typed:
                     typed = may_differ(type(inner.left), type(inner.right))
+            elif cls is path_pattern:
+                if inner.mode is trail:
+                    trail_paths = True
             elif not typed and inner.subject is not None:  # a CASE
                 typed = type(inner.subject) not in untyped
         extend(getter(inner))
@@ -169,6 +174,7 @@ def summarize(node: Node) -> Summary:
         frozenset(aggregate_names),
         typed,
         map_properties,
+        trail_paths,
     )
 
 
@@ -202,7 +208,9 @@ _LEAVES = frozenset(
     | {e.Variable, e.Parameter}
 )
 #: The nodes the summary looks into beyond their class.
-_SPECIAL = frozenset({e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case})
+_SPECIAL = frozenset(
+    {e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case, p.PathPattern}
+)
 #: node class -> a function giving its child fields' values as a tuple
 _CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
@@ -530,13 +538,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         lower_gql_expressions,
         "constant list walks item by item; functions by argument type; polymorphic + by "
         "operand types; XOR as <>, IS UNKNOWN as IS NULL",
-        needed=lambda x: (
-            x.adds
-            or not (
-                x.functions.isdisjoint(_EXPRESSION_FUNCTIONS)
-                and x.kinds.isdisjoint(_EXPRESSION_KINDS)
-            )
-        ),
+        needed=gql_expressions.needed,
+        needed_by_target=True,
         reads_properties=True,
     ),
     Lowering(
@@ -616,7 +619,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         cypher_uniqueness.lower_cypher_uniqueness,
         "relationship uniqueness as the match's mode for one TRAIL path, as is_trail(p) or "
         "elementId(r1) <> elementId(r2) in the WHERE, or as TRAIL in the quantifier",
-        needed=lambda x: p.RelPattern in x.kinds,
+        needed=cypher_uniqueness.needed,
+        needed_by_target=True,
     ),
     Lowering(
         "element-references",

@@ -11,7 +11,9 @@ operands are visited. A walk that changes nothing returns its input (the same ob
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar
 
 from ..analysis.scope import (
@@ -32,7 +34,7 @@ from ..ir import query as q
 from ..ir.analysis import free_variables
 from ..ir.node import Node, child_fields, rebuilt
 
-__all__ = ["ScopedRewrite"]
+__all__ = ["UNLOWERED", "ScopedRewrite", "stopping_at_refusals"]
 
 #: How often a rule may rewrite one node's result again before the walk moves on.
 _MAX_ROUNDS = 64
@@ -69,9 +71,17 @@ class ScopedRewrite:
             construct, self.dialect.name, offset=getattr(node, "pos", None), **kw
         )
 
+    #: Whether the walk may leave the steps after one it refused unlowered, under
+    #: :func:`stopping_at_refusals`: for a pass after which no pass decides a step by the steps
+    #: after it (the scoped walks go forward; the printer stops at the first refusal). The
+    #: steps it leaves keep their places, so a step's position (the last one) stays known.
+    stops_at_refusal: ClassVar[bool] = False
+
     # -- the walk ------------------------------------------------------------------------------
     def run(self, node: Node) -> Node:
         self.scope = {}
+        self._stops = _STOPS.get() if self.stops_at_refusal else None
+        self._refused = 0
         if isinstance(node, q.Query):
             return self.query(node)
         if isinstance(node, q.Step):
@@ -99,16 +109,27 @@ class ScopedRewrite:
 
     def _steps(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
         out: list[q.Step] | None = None
+        stops = self._stops
         for i, step in enumerate(steps):
+            refused = self._refused
             new = self.step(step)
             if out is not None:
                 out.append(new)
             elif new is not step:
                 out = [*steps[:i], new]
+            if stops is not None and self._refused != refused and i + 1 < len(steps):
+                # The printer raises this step's refusal (or an earlier one) before it writes
+                # the steps after it: they are left unlowered, each marked so that a printer
+                # that reaches one after all knows to lower the query in full.
+                stops.append(type(self).__name__)
+                done = steps[: i + 1] if out is None else tuple(out)
+                return done + tuple(q.RefusedStep(x, x, UNLOWERED) for x in steps[i + 1 :])
         return steps if out is None else tuple(out)
 
     def step(self, step: q.Step) -> q.Step:
         """``step`` rewritten in the current scope, which then holds what it binds."""
+        if type(step) is q.RefusedStep and step.construct == UNLOWERED:
+            return step  # (left by an earlier pass after a refusal: never written)
         if isinstance(step, q.Match):
             self.scope = {**self.scope, **pattern_bindings(step.patterns)}
             return self.children(step)
@@ -225,6 +246,7 @@ class ScopedRewrite:
                 try:
                     new = found(self, node)
                 except UnsupportedError as exc:
+                    self._refused += 1
                     return _untranslatable(node, exc)
                 if new is node:
                     break
@@ -335,6 +357,29 @@ class ScopedRewrite:
             elif new is not item:
                 out = [*value[:i], new]
         return value if out is None else tuple(out)
+
+
+#: The construct of a step left unlowered after a refusal (never shown: the printer that
+#: meets one lowers the query in full and writes that).
+UNLOWERED = "step after a refusal"
+#: The passes that left steps unlowered after a refusal, while the printer lowers a query
+#: (None: every step is lowered).
+_STOPS: ContextVar[list[str] | None] = ContextVar("gqlir_scoped_stops", default=None)
+
+
+@contextmanager
+def stopping_at_refusals() -> Iterator[list[str]]:
+    """Within: a pass whose walk ``stops_at_refusal`` leaves the steps after the first one it
+    refused unlowered (the printer never writes them: it raises the first refusal in writing
+    order), as :data:`UNLOWERED` refusals. Yields the names of the passes that did; a printer
+    that meets such a step after all (a refusal it did not reach) lowers the query again
+    outside."""
+    stops: list[str] = []
+    token = _STOPS.set(stops)
+    try:
+        yield stops
+    finally:
+        _STOPS.reset(token)
 
 
 #: What the walk does with a value of a class (found once per class).

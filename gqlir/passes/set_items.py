@@ -21,7 +21,7 @@ from dataclasses import replace
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.node import Node
+from ..ir.node import Node, rewrite_each
 
 __all__ = ["applies", "lower_set_items"]
 
@@ -34,19 +34,17 @@ def lower_set_items(node: Node, target: Dialect) -> Node:
     """Every SET clause of ``node`` as the GQL SET statements that assign in Cypher's order."""
     merge_map = target.capabilities.set_merge_map
 
-    def lower(inner: Node) -> Node:
-        if type(inner) is q.LinearQuery:
-            steps: list[q.Step] = []
-            for step in inner.steps:  # type: ignore[attr-defined]
-                steps.extend(_statements(step, merge_map) if type(step) is q.SetClause else (step,))
-            if len(steps) != len(inner.steps) or any(  # type: ignore[attr-defined]
-                a is not b
-                for a, b in zip(steps, inner.steps, strict=True)  # type: ignore[attr-defined]
-            ):
-                return replace(inner, steps=tuple(steps))  # type: ignore[type-var]
+    def lower(inner: q.LinearQuery) -> q.LinearQuery:
+        steps: list[q.Step] = []
+        for step in inner.steps:
+            steps.extend(_statements(step, merge_map) if type(step) is q.SetClause else (step,))
+        if len(steps) != len(inner.steps) or any(
+            a is not b for a, b in zip(steps, inner.steps, strict=True)
+        ):
+            return replace(inner, steps=tuple(steps))
         return inner
 
-    return node.transform(lower)
+    return rewrite_each(node, q.LinearQuery, lower)
 
 
 def _statements(step: q.SetClause, merge_map: bool) -> list[q.Step]:

@@ -22,7 +22,7 @@ from ..analysis.types import TEMPORAL
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import marks
-from ..ir.node import Node
+from ..ir.node import Node, rewrite_each
 
 __all__ = ["NAMES", "lower_temporal_calls"]
 
@@ -39,10 +39,9 @@ def lower_temporal_calls(root: Node, target: Dialect) -> Node:
     spelled = target.functions
     lacking = target.capabilities.unsupported_functions
 
-    def rewrite(node: Node) -> Node:
-        if type(node) is not e.FunctionCall or node.name not in NAMES:  # type: ignore[attr-defined]
-            return node
-        call: e.FunctionCall = node  # type: ignore[assignment]
+    def rewrite(call: e.FunctionCall) -> e.Expr:
+        if call.name not in NAMES:
+            return call
         name, args = call.name, call.args
         if name in _STATEMENT:
             if args:
@@ -63,4 +62,4 @@ def lower_temporal_calls(root: Node, target: Dialect) -> Node:
             return e.Untranslatable(call, f"{name}() of a computed value", message, pos=call.pos)
         return call
 
-    return root.transform(rewrite)
+    return rewrite_each(root, e.FunctionCall, rewrite)
