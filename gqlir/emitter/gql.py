@@ -438,14 +438,8 @@ class GqlGenerator(GraphTextGenerator):
             raise self.unsupported("explicit GROUP BY", step)
         if not step.group_by:
             return "GROUP BY ()" if mode == "variables" else ""
-        if mode == "variables":
-            for key in step.group_by:
-                if not isinstance(key, e.Variable):
-                    raise self.unsupported(
-                        "GROUP BY expression",
-                        key,
-                        rewrite="bind the expression with LET and group by the variable",
-                    )
+        # (a key that is not a variable, where the target groups by variables: refused by the
+        # pass gql-projections, projection_grouping.explicit_keys)
         return "GROUP BY " + ", ".join(self.expr(key) for key in step.group_by)
 
     def page_statement(self, step: q.Projection) -> list[str]:
@@ -528,7 +522,8 @@ class GqlGenerator(GraphTextGenerator):
             f"{self.variable_name(b.variable, b)} = {self.expr(b.value)}" for b in step.bindings
         ]
         scope = self.scope
-        self.scope = {**scope, **{b.variable: Deferred(b.value, scope) for b in step.bindings}}
+        bound = {b.variable: Deferred(b.value, scope) for b in step.bindings}
+        self.scope = {**scope, **bound}  # type: ignore[dict-item]
         return "LET " + ", ".join(texts)
 
     @emits(q.Binding)

@@ -13,7 +13,8 @@ columns and ``group_by``):
 * :mod:`.projection_where`: ``WITH … WHERE`` on a dropped variable as a projection that keeps
   it, ``FILTER``, and a projection that drops it;
 * :mod:`.projection_grouping`: implicit grouping as an explicit ``GROUP BY`` (bound with ``LET``
-  where the target groups only by variables), an aggregate read by a list walk computed first;
+  where the target groups only by variables; an explicit key that is not a variable refused
+  there), an aggregate read by a list walk computed first;
 * :mod:`.projection_elements`: graph elements in a top-level result as JSON or refused (Spanner);
 * :mod:`.projection_sorting`: sort keys as column names or repeated values, and two stages
   (``RETURN … NEXT RETURN``) where a key must name a column whose name is not a variable;
@@ -262,6 +263,7 @@ class GqlProjections(ScopedRewrite):
             self.types.scope = incoming
             return [_refusal(step, exc)]
         out = projection_pages.counted(out)
+        out = projection_grouping.explicit_keys(out, self.caps.group_by)
         if len(out) == 1 and _same(step, out[0]):
             return [step]
         return out

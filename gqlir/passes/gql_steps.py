@@ -83,7 +83,7 @@ class GqlSteps(ScopedRewrite):
     def projection(self, step: q.Projection) -> q.Projection:
         if self.nested:
             return super().projection(step)
-        self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type]
+        self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type,assignment]
         return step
 
 
