@@ -49,8 +49,10 @@ def lower_let_steps(root: Node, target: Dialect) -> Node:
 def _walk(cls: type[GqlSteps], root: Node, target: Dialect, properties: Any) -> Node:
     from .pipeline import summary_of
 
+    kinds = summary_of(root).kinds
     walk = cls(target, properties)
-    walk.nested = not summary_of(root).kinds.isdisjoint(NESTED)
+    walk.nested = not kinds.isdisjoint(NESTED)
+    walk.quantified = p.Quantifier in kinds
     return walk.run(root)
 
 
@@ -58,6 +60,8 @@ class GqlSteps(ScopedRewrite):
     """The walk (expressions are followed only where they may hold a subquery)."""
 
     nested = True
+    #: Whether the query holds a quantifier (else no MATCH is looked into).
+    quantified = True
 
     def query(self, query: q.Query) -> q.Query:
         new = super().query(query)
@@ -67,7 +71,7 @@ class GqlSteps(ScopedRewrite):
         cls = type(step)
         if cls is q.Unwind:
             return unwind_lists.unwind(self, step)  # type: ignore[arg-type]
-        if cls is q.Match and step.patterns:  # type: ignore[attr-defined]
+        if cls is q.Match and self.quantified and step.patterns:  # type: ignore[attr-defined]
             refused = group_variables.bound_earlier(step, self.scope)  # type: ignore[arg-type]
             if refused is not None:
                 self.scope = {**self.scope, **pattern_bindings(step.patterns)}  # type: ignore[attr-defined]
