@@ -13,6 +13,7 @@ from gqlir.errors import UnsupportedError
 from gqlir.ir import marks
 from gqlir.passes.function_support import literal_form, lower_function_support, needed
 from gqlir.passes.pipeline import summarize
+from gqlir.passes.scoped import UNLOWERED, stopping_at_refusals
 
 
 def items(query: ir.Node) -> list[ir.Expr]:
@@ -102,3 +103,17 @@ def test_the_refusal_probe_finds_a_node_rebuilt_around_a_refused_call() -> None:
         translate(query, "neo4j", "spanner", graph="g")
     found = [x.construct for x in caught.value.all_refusals()]
     assert found == ["label test on an expression", "graph element in result"]
+
+
+def test_while_the_printer_lowers_the_steps_after_a_refused_one_are_left() -> None:
+    query = gqlir.parse("MATCH (n) WITH reverse(n.name) AS r RETURN r, upper(r) AS u")
+    iso = get_dialect("iso-gql")
+    with stopping_at_refusals() as stopped:
+        lowered = lower_function_support(query, iso)
+    assert stopped == ["function-support"]
+    last = lowered.steps[-1]  # type: ignore[attr-defined]
+    assert isinstance(last, ir.RefusedStep) and last.construct == UNLOWERED
+    assert lower_function_support(query, iso).steps[-1] is query.steps[-1]  # type: ignore[attr-defined]
+    with pytest.raises(UnsupportedError) as caught:
+        gqlir.emit(query, "iso-gql")
+    assert caught.value.construct == "function reverse()"

@@ -1847,17 +1847,34 @@ def schema_graph(schema: Any) -> Any:
 
 
 def _level(node: e.Expr) -> int:
-    fixed = _FIXED_LEVELS.get(type(node))
-    if fixed is not None:  # (the commonest operands, by exact class)
-        return fixed
-    if isinstance(node, (e.Or, e.Xor)):
+    """The precedence level of ``node``'s outermost operator (what its operands are
+    parenthesised against)."""
+    cls = type(node)
+    level = _LEVELS.get(cls)
+    if level is None:
+        level = _LEVELS[cls] = _class_level(cls)
+    if level != _BY_NODE:
+        return level
+    if isinstance(node, e.Arithmetic):
+        return _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
+    if isinstance(node, e.FunctionCall) and node.name == marks.ADD:
+        return _ADD  # written as a + b
+    if isinstance(node, (e.Integer, e.Float)):
+        return _UNARY if math.copysign(1.0, float(node.value)) < 0 else _ATOM
+    return _ATOM
+
+
+def _class_level(cls: type) -> int:
+    """The level of every node of class ``cls``, or :data:`_BY_NODE` where it depends on the
+    node (an arithmetic operator, a marked ``+``, a number's sign)."""
+    if issubclass(cls, (e.Or, e.Xor)):
         return _OR
-    if isinstance(node, e.And):
+    if issubclass(cls, e.And):
         return _AND
-    if isinstance(node, e.Not):
+    if issubclass(cls, e.Not):
         return _NOT
-    if isinstance(
-        node,
+    if issubclass(
+        cls,
         (
             e.Comparison,
             e.IsNull,
@@ -1872,23 +1889,22 @@ def _level(node: e.Expr) -> int:
         ),
     ):
         return _PRED
-    if isinstance(node, e.Arithmetic):
-        return _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
-    if isinstance(node, e.FunctionCall) and node.name == marks.ADD:
-        return _ADD  # written as a + b
-    if isinstance(node, e.Concat):
+    if issubclass(cls, (e.Arithmetic, e.FunctionCall)):
+        return _BY_NODE
+    if issubclass(cls, e.Concat):
         return _ADD
-    if isinstance(node, (e.Negate, e.UnaryPlus)):
+    if issubclass(cls, (e.Negate, e.UnaryPlus)):
         return _UNARY
-    if isinstance(node, (e.Integer, e.Float)):
-        return _UNARY if math.copysign(1.0, float(node.value)) < 0 else _ATOM
-    if isinstance(node, e.Property):
+    if issubclass(cls, (e.Integer, e.Float)):
+        return _BY_NODE
+    if issubclass(cls, e.Property):
         return _POSTFIX
     return _ATOM
 
 
-#: The levels of the classes whose level is their class alone (see the end of _level).
-_FIXED_LEVELS = {
+#: class -> its level (see _class_level), found once per class
+_BY_NODE = -1
+_LEVELS: dict[type, int] = {
     e.Variable: _ATOM,
     e.Parameter: _ATOM,
     e.String: _ATOM,

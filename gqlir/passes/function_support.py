@@ -35,6 +35,7 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields, rebuilt
 from .googlesql_temporal import why_refused
+from .scoped import UNLOWERED, refusal_stops
 
 if TYPE_CHECKING:
     from .pipeline import Summary
@@ -138,7 +139,25 @@ def lower_function_support(root: Node, target: Dialect) -> Node:
             return e.Untranslatable(node, f"{canonical} value", message, pos=node.pos)
         return None
 
-    return _top_down(root, refusal)
+    stops = refusal_stops()
+    if stops is None or type(root) is not q.LinearQuery:
+        return _top_down(root, refusal)
+    # While the printer lowers a query: the steps after the first one holding a refusal are
+    # never written (the printer raises it, or an earlier one, first), so they are left
+    # unlowered as the scoped walks leave them (scoped.stopping_at_refusals).
+    steps = root.steps  # type: ignore[attr-defined]
+    for i, step in enumerate(steps):
+        new = _top_down(step, refusal)
+        if new is step:
+            continue
+        rest = tuple(
+            x if type(x) is q.RefusedStep else q.RefusedStep(x, x, UNLOWERED)
+            for x in steps[i + 1 :]
+        )
+        if rest:
+            stops.append("function-support")
+        return rebuilt(root, steps=(*steps[:i], new, *rest))
+    return root
 
 
 def lower_under_schema(

@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..analysis.scope import pattern_bindings, projection_scope
+from ..analysis.scope import ScopeTypes, pattern_bindings, projection_scope
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
+from ..ir.analysis import free_variables
 from ..ir.node import Node
 from . import group_variables, let_steps, standalone_calls, unwind_lists
 from .gql_projections import NESTED
@@ -50,6 +51,8 @@ def _walk(cls: type[GqlSteps], root: Node, target: Dialect, properties: Any) -> 
     from .pipeline import summary_of
 
     kinds = summary_of(root).kinds
+    if cls is GqlSteps and _plainly_written(root, kinds, properties):
+        return root
     walk = cls(target, properties)
     walk.nested = not kinds.isdisjoint(NESTED)
     walk.quantified = p.Quantifier in kinds
@@ -110,3 +113,30 @@ class LetSteps(GqlSteps):
             if out is not None:
                 out.extend(news)
         return steps if out is None else tuple(out)
+
+
+def _plainly_written(root: Node, kinds: frozenset[type], properties: Any) -> bool:
+    """Whether no rule of gql-steps can apply to ``root`` without following its scope: a query
+    without subqueries, quantifiers or procedure calls whose every UNWIND reads no variable and
+    is of a list or of a type not known (found without a scope)."""
+    if type(root) is not q.LinearQuery or not kinds.isdisjoint(_SCOPED):
+        return False
+    types = None
+    for step in root.steps:  # type: ignore[attr-defined]
+        if type(step) is not q.Unwind:
+            continue
+        source = step.source  # type: ignore[attr-defined]
+        if type(source) is e.ListLiteral:
+            continue
+        if free_variables(source):
+            return False
+        if types is None:
+            types = ScopeTypes({}, properties)
+        found = types.of(source)
+        if found.known and found.kind != "list":
+            return False
+    return True
+
+
+#: What makes a rule of gql-steps depend on the scope (or on a subquery's).
+_SCOPED = frozenset({*NESTED, p.Quantifier, q.ProcedureCall, q.Foreach})

@@ -297,10 +297,10 @@ def _googlesql_functions(target: Dialect, _: Dialect | None) -> bool:
     )
 
 
-def _adding(summary: Summary, kind: type) -> Summary:
+def _adding(summary: Summary, *kinds: type) -> Summary:
     """The summary of a query a refusal pass changed: what it held (the refused parts are
-    kept inside the refusal) and the refusal's kind."""
-    return replace(summary, kinds=summary.kinds | {kind})
+    kept inside the refusal) and the refusals' kinds."""
+    return replace(summary, kinds=summary.kinds | set(kinds))
 
 
 _ALL = frozenset({"cypher", "gql", "sql"})
@@ -686,7 +686,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         "(here without a schema: gql-forms then rewrites no call)",
         needed=function_support.needed_without_schema,
         needed_by_target=True,
-        summarizes=lambda x: _adding(x, e.Untranslatable),
+        summarizes=lambda x: _adding(x, e.Untranslatable, q.RefusedStep),
     ),
     Lowering(
         "gql-forms",
