@@ -11,7 +11,7 @@ predicate, one whose operand is another expression (``startNode(r) IS SOURCE OF 
 SAME / ALL_DIFFERENT of fewer than two elements, is refused with the rewrite "bind the element to
 a variable first"; ``elementId()`` of an expression is refused for every GQL target, and so
 is a label test of one (``labeledPredicate : elementVariableReference isLabeledOrColon
-labelExpression``, 19.7; the Cypher ``startNode(r):A`` or ``(n.x):A``). The
+labelExpression``, 19.9; the Cypher ``startNode(r):A`` or ``(n.x):A``). The
 refusal stays in the IR (:class:`~gqlir.ir.expr.Untranslatable`) so the printer raises it where
 the query writes it. A predicate the target lacks altogether is the printer's capability
 refusal (``element_predicates``), which comes first.

@@ -1,8 +1,8 @@
 """A function (or a temporal value's constructor) the GQL target has no built-in for is refused.
 
-ISO GQL has no user-defined function calls: its value functions are keyword productions
-(opengql/grammar GQLParser.g4 §20, ``valueFunction`` and the numeric, string, datetime, list
-and aggregate functions under it), so a call is written only with a built-in of the same
+ISO GQL has no user-defined function calls: each of its functions is a production of its own
+keyword among the value expressions (opengql/grammar GQL.g4 20.x: the numeric, string,
+datetime, list and aggregate functions), so a call is written only with a built-in of the same
 meaning, which the dialect file lists (``[functions]``, canonical name → spelling) unless its
 ``unsupported_functions`` names it (a built-in whose meaning differs, e.g. GoogleSQL's
 temporal functions: :func:`.googlesql_temporal.why_refused` says why). What no earlier pass

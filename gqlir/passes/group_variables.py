@@ -1,11 +1,11 @@
 """A variable-length relationship whose variable is bound earlier is refused for GQL.
 
-Cypher (Neo4j 4 and 5, deprecated) matches ``MATCH ()-[rs*]->()`` with ``rs`` already bound to
-a list as the path along exactly those relationships. In GQL the variable of a quantified edge
-pattern is a group variable, which the pattern itself declares and binds to the list of edges
-it matched (ISO/IEC 39075 16.7 ``graphPatternQuantifier``, "group degree of reference";
-opengql/grammar GQLParser.g4 ``quantifiedPathPrimary``); a group variable cannot be bound in
-advance, so such a MATCH is refused where the printer reaches it (a
+Cypher (Neo4j) matches ``MATCH ()-[rs*]->()`` with ``rs`` already bound to a list as the path
+along exactly those relationships. In GQL the variable of a quantified edge pattern is a group
+variable, which the pattern itself declares and binds to the list of edges it matched
+(opengql/grammar GQL.g4 16.7 ``pathFactor : pathPrimary graphPatternQuantifier``, 16.11
+``graphPatternQuantifier``); a group variable cannot be bound in advance, so such a MATCH is
+refused where the printer reaches it (a
 :class:`~gqlir.ir.RefusedStep` naming the relationship). The scope follows
 :mod:`gqlir.analysis.scope` as the printer does (the walk is :mod:`.gql_steps`').
 """

@@ -1,13 +1,13 @@
 """A LET as the LET statements GQL can write: one per group of bindings that do not read each
 other, and none that binds a variable already in scope.
 
-GQL's LET statement (opengql/grammar GQLParser.g4 ``letStatement : LET letVariableDefinitionList``)
-defines its variables for the statements after it: a definition cannot read a variable another
-definition of the same LET binds (ISO/IEC 39075 14.9, the scope of a let variable is the rest of
-the query after the statement). A LET whose binding reads one bound before it in the same LET is
-written as a new LET from that binding on (``LET a = 1, b = a + 1`` is ``LET a = 1 LET b = a +
-1``, as a reader of GQL means it). A let variable must be new (14.9: it shall not be the name of
-a binding variable in the incoming working record), so a binding of a variable in scope is
+GQL's LET statement (opengql/grammar GQL.g4 14.7 ``letStatement : LET
+letVariableDefinitionList``, ``letVariableDefinition : bindingVariable EQUALS_OPERATOR
+valueExpression``) declares new binding variables for the statements after it, so one of its
+definitions cannot read a variable another definition of the same LET declares: a LET whose
+binding reads one bound before it in the same LET is written as a new LET from that binding on
+(``LET a = 1, b = a + 1`` is ``LET a = 1 LET b = a + 1``, which gqlir's GQL reader reads back
+as the same query). A binding of a variable already in scope would declare it again, so it is
 refused (rewrite "bind the value under a new name") where the printer reaches it: the bindings
 before it are a LET of their own, the rest a :class:`~gqlir.ir.RefusedStep`. Only the names in
 scope are read (the walk is :mod:`.gql_steps`').

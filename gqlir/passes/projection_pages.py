@@ -1,16 +1,16 @@
 """A projection's SKIP and LIMIT as GQL's OFFSET and LIMIT take them, and a standalone ORDER BY.
 
-GQL's ``OFFSET`` and ``LIMIT`` take a count, not an expression (opengql/grammar GQLParser.g4
-``offsetClause : offsetSynonym nonNegativeIntegerSpecification``, ``limitClause : LIMIT
-nonNegativeIntegerSpecification``, ``nonNegativeIntegerSpecification : unsignedInteger |
-dynamicParameterSpecification``), where Cypher's SKIP and LIMIT take any expression that
-evaluates to a non-negative integer without reading the rows (openCypher 9, SKIP and LIMIT). A
+GQL's ``OFFSET`` and ``LIMIT`` take a count, not an expression (opengql/grammar GQL.g4 16.19
+``offsetClause : offsetSynonym nonNegativeIntegerSpecification``, 16.18 ``limitClause : LIMIT
+nonNegativeIntegerSpecification``, an unsigned integer or a dynamic parameter), where Cypher's
+SKIP and LIMIT take any expression that evaluates to a non-negative integer before the query
+reads any row (Neo4j Cypher manual, SKIP and LIMIT). A
 SKIP or LIMIT that is neither a non-negative integer literal nor a parameter is refused in place
 (:class:`~gqlir.ir.expr.Untranslatable`, "computed SKIP/LIMIT", with the rewrite "pass the
 count as a parameter"), raised where the printer writes it.
 
 A projection that only orders its rows (``WITH * ORDER BY …`` with no SKIP or LIMIT, before the
-last step) is a standalone ``ORDER BY`` statement (GQL.g4 ``orderByAndPageStatement``), which a
+last step) is a standalone ``ORDER BY`` statement (GQL.g4 14.9 ``orderByAndPageStatement``), which a
 target may not have (capability ``standalone_order_by``): there it is refused as a step
 (:class:`~gqlir.ir.RefusedStep`), rewrite "order the final RETURN instead".
 """

@@ -1,10 +1,11 @@
 """A query that is only a procedure call without YIELD is refused for GQL.
 
-Cypher's standalone ``CALL proc()`` returns the procedure's rows with all its output fields
-(Neo4j Cypher manual, CALL procedure: "a standalone CALL … returns all the columns"). A GQL
-query ends with a result statement (opengql/grammar GQLParser.g4 ``ambientLinearQueryStatement
-: simpleLinearQueryStatement? primitiveResultStatement``, ``primitiveResultStatement :
-returnStatement orderByAndPageStatement? | FINISH``), so the printer writes ``RETURN`` of the
+Cypher's standalone ``CALL proc()`` (a query that is only the call, which may leave out YIELD)
+returns the procedure's rows with all its output fields (Neo4j Cypher manual, CALL procedure).
+A GQL query ends with a result statement (opengql/grammar GQL.g4 14.3
+``ambientLinearQueryStatement : simpleLinearQueryStatement? primitiveResultStatement``, 14.10
+``primitiveResultStatement : returnStatement orderByAndPageStatement? | FINISH``), so the
+printer writes ``RETURN`` of the
 yielded fields (``RETURN *`` after ``YIELD *``); without YIELD the fields are not known at
 translation time, and ``FINISH`` returns no rows, so the query is refused. The refusal is a
 :class:`~gqlir.ir.RefusedStep` after the call, raised where the RETURN would be written (the

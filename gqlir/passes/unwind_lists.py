@@ -1,9 +1,9 @@
 """UNWIND (GQL's ``FOR``) of a value known not to be a list is refused.
 
-Cypher's UNWIND of a non-list value gives one row with the value (openCypher 9, UNWIND: "using
-UNWIND on an expression that does not return a list … will return the value itself"; null
-gives no rows). GQL's ``FOR x IN v`` takes a list (opengql/grammar GQLParser.g4 ``forItemSource
-: valueExpression`` whose type must be a list or binding table, ISO/IEC 39075 14.8), so an
+Cypher's UNWIND of a value that is not a list gives one row with the value, and of null none
+(as Neo4j runs it, and as the reference evaluator states it: ``gqlir/eval/interpreter.py``
+``_unwind``). GQL's ``FOR x IN v`` iterates a list (opengql/grammar GQL.g4 14.8 ``forStatement :
+FOR forItem …``, ``forItemSource : valueExpression``, a collection), so an
 UNWIND whose source the type analysis knows to be a scalar, a map or an element (a literal, a
 bound variable of a known kind) is refused with the rewrite ``UNWIND a list: [value]``; one
 of unknown type (a parameter, a property) is written as it is. The scope follows
