@@ -62,24 +62,35 @@ def all_refusals(
 def _without(query: Node, target: Node) -> Node | None:
     """``query`` with ``target`` taken out, None when it cannot be: an optional part (a
     quantifier, a WHERE) removed, an item of a list of several dropped, a filter or a write
-    step dropped, another expression replaced by a null."""
+    step dropped, another expression replaced by a null. ``target`` is the node of ``query``
+    itself or, when a lowering rebuilt it (a part inside it refused in place), the node of its
+    class at its position."""
+    reduced = _swap(query, target, lambda v: v is target)
+    pos = getattr(target, "pos", None)
+    if reduced is None and pos is not None:
+        kind = type(target)
+        reduced = _swap(query, target, lambda v: type(v) is kind and v.pos == pos)
+    return reduced
+
+
+def _swap(query: Node, target: Node, same: Callable[[Any], bool]) -> Node | None:
     found = False
 
     def swap(node: Node) -> Node:
         nonlocal found
         changes: dict[str, Any] = {}
         for name, value in node.field_values():
-            if value is target and _optional(node, name):
+            if same(value) and _optional(node, name):
                 changes[name] = None
-            elif isinstance(value, tuple) and any(v is target for v in value):
-                kept = tuple(v for v in value if v is not target)
+            elif isinstance(value, tuple) and any(same(v) for v in value):
+                kept = tuple(v for v in value if not same(v))
                 droppable = not isinstance(target, q.Step) or isinstance(target, _DROPPABLE)
                 if kept and droppable:
                     changes[name] = kept
         if changes:
             found = True
             return replace(node, **changes)
-        if node is target and isinstance(target, x.Expr):
+        if same(node) and isinstance(target, x.Expr):
             found = True
             return _STAND_IN
         return node

@@ -70,3 +70,15 @@ def test_same_of_one_element_is_refused_and_a_missing_form_left_to_the_printer()
 def _match(query: ir.Node) -> ir.Match:
     (match,) = [s for s in query.steps if isinstance(s, ir.Match)]  # type: ignore[attr-defined]
     return match
+
+
+def test_a_label_test_of_an_expression_is_refused_in_place() -> None:
+    query = gqlir.parse("MATCH (a)-[r]->(b) WHERE startNode(r):A RETURN a.x AS x")
+    iso = get_dialect("iso-gql")
+    refused = _where(lower_element_references(query, iso))
+    assert isinstance(refused, ir.Untranslatable)
+    assert refused.construct == "label test on an expression"
+    assert refused.rewrite == "bind the element to a variable first"
+    assert refused.expr is _where(query)
+    plain = gqlir.parse("MATCH (a)-[r]->(b) WHERE a:A RETURN a.x AS x")
+    assert lower_element_references(plain, iso) is plain

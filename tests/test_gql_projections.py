@@ -218,3 +218,19 @@ def test_the_summary_the_pass_declares_covers_what_its_output_holds(text: str) -
         assert real.kinds <= declared.kinds, target
         assert real.functions <= declared.functions, target
         assert (real.adds, real.adds_numbers) == (declared.adds, declared.adds_numbers)
+
+
+def test_an_explicit_group_by_expression_is_refused_where_keys_are_variables() -> None:
+    key = ir.Property(ir.Variable("n"), "k")
+    query = ir.LinearQuery(
+        (
+            ir.Match((ir.PathPattern(ir.PathChain((ir.NodePattern("n"),))),)),
+            ir.Projection((ir.ReturnItem(ir.CountStar(), "c"),), group_by=(key,)),
+        )
+    )
+    iso = lower_gql_projections(query, get_dialect("iso-gql"))
+    (refused,) = iso.steps[-1].group_by  # type: ignore[attr-defined]
+    assert isinstance(refused, ir.Untranslatable) and refused.expr is key
+    assert refused.construct == "GROUP BY expression"
+    tugraph = lower_gql_projections(query, get_dialect("tugraph-gql"))
+    assert tugraph.steps[-1].group_by == (key,)  # type: ignore[attr-defined]

@@ -26,6 +26,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
     assert names("iso-gql") == [
         "conversions",
         "gql-functions",
+        "let-steps",
         "gql-projections",
         "relationship-types",
         "path-lists",
@@ -37,7 +38,10 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "element-references",
         "temporal-calls",
         "case-forms",
+        "gql-steps",
+        "function-support",
         "gql-forms",
+        "function-support",
     ]
     assert names("spanner") == [
         "conversions",
@@ -48,6 +52,7 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "googlesql",
         "gql-functions",
         "sql-aggregates",
+        "let-steps",
         "gql-projections",
         "relationship-types",
         "edge-uniqueness",
@@ -60,7 +65,10 @@ def test_passes_are_chosen_by_capabilities() -> None:
         "case-forms",
         "like-patterns",
         "date-parts",
+        "gql-steps",
+        "function-support",
         "gql-forms",
+        "function-support",
     ]
     # Cypher has UNION only; Neo4j writes a lone TRAIL path as its MATCH's own uniqueness
     assert names("neo4j") == [

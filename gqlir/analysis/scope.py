@@ -25,6 +25,7 @@ __all__ = [
     "path_bindings",
     "pattern_bindings",
     "projection_columns",
+    "projection_scope",
     "unwind_bindings",
 ]
 
@@ -106,23 +107,30 @@ def pattern_bindings(patterns: tuple[p.PathPattern, ...]) -> Scope:
 def path_bindings(path: Node, out: Scope, *, group: bool) -> None:
     """Add to ``out`` the variables of ``path`` (a chain or a union of chains); ``group``: the
     path is inside a quantified part, so each variable is a list."""
-    chains = path.alternatives if isinstance(path, p.PathUnion) else (path,)
+    chains = path.alternatives if type(path) is p.PathUnion else (path,)  # type: ignore[attr-defined]
     for chain in chains:
-        assert isinstance(chain, p.PathChain)
+        assert type(chain) is p.PathChain
         for element in chain.elements:
-            if isinstance(element, p.NodePattern) and element.variable:
-                t = VType("node")
-                out.setdefault(element.variable, VType("list", t) if group else t)
-            elif isinstance(element, p.RelPattern) and element.variable:
-                t = VType("edge")
-                is_group = group or element.quantifier is not None
-                out.setdefault(element.variable, VType("list", t) if is_group else t)
-            elif isinstance(element, p.ParenPath):
+            cls = type(element)  # (the IR's pattern classes have no subclasses)
+            if cls is p.NodePattern:
+                if element.variable:
+                    t = _NODE
+                    out.setdefault(element.variable, VType("list", t) if group else t)
+            elif cls is p.RelPattern:
+                if element.variable:
+                    t = _EDGE
+                    is_group = group or element.quantifier is not None
+                    out.setdefault(element.variable, VType("list", t) if is_group else t)
+            elif cls is p.ParenPath:
                 inner_group = group or element.quantifier is not None
                 if element.variable:
                     t = VType("path")
                     out.setdefault(element.variable, VType("list", t) if inner_group else t)
                 path_bindings(element.path, out, group=inner_group)
+
+
+#: (frozen: shared by every binding of their kind)
+_NODE, _EDGE = VType("node"), VType("edge")
 
 
 def unwind_bindings(step: q.Unwind, source: VType) -> Scope:
@@ -163,6 +171,18 @@ def projection_columns(step: q.Projection, scope: Mapping[str, VType]) -> list[t
     if step.star:
         cols = [(e.Variable(n), n) for n in sorted(scope) if n not in names] + cols
     return cols
+
+
+def projection_scope(
+    step: q.Projection, scope: Mapping[str, VType | Deferred]
+) -> dict[str, VType | Deferred]:
+    """The scope after a projection: its named columns, each a variable's type or the type of
+    its value in ``scope`` (inferred when asked)."""
+    return {
+        a: scope.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, scope)  # type: ignore[attr-defined]
+        for x, a in projection_columns(step, scope)  # type: ignore[arg-type]
+        if a
+    }
 
 
 def call_results(query: q.Query, scope: Mapping[str, VType]) -> Scope:

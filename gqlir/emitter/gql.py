@@ -51,11 +51,12 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from ..analysis.scope import (
+    Deferred,
     ScopeTypes,
     call_results,
+    deferred_unwind_bindings,
     path_bindings,
     pattern_bindings,
-    unwind_bindings,
 )
 from ..analysis.types import (
     ANY,
@@ -80,7 +81,7 @@ from ..passes.date_parts import NAMES as DATE_PART_CALLS
 from ..passes.date_parts import PART_FIRST
 from ..passes.edge_uniqueness import uniqueness_matters
 from ..passes.exprs import conjoin as _conjoin
-from ..passes.googlesql_temporal import why_refused
+from ..passes.function_support import aggregate_function, literal_form
 from ..passes.gql_primaries import is_primary
 from ..passes.pipeline import lower
 from ..passes.scoped import UNLOWERED, stopping_at_refusals
@@ -110,23 +111,6 @@ _MATCH_MODE_WORDS = {
 }
 _WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-# The canonical timestamp literal of GoogleSQL (lexical.md, Timestamp literals), as the Spanner
-# reader keeps it: YYYY-[M]M-[D]D[T[H]H:[M]M:[S]S[.F]][zone], a zone name in brackets
-_GOOGLESQL_TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}"
-    r"(?:T[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]{1,9})?)?"
-    r"(?:[zZ]|[+-][0-9]{1,2}(?::[0-9]{2})?|\[[A-Za-z_]+(?:/[A-Za-z0-9_+-]+)*\])?"
-)
-
-# =============================================================================================
-# value types
-# =============================================================================================
-
-
-def _variables(node: Node) -> set[str]:
-    return {v.name for v in node.find_all(e.Variable)}
-
 
 # =============================================================================================
 # the generator
@@ -170,8 +154,6 @@ class GqlGenerator(GraphTextGenerator):
         self.rename_variables = rename_variables
         #: Variables renamed because their names cannot be variables here (rename_variables).
         self.renamed: dict[str, str] = {}
-        #: Variables in scope and what is known of their values.
-        self.scope: dict[str, VType] = {}
         #: Names used anywhere in the query being written; fresh names avoid them (collected
         #: on the first request: most queries need none).
         self._used: set[str] | None = None
@@ -181,9 +163,20 @@ class GqlGenerator(GraphTextGenerator):
         graph_schema = schema_graph(schema) if schema is not None else None
         #: (node|edge, property) -> value kind, from the schema the graph conforms to.
         self.property_kinds = property_kinds(graph_schema) if graph_schema is not None else {}
-        self._types = _ScopeTypes(self)
+        #: The type analysis over the variables in scope (a binding's type is inferred when
+        #: first asked: most are never asked).
+        self._types = ScopeTypes({}, self.property_kinds)
         #: The schema as a SchemaGraph, for the passes that read it (type(r) and labels(n)).
         self.graph_schema = graph_schema
+
+    @property
+    def scope(self) -> dict[str, VType]:
+        """Variables in scope and what is known of their values (replaced, never changed)."""
+        return self._types.scope
+
+    @scope.setter
+    def scope(self, value: dict[str, VType]) -> None:
+        self._types.scope = value
 
     # =========================================================================================
     # entry points
@@ -400,9 +393,12 @@ class GqlGenerator(GraphTextGenerator):
             group = self._explicit_group_by(step)
             if group:
                 parts.append(group)
-        column_types = {a: self.type_of(x) for x, a in cols}
+        incoming = self.scope
         parts.extend(self._ordering_and_paging(step))
-        self.scope = column_types
+        self.scope = {
+            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[attr-defined,misc]
+            for x, a in cols
+        }
         return [" ".join(parts)] if final else [" ".join(parts), "NEXT"]
 
     def _columns(self, step: q.Projection) -> list[tuple[e.Expr, str]]:
@@ -442,25 +438,13 @@ class GqlGenerator(GraphTextGenerator):
             raise self.unsupported("explicit GROUP BY", step)
         if not step.group_by:
             return "GROUP BY ()" if mode == "variables" else ""
-        if mode == "variables":
-            for key in step.group_by:
-                if not isinstance(key, e.Variable):
-                    raise self.unsupported(
-                        "GROUP BY expression",
-                        key,
-                        rewrite="bind the expression with LET and group by the variable",
-                    )
+        # (a key that is not a variable, where the target groups by variables: refused by the
+        # pass gql-projections, projection_grouping.explicit_keys)
         return "GROUP BY " + ", ".join(self.expr(key) for key in step.group_by)
 
     def page_statement(self, step: q.Projection) -> list[str]:
-        """``WITH * ORDER BY … SKIP … LIMIT …``: standalone ordering and paging statements."""
-        has_page = step.skip is not None or step.limit is not None
-        if step.order_by and not has_page and not self.caps.standalone_order_by:
-            raise self.unsupported(
-                "ORDER BY without LIMIT",
-                step,
-                rewrite="order the final RETURN instead",
-            )
+        """``WITH * ORDER BY … SKIP … LIMIT …``: standalone ordering and paging statements (one
+        the target cannot write was refused by the pass gql-projections)."""
         return [" ".join(self._ordering_and_paging(step))]
 
     def _ordering_and_paging(self, step: q.Projection) -> list[str]:
@@ -475,16 +459,15 @@ class GqlGenerator(GraphTextGenerator):
         return parts
 
     def page_count(self, value: e.Expr) -> str:
-        """OFFSET / LIMIT take an unsigned integer or a parameter, not an expression."""
-        if isinstance(value, e.Integer) and type(value.value) is int and value.value >= 0:
-            return str(value.value)
+        """OFFSET / LIMIT take an unsigned integer or a parameter (another count was refused by
+        the pass gql-projections, :mod:`gqlir.passes.projection_pages`)."""
         if isinstance(value, e.Parameter):
             return self.parameter(value.name)
-        raise self.unsupported(
-            "computed SKIP/LIMIT",
-            value,
-            rewrite="pass the count as a parameter",
-        )
+        if isinstance(value, e.Integer):
+            return str(value.value)
+        if not isinstance(value, e.Untranslatable):
+            raise self.unsupported("computed SKIP/LIMIT", value)
+        return self.expr(value)
 
     @emits(q.SortItem)
     def sort_item(self, item: q.SortItem) -> str:
@@ -510,15 +493,12 @@ class GqlGenerator(GraphTextGenerator):
         return self.column(item.expr, alias, final=True)
 
     def standalone_call_result(self, call: q.ProcedureCall) -> str:
-        """A query that is only a procedure call returns the call's rows: GQL needs a RETURN."""
+        """A query that is only a procedure call returns the call's rows: GQL needs a RETURN
+        (one without YIELD was refused by the pass standalone-calls)."""
         if call.yield_star:
             return "RETURN *"
         if not call.yields:
-            raise self.unsupported(
-                "standalone CALL without YIELD",
-                call,
-                rewrite="YIELD the procedure's output fields",
-            )
+            raise self.unsupported("standalone CALL without YIELD", call)
         return "RETURN " + ", ".join(
             self.variable_name(item.alias or item.field) for item in call.yields
         )
@@ -531,42 +511,20 @@ class GqlGenerator(GraphTextGenerator):
         self.require(self.caps.filter_step, "FILTER", step)
         return "FILTER " + self.expr(step.condition)
 
-    def let(self, step: q.Let) -> list[str]:
-        """``LET x = e, …``; a binding that reads one bound in the same step starts a new LET
-        (GQL's LET cannot define and reference a variable in one statement)."""
+    @emits(q.Let)
+    def let(self, step: q.Let) -> str:
+        """``LET x = e, …`` (the pass let-steps split one whose binding reads another and
+        refused one binding a variable in scope)."""
         if not step.bindings:
             raise self.unsupported("empty LET", step)
         self.require(self.caps.let_step, "LET", step)
-        groups: list[list[q.Binding]] = [[]]
-        bound: set[str] = set()
-        for binding in step.bindings:
-            if groups[-1] and not bound.isdisjoint(_variables(binding.value)):
-                groups.append([])
-                bound = set()
-            groups[-1].append(binding)
-            bound.add(binding.variable)
-        out = []
-        for group in groups:
-            texts = []
-            types = {}
-            for binding in group:
-                if binding.variable in self.scope:
-                    raise self.unsupported(
-                        "LET of a bound variable",
-                        binding,
-                        rewrite="bind the value under a new name",
-                    )
-                texts.append(
-                    f"{self.variable_name(binding.variable, binding)} = {self.expr(binding.value)}"
-                )
-                types[binding.variable] = self.type_of(binding.value)
-            out.append("LET " + ", ".join(texts))
-            self.scope = {**self.scope, **types}
-        return out
-
-    @emits(q.Let)
-    def let_node(self, step: q.Let) -> str:
-        return self.join_clauses(self.let(step))
+        texts = [
+            f"{self.variable_name(b.variable, b)} = {self.expr(b.value)}" for b in step.bindings
+        ]
+        scope = self.scope
+        bound = {b.variable: Deferred(b.value, scope) for b in step.bindings}
+        self.scope = {**scope, **bound}  # type: ignore[dict-item]
+        return "LET " + ", ".join(texts)
 
     @emits(q.Binding)
     def binding(self, binding: q.Binding) -> str:
@@ -574,13 +532,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(q.Unwind)
     def unwind(self, step: q.Unwind) -> str:
-        source_type = self.type_of(step.source)
-        if source_type.known and source_type.kind != "list":
-            raise self.unsupported(
-                "UNWIND of a non-list value",
-                step.source,
-                rewrite="UNWIND a list: [value]",
-            )
+        # (an UNWIND of a non-list was refused by the pass unwind-lists)
         text = f"FOR {self.variable_name(step.variable, step)} IN {self.expr(step.source)}"
         if step.index is not None:
             # for_index holds the words written after WITH ("OFFSET", "OFFSET AS", ...).
@@ -593,22 +545,14 @@ class GqlGenerator(GraphTextGenerator):
                     rewrite="number the elements with a separate list of positions",
                 )
             text += f" WITH {forms[0]} {self.variable_name(step.index, step)}"
-        self.scope = {**self.scope, **unwind_bindings(step, source_type)}
+        self.scope = {**self.scope, **deferred_unwind_bindings(step, self.scope)}
         return text
 
     @emits(q.Match)
     def match(self, step: q.Match) -> str:
         if not step.patterns:
             raise self.unsupported("empty MATCH", step)
-        for pattern in step.patterns:
-            for rel in pattern.find_all(p.RelPattern):
-                if rel.quantifier is not None and rel.variable in self.scope:
-                    raise self.unsupported(
-                        "variable-length relationship bound earlier",
-                        rel,
-                        message="Cypher matches the relationships of a bound list; a GQL group "
-                        "variable cannot be bound in advance",
-                    )
+        # (a quantified relationship bound earlier: the pass group-variables)
         self._bind_patterns(step.patterns)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self._match_mode(step)
@@ -1412,34 +1356,19 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.TemporalLiteral)
     def temporal(self, node: e.TemporalLiteral) -> str:
-        """``DATE 'YYYY-MM-DD'`` where the dialect has typed literals, else the constructor of the
-        kind (DATE, ZONED_TIME, LOCAL_TIME, ZONED_DATETIME, LOCAL_DATETIME, DURATION), which
-        Neo4j's analogous-cypher.adoc pairs with Cypher's date(), time() … one to one.
-        ``TIME '…'`` and ``DATETIME '…'`` are not used: they are local or zoned by their text."""
-        if (
-            node.kind is e.TemporalKind.DATE
-            and self.caps.temporal_literals == "typed"
-            and _ISO_DATE.fullmatch(node.text)
-        ):
+        """``DATE '…'`` / GoogleSQL's ``TIMESTAMP '…'`` where the value has that form
+        (:func:`gqlir.passes.function_support.literal_form`), else the constructor of its kind
+        (DATE, ZONED_TIME, LOCAL_TIME, ZONED_DATETIME, LOCAL_DATETIME, DURATION), which Neo4j's
+        analogous-cypher.adoc pairs with Cypher's date(), time() … one to one. ``TIME '…'`` and
+        ``DATETIME '…'`` are not used: they are local or zoned by their text."""
+        form = literal_form(node, self.caps)
+        if form == "DATE":
             return "DATE " + self.string(node.text)
-        if (
-            node.timestamp
-            and node.kind is e.TemporalKind.DATETIME
-            and self.caps.googlesql_expressions
-            and _GOOGLESQL_TIMESTAMP.fullmatch(node.text)
-        ):
+        if form == "TIMESTAMP":
             # GoogleSQL's TIMESTAMP literal: a zone name follows the time after a space
             return "TIMESTAMP " + self.string(re.sub(r"\[([^\]]+)\]$", r" \1", node.text))
-        canonical = node.kind.value
-        if canonical in self.caps.unsupported_functions or canonical not in self.dialect.functions:
-            why = why_refused(canonical) if self.caps.googlesql_expressions else None
-            raise self.unsupported(
-                f"{canonical} value",
-                node,
-                message=f"{self.dialect.name} has no {canonical} value with Cypher's meaning"
-                + (f": {why}" if why else ""),
-            )
-        return f"{self.dialect.function_name(canonical)}({self.string(node.text)})"
+        surface = self.function_name(node.kind.value, node)
+        return f"{surface}({self.string(node.text)})"
 
     @emits(e.ListLiteral)
     def list_literal(self, node: e.ListLiteral) -> str:
@@ -1629,13 +1558,7 @@ class GqlGenerator(GraphTextGenerator):
 
     @emits(e.HasLabels)
     def has_labels(self, node: e.HasLabels) -> str:
-        if not isinstance(node.subject, e.Variable):
-            raise self.unsupported(
-                "label test on an expression",
-                node,
-                rewrite="bind the element to a variable first",
-            )
-        subject = self.variable_name(node.subject.name, node)
+        subject = self._element(node.subject, node, "label test on an expression")
         labels = self.label_expr(node.labels)
         if self.caps.is_labeled:
             return f"{subject} IS LABELED {labels}"
@@ -1733,19 +1656,11 @@ class GqlGenerator(GraphTextGenerator):
 
     # -- calls ---------------------------------------------------------------------------------
     def function_name(self, canonical: str, node: Node) -> str:
-        """A built-in's name in this dialect. GQL has no user-defined function calls, so a
-        function without a same-meaning built-in is refused."""
-        if canonical in self.caps.unsupported_functions:
-            why = why_refused(canonical) if self.caps.googlesql_expressions else None
-            message = f"{canonical}() has no {self.dialect.name} spelling: {why}" if why else None
-            raise self.unsupported(f"function {canonical}()", node, message=message)
+        """A built-in's name in this dialect (a function it lacks was refused by the pass
+        function-support; one a printer-time walk builds is refused here)."""
         surface = self.dialect.functions.get(canonical)
-        if surface is None:
-            raise self.unsupported(
-                f"function {canonical}()",
-                node,
-                message=f"{canonical}() has no built-in counterpart in {self.dialect.name}",
-            )
+        if surface is None or canonical in self.caps.unsupported_functions:
+            raise self.unsupported(f"function {canonical}()", node)
         return surface
 
     @emits(e.FunctionCall)
@@ -1801,14 +1716,7 @@ class GqlGenerator(GraphTextGenerator):
     @emits(e.Aggregate)
     def aggregate(self, node: e.Aggregate) -> str:
         name = node.name
-        if name == marks.SUM:
-            surface = self.function_name("sum", node)
-        elif name.startswith(marks.STDEV):
-            surface = self.function_name(name[len(marks.STDEV) :], node)
-        elif name in (marks.COLLECT, marks.COLLECT_ALL):
-            surface = self.function_name("collect", node)
-        else:
-            surface = self.function_name(name, node)
+        surface = self.function_name(aggregate_function(name), node)
         if len(node.args) != 1 and name not in ("percentilecont", "percentiledisc"):
             raise self.unsupported(f"function {name}()", node)
         args = ", ".join(self.expr(arg) for arg in node.args)
@@ -1882,19 +1790,6 @@ class GqlGenerator(GraphTextGenerator):
         return self._types.of(node)
 
 
-class _ScopeTypes(ScopeTypes):
-    """The type analysis over the generator's scope (which it replaces as it writes)."""
-
-    __slots__ = ("gen",)
-
-    def __init__(self, gen: GqlGenerator) -> None:
-        super().__init__({}, gen.property_kinds)
-        self.gen = gen
-
-    def variable(self, name: str) -> VType:
-        return self.gen.scope.get(name, ANY)
-
-
 # -- helpers used by the generator ---------------------------------------------------------------
 
 
@@ -1952,17 +1847,34 @@ def schema_graph(schema: Any) -> Any:
 
 
 def _level(node: e.Expr) -> int:
-    fixed = _FIXED_LEVELS.get(type(node))
-    if fixed is not None:  # (the commonest operands, by exact class)
-        return fixed
-    if isinstance(node, (e.Or, e.Xor)):
+    """The precedence level of ``node``'s outermost operator (what its operands are
+    parenthesised against)."""
+    cls = type(node)
+    level = _LEVELS.get(cls)
+    if level is None:
+        level = _LEVELS[cls] = _class_level(cls)
+    if level != _BY_NODE:
+        return level
+    if isinstance(node, e.Arithmetic):
+        return _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
+    if isinstance(node, e.FunctionCall) and node.name == marks.ADD:
+        return _ADD  # written as a + b
+    if isinstance(node, (e.Integer, e.Float)):
+        return _UNARY if math.copysign(1.0, float(node.value)) < 0 else _ATOM
+    return _ATOM
+
+
+def _class_level(cls: type) -> int:
+    """The level of every node of class ``cls``, or :data:`_BY_NODE` where it depends on the
+    node (an arithmetic operator, a marked ``+``, a number's sign)."""
+    if issubclass(cls, (e.Or, e.Xor)):
         return _OR
-    if isinstance(node, e.And):
+    if issubclass(cls, e.And):
         return _AND
-    if isinstance(node, e.Not):
+    if issubclass(cls, e.Not):
         return _NOT
-    if isinstance(
-        node,
+    if issubclass(
+        cls,
         (
             e.Comparison,
             e.IsNull,
@@ -1977,23 +1889,22 @@ def _level(node: e.Expr) -> int:
         ),
     ):
         return _PRED
-    if isinstance(node, e.Arithmetic):
-        return _ADD if node.op in (e.ArithOp.ADD, e.ArithOp.SUB) else _MUL
-    if isinstance(node, e.FunctionCall) and node.name == marks.ADD:
-        return _ADD  # written as a + b
-    if isinstance(node, e.Concat):
+    if issubclass(cls, (e.Arithmetic, e.FunctionCall)):
+        return _BY_NODE
+    if issubclass(cls, e.Concat):
         return _ADD
-    if isinstance(node, (e.Negate, e.UnaryPlus)):
+    if issubclass(cls, (e.Negate, e.UnaryPlus)):
         return _UNARY
-    if isinstance(node, (e.Integer, e.Float)):
-        return _UNARY if math.copysign(1.0, float(node.value)) < 0 else _ATOM
-    if isinstance(node, e.Property):
+    if issubclass(cls, (e.Integer, e.Float)):
+        return _BY_NODE
+    if issubclass(cls, e.Property):
         return _POSTFIX
     return _ATOM
 
 
-#: The levels of the classes whose level is their class alone (see the end of _level).
-_FIXED_LEVELS = {
+#: class -> its level (see _class_level), found once per class
+_BY_NODE = -1
+_LEVELS: dict[type, int] = {
     e.Variable: _ATOM,
     e.Parameter: _ATOM,
     e.String: _ATOM,

@@ -9,7 +9,9 @@ LEFT_PAREN elementVariableReference COMMA propertyName RIGHT_PAREN``, and ``elem
 ELEMENT_ID LEFT_PAREN elementVariableReference RIGHT_PAREN``. So where the target writes the
 predicate, one whose operand is another expression (``startNode(r) IS SOURCE OF r``), or
 SAME / ALL_DIFFERENT of fewer than two elements, is refused with the rewrite "bind the element to
-a variable first"; ``elementId()`` of an expression is refused for every GQL target. The
+a variable first"; ``elementId()`` of an expression is refused for every GQL target, and so
+is a label test of one (``labeledPredicate : elementVariableReference isLabeledOrColon
+labelExpression``, 19.9; the Cypher ``startNode(r):A`` or ``(n.x):A``). The
 refusal stays in the IR (:class:`~gqlir.ir.expr.Untranslatable`) so the printer raises it where
 the query writes it. A predicate the target lacks altogether is the printer's capability
 refusal (``element_predicates``), which comes first.
@@ -22,10 +24,12 @@ from ..ir import expr as e
 from ..ir import predicates as pr
 from ..ir.node import Node
 
-__all__ = ["KINDS", "lower_element_references"]
+__all__ = ["KINDS", "label_test", "lower_element_references"]
 
 #: The node kinds this pass may refuse.
-KINDS = frozenset({pr.IsDirected, pr.IsEndpoint, pr.Same, pr.AllDifferent, pr.PropertyExists})
+KINDS = frozenset(
+    {pr.IsDirected, pr.IsEndpoint, pr.Same, pr.AllDifferent, pr.PropertyExists, e.HasLabels}
+)
 
 _REWRITE = "bind the element to a variable first"
 
@@ -38,6 +42,8 @@ def lower_element_references(root: Node, target: Dialect) -> Node:
         cls = type(node)
         if cls is e.FunctionCall:
             return _element_id(node)  # type: ignore[arg-type]
+        if cls is e.HasLabels:
+            return label_test(node)  # type: ignore[arg-type]
         if cls not in KINDS or not isinstance(node, e.Expr):
             return node
         construct, operands = _operands(node)
@@ -65,6 +71,14 @@ def _operands(node: e.Expr) -> tuple[str, tuple[e.Expr, ...]]:
         return "ALL_DIFFERENT", node.elements
     assert isinstance(node, pr.PropertyExists)
     return "PROPERTY_EXISTS", (node.subject,)
+
+
+def label_test(node: e.HasLabels) -> e.Expr:
+    """``node``, or its refusal where its subject is not a variable (also for the label tests
+    other passes build)."""
+    if isinstance(node.subject, e.Variable):
+        return node
+    return _refused(node, "label test on an expression", _REWRITE)
 
 
 def _element_id(node: e.FunctionCall) -> e.Expr:

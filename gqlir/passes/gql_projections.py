@@ -13,10 +13,13 @@ columns and ``group_by``):
 * :mod:`.projection_where`: ``WITH … WHERE`` on a dropped variable as a projection that keeps
   it, ``FILTER``, and a projection that drops it;
 * :mod:`.projection_grouping`: implicit grouping as an explicit ``GROUP BY`` (bound with ``LET``
-  where the target groups only by variables), an aggregate read by a list walk computed first;
+  where the target groups only by variables; an explicit key that is not a variable refused
+  there), an aggregate read by a list walk computed first;
 * :mod:`.projection_elements`: graph elements in a top-level result as JSON or refused (Spanner);
 * :mod:`.projection_sorting`: sort keys as column names or repeated values, and two stages
-  (``RETURN … NEXT RETURN``) where a key must name a column whose name is not a variable.
+  (``RETURN … NEXT RETURN``) where a key must name a column whose name is not a variable;
+* :mod:`.projection_pages`: a SKIP or LIMIT that is not a count or a parameter refused, and a
+  standalone ORDER BY without SKIP or LIMIT where the target has none.
 
 Other projections that only add columns (``WITH *, e AS x``) are ``LET``; one that only orders
 or pages its rows stays a ``*`` projection with no items, which the printer writes as a
@@ -55,7 +58,13 @@ from ..ir import expr as e
 from ..ir import query as q
 from ..ir.analysis import SUBQUERIES
 from ..ir.node import Node
-from . import projection_elements, projection_grouping, projection_sorting, projection_where
+from . import (
+    projection_elements,
+    projection_grouping,
+    projection_pages,
+    projection_sorting,
+    projection_where,
+)
 from .fresh import FreshNames
 from .scoped import ScopedRewrite
 
@@ -253,6 +262,8 @@ class GqlProjections(ScopedRewrite):
         except UnsupportedError as exc:
             self.types.scope = incoming
             return [_refusal(step, exc)]
+        out = projection_pages.counted(out)
+        out = projection_grouping.explicit_keys(out, self.caps.group_by)
         if len(out) == 1 and _same(step, out[0]):
             return [step]
         return out
@@ -268,6 +279,7 @@ class GqlProjections(ScopedRewrite):
             or step.order_by
             or step.group_by is not None
             or (top and final and not self.caps.return_graph_elements)
+            or not projection_pages.counts(step)
         ):
             return False
         for item in step.items:
@@ -309,6 +321,9 @@ class GqlProjections(ScopedRewrite):
                 # ordering and paging only: a standalone statement (nothing at all without them)
                 if not pages:
                     return []
+                refused = projection_pages.standalone(self, step)
+                if refused is not None:
+                    return [refused]
                 order = projection_sorting.orderable(self, step.order_by)
                 return [q.Projection((), star=True, **_pages(replace(step, order_by=order)))]
             if not pages:
@@ -435,6 +450,7 @@ def _written_as_is(root: Node, target: Dialect) -> bool:
             or step.where is not None
             or step.group_by is not None
             or not step.items
+            or not projection_pages.counts(step)
         ):
             return False
         for item in step.items:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..ir import expr as e
 from ..ir import pattern as p
+from .element_references import label_test
 from .exprs import pure
 
 __all__ = ["edge_labels", "label_function", "node_labels"]
@@ -57,5 +58,8 @@ def _label_of(walk: Any, node: e.FunctionCall, kind: str, labels: tuple[str, ...
     (element,) = node.args
     if walk.type_of(element).kind != kind or not pure(element):
         return node
-    whens = [e.CaseWhen(e.HasLabels(element, p.Label(label)), e.String(label)) for label in labels]
+    whens = [
+        e.CaseWhen(label_test(e.HasLabels(element, p.Label(label))), e.String(label))
+        for label in labels
+    ]
     return e.Case(None, tuple(whens), e.Null(), pos=node.pos)

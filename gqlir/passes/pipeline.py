@@ -14,7 +14,7 @@ The printers (:mod:`gqlir.emitter`) run :func:`lower` first and then only write 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any
 
@@ -35,6 +35,7 @@ from . import (
     element_predicates,
     element_references,
     fixed_paths,
+    function_support,
     googlesql_functions,
     googlesql_temporal,
     gql_expressions,
@@ -72,6 +73,8 @@ from .gql_forms import lower_gql_forms
 from .gql_forms import needed as _needs_gql_forms
 from .gql_projections import lower_gql_projections
 from .gql_projections import summarized as gql_projections_summary
+from .gql_steps import KINDS as _STEP_KINDS
+from .gql_steps import lower_gql_steps, lower_let_steps
 from .setops import lower_set_operations
 from .sql_aggregates import applies as _sql_aggregates
 from .sql_aggregates import lower_sql_aggregates
@@ -311,6 +314,12 @@ def _googlesql_functions(target: Dialect, _: Dialect | None) -> bool:
     )
 
 
+def _adding(summary: Summary, *kinds: type) -> Summary:
+    """The summary of a query a refusal pass changed: what it held (the refused parts are
+    kept inside the refusal) and the refusals' kinds."""
+    return replace(summary, kinds=summary.kinds | set(kinds))
+
+
 _ALL = frozenset({"cypher", "gql", "sql"})
 _COMPOSITE_KINDS = frozenset({e.In, e.Comparison, e.Case, e.Index})
 
@@ -465,6 +474,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         lower_sql_aggregates,
         "SQL's null-on-no-rows aggregates, as read, marked to be written as those aggregates",
         needed=lambda x: e.Case in x.kinds,
+    ),
+    Lowering(
+        "let-steps",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_let_steps,
+        "a LET whose binding reads another as two LETs; one binding a variable in scope refused",
+        needed=lambda x: q.Let in x.kinds,
+        summarizes=lambda x: _adding(x, q.RefusedStep),
     ),
     Lowering(
         "gql-projections",
@@ -669,6 +687,28 @@ LOWERINGS: tuple[Lowering, ...] = (
         needed=lambda x: not x.functions.isdisjoint(date_parts.NAMES),
     ),
     Lowering(
+        "gql-steps",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        lower_gql_steps,
+        "UNWIND of a known non-list, a quantified relationship bound earlier and a lone CALL "
+        "without YIELD refused",
+        needed=lambda x: not x.kinds.isdisjoint(_STEP_KINDS),
+        reads_properties=True,
+        summarizes=lambda x: _adding(x, q.RefusedStep),
+    ),
+    Lowering(
+        "function-support",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        function_support.lower_function_support,
+        "a function, aggregate or temporal constructor the target has no built-in for refused "
+        "(here without a schema: gql-forms then rewrites no call)",
+        needed=function_support.needed_without_schema,
+        needed_by_target=True,
+        summarizes=lambda x: _adding(x, e.Untranslatable, q.RefusedStep),
+    ),
+    Lowering(
         "gql-forms",
         frozenset({"gql"}),
         lambda t, s: True,
@@ -680,6 +720,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         reads_schema=True,
         reads_properties=True,
         needed_by_target=True,
+    ),
+    Lowering(
+        "function-support",
+        frozenset({"gql"}),
+        lambda t, s: True,
+        function_support.lower_under_schema,
+        "as above, under a schema: after gql-forms, which writes type() and labels() by it",
+        reads_schema=True,
+        reads_properties=True,
     ),
 )
 

@@ -16,6 +16,10 @@ Rule: a Cypher projection that aggregates groups by its non-aggregate items (ope
   RETURN may read its grouping variables), and one that reads another incoming variable there
   is refused.
 
+An explicit GROUP BY (read from GQL) keeps its keys; where the target groups by variables only,
+a key that is not one is refused in place ("GROUP BY expression", with the rewrite "bind the
+expression with LET and group by the variable"): :func:`explicit_keys`.
+
 And: an aggregate read by a list walk (``head(collect(x))``, ``collect(x)[0]``, ``1 IN
 collect(x)``) is computed in a first projection and read in a second, because GQL writes a walk
 over a list as a subquery, in which the aggregate would run over the subquery's own rows.
@@ -36,7 +40,7 @@ from .projection_sorting import swap_exprs, variables
 if TYPE_CHECKING:
     from .gql_projections import Columns, GqlProjections
 
-__all__ = ["aggregate_first", "implicit_group_by", "iso_grouping"]
+__all__ = ["aggregate_first", "explicit_keys", "implicit_group_by", "iso_grouping"]
 
 #: Expressions GQL writes as a walk over a list in a subquery.
 _LIST_WALKS = (e.Index, e.Slice, e.ListComprehension, e.ListPredicate, e.In)
@@ -53,6 +57,29 @@ def iso_grouping(
         and walk.caps.group_by == "variables"
         and any(not aggregates(x) for x, _ in cols)
     )
+
+
+def explicit_keys(steps: list[q.Step], mode: str) -> list[q.Step]:
+    """``steps`` with a GROUP BY key that is not a variable refused, where the target groups by
+    variables (``mode``, capability ``group_by``): the GROUP BY is that refusal alone."""
+    if mode != "variables":
+        return steps
+    out = steps
+    for i, step in enumerate(steps):
+        keys = getattr(step, "group_by", None) if type(step) is q.Projection else None
+        key = next((k for k in keys or () if type(k) is not e.Variable), None)
+        if key is None:
+            continue
+        refused = e.Untranslatable(
+            key,
+            "GROUP BY expression",
+            rewrite="bind the expression with LET and group by the variable",
+            pos=key.pos,
+        )
+        if out is steps:
+            out = list(steps)
+        out[i] = replace(step, group_by=(refused,))  # type: ignore[type-var,call-arg]
+    return out
 
 
 def implicit_group_by(

@@ -34,7 +34,7 @@ from ..ir import query as q
 from ..ir.analysis import free_variables
 from ..ir.node import Node, child_fields, rebuilt
 
-__all__ = ["UNLOWERED", "ScopedRewrite", "stopping_at_refusals"]
+__all__ = ["UNLOWERED", "ScopedRewrite", "refusal_stops", "stopping_at_refusals"]
 
 #: How often a rule may rewrite one node's result again before the walk moves on.
 _MAX_ROUNDS = 64
@@ -380,6 +380,12 @@ def stopping_at_refusals() -> Iterator[list[str]]:
         yield stops
     finally:
         _STOPS.reset(token)
+
+
+def refusal_stops() -> list[str] | None:
+    """The list the passes that stop at a refusal append to, under
+    :func:`stopping_at_refusals` (None outside: every step is lowered)."""
+    return _STOPS.get()
 
 
 #: What the walk does with a value of a class (found once per class).
