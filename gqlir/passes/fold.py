@@ -123,10 +123,12 @@ class _Folder:
         if literal is None:
             self.unwritable[id(node)] = node
             return node
-        # The literal must read back as exactly the value (a temporal's text included).
-        again = self.evaluate(literal)
-        if again is _FAILED or not _identical(again, value):
-            return node
+        # The literal must read back as exactly the value (a temporal's text included); a
+        # literal of plain scalars holds the evaluator's own values, so it does by construction.
+        if not _plain_value(value):
+            again = self.evaluate(literal)
+            if again is _FAILED or not _identical(again, value):
+                return node
         return literal.with_pos(node.pos)
 
     def evaluate(self, expr: ir.Expr) -> Any:
@@ -141,6 +143,22 @@ class _Folder:
             return evaluator.eval(expr, {})
         except (GqlirError, ArithmeticError, ValueError, TypeError, _OverBudget):
             return _FAILED
+
+
+def _plain_value(value: Any) -> bool:
+    """Whether ``value`` is a null, boolean, integer, float or string, or a list or map of
+    them (at any depth): values whose literal (:func:`to_literal`) holds them as they are."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is list:
+            stack.extend(item)
+        elif kind is dict:
+            stack.extend(item.values())
+        elif item is not None and kind not in (bool, int, float, str):
+            return False
+    return True
 
 
 def _has_candidate(query: ir.Node) -> bool:
