@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
+from ..errors import UnsupportedError
 from ..ir import ddl as d
 from ..ir import expr as e
 from ..ir import pattern as p
@@ -354,6 +355,11 @@ class CypherGenerator(GraphTextGenerator):
     def binding(self, binding: q.Binding) -> str:
         return f"{self.identifier(binding.variable)} = {self.gen(binding.value)}"
 
+    @emits(q.RefusedStep)
+    def refused_step(self, step: q.RefusedStep) -> str:
+        """A lowering pass's refusal of a step, raised where the query writes it."""
+        raise self._pass_refusal(step.construct, step.message, step.rewrite, step.pos, step.node)
+
     @emits(q.Unwind)
     def unwind(self, step: q.Unwind) -> str:
         if step.index is not None:
@@ -369,7 +375,6 @@ class CypherGenerator(GraphTextGenerator):
     def match(self, step: q.Match) -> str:
         if not step.patterns:
             raise self.unsupported("empty MATCH", step)
-        self._check_self_loops(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self.match_mode(step)
         if mode:
@@ -378,39 +383,6 @@ class CypherGenerator(GraphTextGenerator):
         if step.where is not None:
             parts.append("WHERE " + self.gen(step.where))
         return " ".join(parts)
-
-    def _check_self_loops(self, step: q.Match) -> None:
-        """Where an undirected relationship matches a self-loop twice (Kuzu), it is written
-        only between nodes of two different single labels: a schema-first engine's edge
-        between two node tables cannot be a loop."""
-        if self.caps.undirected_self_loop_once:
-            return
-        for pattern in step.patterns:
-            for chain in pattern.walk():
-                if isinstance(chain, p.PathChain):
-                    self._check_chain_loops(chain)
-
-    def _check_chain_loops(self, chain: p.PathChain) -> None:
-        elements = chain.elements
-        for i, rel in enumerate(elements):
-            if not isinstance(rel, p.RelPattern) or rel.direction is not p.Direction.EITHER:
-                continue
-            ends = elements[i - 1 : i + 2 : 2] if 0 < i < len(elements) - 1 else ()
-            labels = [getattr(x, "labels", None) for x in ends]
-            distinct = (
-                rel.quantifier is None
-                and len(labels) == 2
-                and all(isinstance(x, p.Label) for x in labels)
-                and labels[0] != labels[1]
-            )
-            if not distinct:
-                raise self.unsupported(
-                    "undirected relationship",
-                    rel,
-                    message=f"{self.dialect.name} matches a self-loop once in each direction",
-                    rewrite="give the two end nodes different labels, or match each "
-                    "direction in its own query and UNION ALL them, excluding loops from one",
-                )
 
     def match_mode(self, step: q.Match) -> str:
         """Nothing for the dialect's default edge uniqueness, the mode's keywords otherwise.
@@ -1198,6 +1170,23 @@ class CypherGenerator(GraphTextGenerator):
     def map_literal(self, node: e.MapLiteral) -> str:
         entries = (f"{self.schema_name(key)}: {self.gen(value)}" for key, value in node.entries)
         return "{" + ", ".join(entries) + "}"
+
+    @emits(e.Untranslatable)
+    def untranslatable(self, node: e.Untranslatable) -> str:
+        """A lowering pass's refusal of an expression, raised where the query writes it."""
+        raise self._pass_refusal(node.construct, node.message, node.rewrite, node.pos, node.expr)
+
+    def _pass_refusal(
+        self, construct: str, message: str, rewrite: str, pos: int | None, at: Node
+    ) -> UnsupportedError:
+        return UnsupportedError(
+            construct,
+            self.dialect.name,
+            message or None,
+            rewrite=rewrite or None,
+            offset=pos,
+            node=at,
+        )
 
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> str:

@@ -48,6 +48,7 @@ from . import (
     property_maps,
     relationship_types,
     search_filters,
+    self_loops,
     set_items,
     temporal_calls,
     unwind_join,
@@ -603,6 +604,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         "elementId(r1) <> elementId(r2) in the WHERE, or as TRAIL in the quantifier",
         needed=cypher_uniqueness.needed,
         needed_by_target=True,
+    ),
+    Lowering(
+        "undirected-self-loops",
+        frozenset({"cypher"}),
+        lambda t, s: self_loops.applies(t),
+        self_loops.lower_self_loops,
+        "a MATCH with an undirected relationship that may be a self-loop refused where the "
+        "target matches a loop once per direction",
+        needed=lambda x: p.RelPattern in x.kinds,
     ),
     Lowering(
         "element-references",

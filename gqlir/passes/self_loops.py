@@ -1,0 +1,66 @@
+"""Undirected relationships on a target that matches a self-loop once per direction.
+
+Kuzu matches an undirected pattern ``(a)-[r]-(b)``, also a recursive one ``-[e*1..1]-``, once
+per direction, so a self-loop gives two rows where Cypher gives one (dialects/kuzu.toml,
+``undirected_self_loop_once``: observed with 0.11.3; Kuzu's match.md, "Match undirected
+relationships", says only "in both directions"). An undirected relationship keeps Cypher's
+meaning there only between nodes of two different single labels: a schema-first engine's
+relationship between two node tables cannot be a loop. Any other is refused: the MATCH is left
+as a :class:`~gqlir.ir.RefusedStep`, raised where the printer writes it (before anything of the
+MATCH is written, as the refusal names the MATCH's first such relationship).
+"""
+
+from __future__ import annotations
+
+from ..dialect import Dialect
+from ..ir import pattern as p
+from ..ir import query as q
+from ..ir.node import Node, rewrite_each
+
+__all__ = ["applies", "lower_self_loops"]
+
+_REWRITE = (
+    "give the two end nodes different labels, or match each direction in its own query and "
+    "UNION ALL them, excluding loops from one"
+)
+
+
+def applies(target: Dialect) -> bool:
+    return not target.capabilities.undirected_self_loop_once
+
+
+def lower_self_loops(root: Node, target: Dialect) -> Node:
+    """Every MATCH of ``root`` with an undirected relationship that may be a loop, refused."""
+    message = f"{target.name} matches a self-loop once in each direction"
+
+    def refuse(step: q.Match) -> q.Step:
+        rel = _loop(step)
+        if rel is None:
+            return step
+        return q.RefusedStep(step, rel, "undirected relationship", message, _REWRITE, pos=rel.pos)
+
+    return rewrite_each(root, q.Match, refuse)
+
+
+def _loop(step: q.Match) -> p.RelPattern | None:
+    """The first undirected relationship of ``step`` that may match a self-loop."""
+    for pattern in step.patterns:
+        for chain in pattern.walk():
+            if not isinstance(chain, p.PathChain):
+                continue
+            elements = chain.elements
+            last = len(elements) - 1
+            for i, rel in enumerate(elements):
+                if not isinstance(rel, p.RelPattern) or rel.direction is not p.Direction.EITHER:
+                    continue
+                ends = (elements[i - 1], elements[i + 1]) if 0 < i < last else ()
+                labels = [getattr(x, "labels", None) for x in ends]
+                distinct = (
+                    rel.quantifier is None
+                    and len(labels) == 2
+                    and all(isinstance(x, p.Label) for x in labels)
+                    and labels[0] != labels[1]
+                )
+                if not distinct:
+                    return rel
+    return None
