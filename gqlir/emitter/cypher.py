@@ -42,7 +42,6 @@ from ..ir import pattern as p
 from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import (
-    BOOLEAN_VALUED,
     column_name,
     reads_only,
 )
@@ -1400,15 +1399,6 @@ class CypherGenerator(GraphTextGenerator):
     def case(self, node: e.Case) -> str:
         if not node.whens:
             raise self.unsupported("CASE without WHEN", node)
-        if self.caps.case_unifies_result_types and not _results_agree(node):
-            raise self.unsupported(
-                "CASE with results of different types",
-                node,
-                message=f"{self.dialect.name} casts every result of a CASE to one type "
-                "(0 becomes '0', 1.5 becomes 2); here the results are not all known to have "
-                "one type",
-                rewrite="make every result one type, e.g. with toString() or CAST",
-            )
         parts = ["CASE"]
         if node.subject is not None:
             parts.append(self.gen(node.subject))
@@ -1648,47 +1638,6 @@ _QUANTIFIER_SEARCHES = {
     p.SearchKind.ANY_SHORTEST: "SHORTEST",
     p.SearchKind.ALL_SHORTEST: "ALL SHORTEST",
 }
-
-#: The value kind of expressions whose kind does not depend on their operands.
-_KIND_OF_NODE: dict[type, str] = {
-    e.Integer: "INTEGER",
-    e.Float: "FLOAT",
-    e.String: "STRING",
-    e.Boolean: "BOOLEAN",
-    e.MapLiteral: "MAP",
-    e.CountStar: "INTEGER",
-    **dict.fromkeys(BOOLEAN_VALUED, "BOOLEAN"),
-}
-_KIND_OF_FUNCTION = {
-    **dict.fromkeys(("tostring", "upper", "lower", "trim", "ltrim", "rtrim", "left"), "STRING"),
-    **dict.fromkeys(("size", "length"), "INTEGER"),
-}
-
-
-def _results_agree(node: e.Case) -> bool:
-    """Whether a CASE has at most one result that is not null, or results of one known kind
-    (so no result is cast to another's type)."""
-    results = {w.result for w in node.whens} | {node.default or e.Null()}
-    results.discard(e.Null())
-    kinds = {_result_kind(x) for x in results}
-    return len(results) <= 1 or (len(kinds) == 1 and None not in kinds)
-
-
-def _result_kind(node: e.Expr) -> str | None:
-    """The value kind of ``node`` where its form tells it, else None."""
-    if isinstance(node, e.TemporalLiteral):
-        return node.kind.name
-    if isinstance(node, e.Case):
-        kinds = {_result_kind(x) for x in (*(w.result for w in node.whens), node.default)}
-        kinds.discard("NULL")
-        return kinds.pop() if len(kinds) == 1 else None
-    if isinstance(node, e.FunctionCall):
-        return _KIND_OF_FUNCTION.get(node.name)
-    if isinstance(node, e.Aggregate) and node.name == "count":
-        return "INTEGER"
-    if node is None or isinstance(node, e.Null):
-        return "NULL"
-    return _KIND_OF_NODE.get(type(node))
 
 
 def _only_relationship(path: p.PathExpr) -> p.RelPattern | None:

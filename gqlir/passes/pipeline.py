@@ -25,6 +25,7 @@ from ..ir import query as q
 from ..ir.node import Node, child_fields
 from . import (
     case_forms,
+    case_results,
     composites,
     conversions,
     correlated_elements,
@@ -613,6 +614,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a MATCH with an undirected relationship that may be a self-loop refused where the "
         "target matches a loop once per direction",
         needed=lambda x: p.RelPattern in x.kinds,
+    ),
+    Lowering(
+        "case-result-types",
+        frozenset({"cypher"}),
+        lambda t, s: case_results.applies(t),
+        case_results.lower_case_results,
+        "a CASE whose results may be of different types refused where the target casts them "
+        "to one type",
+        needed=lambda x: e.Case in x.kinds,
     ),
     Lowering(
         "element-references",
