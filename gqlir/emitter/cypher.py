@@ -1444,13 +1444,7 @@ class CypherGenerator(GraphTextGenerator):
     def aggregate(self, node: e.Aggregate) -> str:
         name = self.function_name(node.name, node)
         args = ", ".join(self.gen(arg) for arg in node.args)
-        text = f"{name}(DISTINCT {args})" if node.distinct else f"{name}({args})"
-        # Cypher's sum() and collect() of no values are 0 and []; some engines give null.
-        if node.name == "sum" and self.caps.sum_empty_null:
-            return f"coalesce({text}, 0)"
-        if node.name == "collect" and self.caps.collect_empty_null:
-            return f"coalesce({text}, [])"
-        return text
+        return f"{name}(DISTINCT {args})" if node.distinct else f"{name}({args})"
 
     # -- list and map constructions ------------------------------------------------------------
     @emits(e.ListComprehension)

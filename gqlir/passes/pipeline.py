@@ -24,6 +24,7 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
 from . import (
+    aggregate_defaults,
     case_forms,
     case_results,
     composites,
@@ -623,6 +624,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a CASE whose results may be of different types refused where the target casts them "
         "to one type",
         needed=lambda x: e.Case in x.kinds,
+    ),
+    Lowering(
+        "aggregate-defaults",
+        frozenset({"cypher"}),
+        lambda t, s: aggregate_defaults.applies(t),
+        aggregate_defaults.lower_aggregate_defaults,
+        "sum() / collect() as coalesce(sum(x), 0) / coalesce(collect(x), []) where the target "
+        "gives null for no values",
+        needed=lambda x: not x.aggregates.isdisjoint(("sum", "collect")),
     ),
     Lowering(
         "element-references",
