@@ -1199,32 +1199,11 @@ class CypherGenerator(GraphTextGenerator):
     @emits(e.Index)
     def index(self, node: e.Index) -> str:
         self.require(self.caps.subscript, "subscript", node)
-        base = self.caps.list_index_base
-        if base != 0:
-            # The IR counts from 0 (and from the end with negatives, as every dialect does):
-            # a literal position shifts; any other index could be a map key or of either sign.
-            if isinstance(node.index, e.Integer):
-                position = node.index.value + base if node.index.value >= 0 else node.index.value
-                return f"{self.postfix_subject(node.subject)}[{position}]"
-            if not isinstance(node.index, e.String):  # a string is a map key, not a position
-                raise self.unsupported(
-                    "list subscript",
-                    node,
-                    message=f"{self.dialect.name} counts list positions from {base}; only a "
-                    "literal position can be shifted to it",
-                )
         return f"{self.postfix_subject(node.subject)}[{self.gen(node.index)}]"
 
     @emits(e.Slice)
     def slice(self, node: e.Slice) -> str:
         self.require(self.caps.slicing and self.caps.slice_syntax == "..", "list slice", node)
-        if self.caps.list_index_base != 0 and (node.start is not None or node.end is not None):
-            raise self.unsupported(
-                "list slice",
-                node,
-                message=f"{self.dialect.name} counts list positions from "
-                f"{self.caps.list_index_base}; the IR's slice is 0-based",
-            )
         start = "" if node.start is None else self.gen(node.start)
         end = "" if node.end is None else self.gen(node.end)
         return f"{self.postfix_subject(node.subject)}[{start}..{end}]"

@@ -41,6 +41,7 @@ from . import (
     gql_functions,
     implied_uniqueness,
     like_patterns,
+    list_positions,
     list_predicates,
     merge,
     path_deletes,
@@ -633,6 +634,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         "sum() / collect() as coalesce(sum(x), 0) / coalesce(collect(x), []) where the target "
         "gives null for no values",
         needed=lambda x: not x.aggregates.isdisjoint(("sum", "collect")),
+    ),
+    Lowering(
+        "list-positions",
+        frozenset({"cypher"}),
+        lambda t, s: list_positions.applies(t),
+        list_positions.lower_list_positions,
+        "a literal list position counted from the target's base (Kuzu's 1); any other "
+        "subscript, and a slice with bounds, refused there",
+        needed=lambda x: e.Index in x.kinds or e.Slice in x.kinds,
     ),
     Lowering(
         "element-references",
