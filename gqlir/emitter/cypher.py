@@ -468,18 +468,6 @@ class CypherGenerator(GraphTextGenerator):
     def remove(self, step: q.Remove) -> str:
         if not step.items:
             raise self.unsupported("empty REMOVE", step)
-        if (
-            self.caps.graph_writes
-            and not self.caps.remove_clause
-            and all(isinstance(item, q.RemoveProperty) for item in step.items)
-        ):
-            # A property set to null is removed: SET n.p = NULL means REMOVE n.p (Kuzu).
-            nulls = tuple(
-                q.SetProperty(item.subject, item.key, e.Null(), pos=item.pos)
-                for item in step.items
-                if isinstance(item, q.RemoveProperty)
-            )
-            return self.gen(q.SetClause(nulls, pos=step.pos))
         self.require(self.caps.graph_writes and self.caps.remove_clause, "REMOVE", step)
         return "REMOVE " + ", ".join(self.gen(item) for item in step.items)
 

@@ -50,6 +50,7 @@ from . import (
     pattern_predicates,
     property_maps,
     relationship_types,
+    removed_properties,
     search_filters,
     self_loops,
     set_items,
@@ -643,6 +644,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a literal list position counted from the target's base (Kuzu's 1); any other "
         "subscript, and a slice with bounds, refused there",
         needed=lambda x: e.Index in x.kinds or e.Slice in x.kinds,
+    ),
+    Lowering(
+        "removed-properties",
+        frozenset({"cypher"}),
+        lambda t, s: removed_properties.applies(t),
+        removed_properties.lower_removed_properties,
+        "REMOVE n.p as SET n.p = null where the target has no REMOVE",
+        needed=lambda x: q.Remove in x.kinds,
     ),
     Lowering(
         "element-references",
