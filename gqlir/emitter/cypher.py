@@ -1199,18 +1199,6 @@ class CypherGenerator(GraphTextGenerator):
     # -- operators -----------------------------------------------------------------------------
     @emits(e.Arithmetic)
     def arithmetic(self, node: e.Arithmetic) -> str:
-        if (
-            node.op is e.ArithOp.DIV
-            and self.caps.integer_division != "truncate"
-            and not isinstance(node.left, e.Float)
-            and not isinstance(node.right, e.Float)
-        ):
-            # The IR's / truncates two integers (Cypher); the operands' types are not known here.
-            raise self.unsupported(
-                "integer division",
-                node,
-                rewrite="toFloat() on an operand for a float quotient",
-            )
         return self.binary(node.left, node.op.value, node.right, prec.ARITHMETIC[node.op])
 
     @emits(e.Negate)

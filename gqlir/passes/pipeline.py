@@ -61,7 +61,7 @@ from .comparable_types import UNTYPED as _UNTYPED
 from .comparable_types import may_differ
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
-from .division import float_quotients
+from .division import float_quotients, refuse_integer_quotients
 from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
@@ -652,6 +652,14 @@ LOWERINGS: tuple[Lowering, ...] = (
         removed_properties.lower_removed_properties,
         "REMOVE n.p as SET n.p = null where the target has no REMOVE",
         needed=lambda x: q.Remove in x.kinds,
+    ),
+    Lowering(
+        "integer-quotients",
+        frozenset({"cypher"}),
+        lambda t, s: t.capabilities.integer_division != "truncate",
+        refuse_integer_quotients,
+        "a / without a float literal operand refused where / of two integers does not truncate",
+        needed=lambda x: x.other_arithmetic,
     ),
     Lowering(
         "element-references",
