@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
 from ..errors import UnsupportedError
 from ..ir import ddl as d
@@ -263,12 +262,6 @@ class CypherGenerator(GraphTextGenerator):
         parts = ["RETURN" if final else "WITH"]
         if step.distinct:
             parts.append("DISTINCT")
-        if not self.caps.implicit_grouping and _groups_implicitly(step):
-            raise self.unsupported(
-                "implicit grouping",
-                step,
-                rewrite="GROUP BY the non-aggregate items",
-            )
         items = ["*"] if step.star else []
         items.extend(self.projected_item(item, final=final) for item in step.items)
         if not items:
@@ -1597,12 +1590,6 @@ def _only_relationship(path: p.PathExpr) -> p.RelPattern | None:
     if isinstance(left, p.NodePattern) and isinstance(right, p.NodePattern):
         return rel if isinstance(rel, p.RelPattern) else None
     return None
-
-
-def _groups_implicitly(step: q.Projection) -> bool:
-    """A projection that aggregates next to other items: Cypher's implicit GROUP BY."""
-    flags = [aggregates(item.expr) for item in step.items]
-    return any(flags) and (not all(flags) or step.star)
 
 
 def _variable_names(node: Node) -> set[str]:

@@ -39,6 +39,7 @@ from . import (
     fixed_paths,
     gql_expressions,
     gql_functions,
+    implicit_grouping,
     implied_uniqueness,
     like_patterns,
     list_positions,
@@ -660,6 +661,15 @@ LOWERINGS: tuple[Lowering, ...] = (
         refuse_integer_quotients,
         "a / without a float literal operand refused where / of two integers does not truncate",
         needed=lambda x: x.other_arithmetic,
+    ),
+    Lowering(
+        "implicit-grouping",
+        frozenset({"cypher"}),
+        lambda t, s: implicit_grouping.applies(t),
+        implicit_grouping.lower_implicit_grouping,
+        "a WITH / RETURN that aggregates next to other items refused where projections do "
+        "not group implicitly",
+        needed=lambda x: q.Projection in x.kinds and (bool(x.aggregates) or e.CountStar in x.kinds),
     ),
     Lowering(
         "element-references",
