@@ -38,7 +38,6 @@ from ..errors import UnsupportedError
 from ..ir import ddl as d
 from ..ir import expr as e
 from ..ir import pattern as p
-from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import (
     column_name,
@@ -1381,10 +1380,6 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(e.FunctionCall)
     def function_call(self, node: e.FunctionCall) -> str:
-        if node.name == "elements" and len(node.args) == 1:  # (of a variable: lowered)
-            raise self.unsupported(
-                "ELEMENTS() of an expression", node, rewrite="bind the path to a variable first"
-            )
         name = self.function_name(node.name, node)
         return f"{name}({', '.join(self.gen(arg) for arg in node.args)})"
 
@@ -1460,26 +1455,6 @@ class CypherGenerator(GraphTextGenerator):
         if item.value is None:
             raise self.unsupported("map projection entry without a value", item)
         return f"{self.schema_name(item.key)}: {self.gen(item.value)}"
-
-    # -- GQL element predicates ----------------------------------------------------------------
-    # Cypher spells them with = and <>, startNode()/endNode() and IS NOT NULL. Stored properties
-    # are never null and relationships always directed, so the spellings mean the same once a
-    # null operand is made to give null, as GQL's predicates do.
-
-    # GQL's element predicates: the pass element-predicates wrote those of variables in
-    # Cypher's vocabulary; what reaches the printer has an operand that is not one
-    @emits(pr.Same, pr.AllDifferent)
-    def same(self, node: pr.Same | pr.AllDifferent) -> str:
-        name = "SAME" if isinstance(node, pr.Same) else "ALL_DIFFERENT"
-        raise self.unsupported(name, node, rewrite="bind the elements to variables first")
-
-    @emits(pr.IsDirected)
-    def is_directed(self, node: pr.IsDirected) -> str:
-        raise self.unsupported("IS DIRECTED", node)
-
-    @emits(pr.PropertyExists)
-    def property_exists(self, node: pr.PropertyExists) -> str:
-        raise self.unsupported("PROPERTY_EXISTS", node)
 
     # -- subqueries ----------------------------------------------------------------------------
     @emits(e.Exists)
