@@ -497,3 +497,36 @@ def test_uniqueness_matters_reads_the_path_structure_as_the_whole_walk_does() ->
                 whole = not _kept_by_path(step) and _walked(step)
                 assert uniqueness_matters(step) == whole, text
     assert matches > 300
+
+
+def test_the_cypher_passes_no_bundled_dialect_runs_skip_only_queries_they_leave_alone() -> None:
+    """As above, for the Cypher passes whose capabilities no bundled dialect has
+    (integer-quotients, implicit-grouping, the slice rule of list-positions): on a Cypher
+    dialect built with them, a pass judged not needed gives its input back."""
+    from gqlir.dialect import Capabilities, Dialect
+    from gqlir.passes.pipeline import summarize
+
+    target = Dialect(
+        name="test-cypher",
+        family="cypher",
+        grammar="cypher",
+        description="built by the test",
+        capabilities=Capabilities(
+            integer_division="float", implicit_grouping=False, list_index_base=1
+        ),
+    )
+    names = {"integer-quotients", "implicit-grouping", "list-positions"}
+    chosen = [x for x in lowerings(target) if x.name in names]
+    assert {x.name for x in chosen} == names
+    checked = 0
+    for text, read in _sample_queries():
+        try:
+            node = gqlir.parse(text, read)
+        except gqlir.GqlirError:
+            continue
+        summary = summarize(node)
+        for lowering in chosen:
+            if not lowering.needed(summary):
+                checked += 1
+                assert _run_pass(lowering, node, target) is node, (lowering.name, text)
+    assert checked > 100
