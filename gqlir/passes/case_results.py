@@ -14,7 +14,8 @@ from __future__ import annotations
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir.analysis import BOOLEAN_VALUED
-from ..ir.node import Node, rewrite_each
+from ..ir.node import Node
+from .outermost import refuse_outermost
 
 __all__ = ["applies", "lower_case_results"]
 
@@ -38,7 +39,7 @@ def lower_case_results(root: Node, target: Dialect) -> Node:
         construct = "CASE with results of different types"
         return e.Untranslatable(case, construct, message, _REWRITE, pos=case.pos)
 
-    return rewrite_each(root, e.Case, refuse)
+    return refuse_outermost(root, e.Case, refuse)
 
 
 #: The value kind of expressions whose kind does not depend on their operands.

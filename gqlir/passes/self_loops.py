@@ -15,7 +15,8 @@ from __future__ import annotations
 from ..dialect import Dialect
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.node import Node, rewrite_each
+from ..ir.node import Node
+from .outermost import refuse_outermost
 
 __all__ = ["applies", "lower_self_loops"]
 
@@ -39,7 +40,7 @@ def lower_self_loops(root: Node, target: Dialect) -> Node:
             return step
         return q.RefusedStep(step, rel, "undirected relationship", message, _REWRITE, pos=rel.pos)
 
-    return rewrite_each(root, q.Match, refuse)
+    return refuse_outermost(root, q.Match, refuse)
 
 
 def _loop(step: q.Match) -> p.RelPattern | None:
