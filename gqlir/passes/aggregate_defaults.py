@@ -9,6 +9,9 @@ x RETURN sum(x), collect(x)``). On such a target each is written ``coalesce(sum(
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir.node import Node, rewrite_each
@@ -35,3 +38,12 @@ def lower_aggregate_defaults(root: Node, target: Dialect) -> Node:
         return e.FunctionCall("coalesce", (node, empty), pos=node.pos)
 
     return rewrite_each(root, e.Aggregate, coalesced)
+
+
+def summarized(summary: Any) -> Any:
+    """The pipeline summary of the pass's output from its input's: each aggregate is kept inside a coalesce() with a literal."""
+    return replace(
+        summary,
+        kinds=summary.kinds | {e.FunctionCall, e.ListLiteral},
+        functions=summary.functions | {"coalesce"},
+    )

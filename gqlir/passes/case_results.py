@@ -11,6 +11,9 @@ its form tells (a literal, a count, a string function …); any other is refused
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir.analysis import BOOLEAN_VALUED
@@ -82,3 +85,8 @@ def _result_kind(node: e.Expr | None) -> str | None:
     if node is None or isinstance(node, e.Null):
         return "NULL"
     return _KIND_OF_NODE.get(type(node))
+
+
+def summarized(summary: Any) -> Any:
+    """The pipeline summary of the pass's output from its input's: the refused CASE is kept inside the Untranslatable."""
+    return replace(summary, kinds=summary.kinds | {e.Untranslatable})

@@ -13,6 +13,7 @@ printer raises where it writes it; the GQL family writes the typed forms itself)
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from .. import ir
 from ..dialect import Dialect
@@ -53,3 +54,9 @@ def refuse_integer_quotients(query: ir.Node, target: Dialect) -> ir.Node:
         return ir.Untranslatable(node, "integer division", "", _FLOAT_REWRITE, pos=node.pos)
 
     return rewrite_each(query, ir.Arithmetic, refuse)
+
+
+def summarized_quotients(summary: Any) -> Any:
+    """The pipeline summary of :func:`refuse_integer_quotients`' output from its input's: a
+    refused quotient is kept inside the Untranslatable."""
+    return replace(summary, kinds=summary.kinds | {ir.Untranslatable})

@@ -11,6 +11,7 @@ it. A projection that already has an explicit GROUP BY is the printer's to refus
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
@@ -46,3 +47,8 @@ def groups_implicitly(step: q.Projection) -> bool:
     """A projection that aggregates next to other items: Cypher's implicit GROUP BY."""
     flags = [aggregates(item.expr) for item in step.items]
     return any(flags) and (not all(flags) or step.star)
+
+
+def summarized(summary: Any) -> Any:
+    """The pipeline summary of the pass's output from its input's: the refused projection is kept inside the RefusedStep."""
+    return replace(summary, kinds=summary.kinds | {q.RefusedStep})

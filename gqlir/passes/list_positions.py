@@ -15,6 +15,9 @@ it as it stands.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir.node import Node
@@ -59,3 +62,8 @@ def lower_list_positions(root: Node, target: Dialect) -> Node:
         return node
 
     return root.transform(rewrite)
+
+
+def summarized(summary: Any) -> Any:
+    """The pipeline summary of the pass's output from its input's: positions change, and a refused subscript is kept inside the Untranslatable."""
+    return replace(summary, kinds=summary.kinds | {e.Untranslatable})

@@ -62,7 +62,7 @@ from .comparable_types import UNTYPED as _UNTYPED
 from .comparable_types import may_differ
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needs_lowering
-from .division import float_quotients, refuse_integer_quotients
+from .division import float_quotients, refuse_integer_quotients, summarized_quotients
 from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
@@ -618,6 +618,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a MATCH with an undirected relationship that may be a self-loop refused where the "
         "target matches a loop once per direction",
         needed=lambda x: p.RelPattern in x.kinds,
+        summarizes=self_loops.summarized,
     ),
     Lowering(
         "case-result-types",
@@ -627,6 +628,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a CASE whose results may be of different types refused where the target casts them "
         "to one type",
         needed=lambda x: e.Case in x.kinds,
+        summarizes=case_results.summarized,
     ),
     Lowering(
         "aggregate-defaults",
@@ -636,6 +638,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         "sum() / collect() as coalesce(sum(x), 0) / coalesce(collect(x), []) where the target "
         "gives null for no values",
         needed=lambda x: not x.aggregates.isdisjoint(("sum", "collect")),
+        summarizes=aggregate_defaults.summarized,
     ),
     Lowering(
         "list-positions",
@@ -645,6 +648,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a literal list position counted from the target's base (Kuzu's 1); any other "
         "subscript, and a slice with bounds, refused there",
         needed=lambda x: e.Index in x.kinds or e.Slice in x.kinds,
+        summarizes=list_positions.summarized,
     ),
     Lowering(
         "removed-properties",
@@ -653,6 +657,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         removed_properties.lower_removed_properties,
         "REMOVE n.p as SET n.p = null where the target has no REMOVE",
         needed=lambda x: q.Remove in x.kinds,
+        summarizes=removed_properties.summarized,
     ),
     Lowering(
         "integer-quotients",
@@ -661,6 +666,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         refuse_integer_quotients,
         "a / without a float literal operand refused where / of two integers does not truncate",
         needed=lambda x: x.other_arithmetic,
+        summarizes=summarized_quotients,
     ),
     Lowering(
         "implicit-grouping",
@@ -670,6 +676,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         "a WITH / RETURN that aggregates next to other items refused where projections do "
         "not group implicitly",
         needed=lambda x: q.Projection in x.kinds and (bool(x.aggregates) or e.CountStar in x.kinds),
+        summarizes=implicit_grouping.summarized,
     ),
     Lowering(
         "element-references",

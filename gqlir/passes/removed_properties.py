@@ -10,6 +10,9 @@ only is written so; one that removes labels stays for the printer to refuse.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import query as q
@@ -37,3 +40,8 @@ def _as_set(step: q.Remove) -> q.Step:
         for item in items
     )
     return q.SetClause(nulls, pos=step.pos)
+
+
+def summarized(summary: Any) -> Any:
+    """The pipeline summary of the pass's output from its input's: a REMOVE's subjects are kept in the SET (the kinds it no longer holds stay listed)."""
+    return replace(summary, kinds=summary.kinds | {q.SetClause, q.SetProperty})

@@ -12,6 +12,9 @@ MATCH is written, as the refusal names the MATCH's first such relationship).
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from ..dialect import Dialect
 from ..ir import pattern as p
 from ..ir import query as q
@@ -65,3 +68,8 @@ def _loop(step: q.Match) -> p.RelPattern | None:
                 if not distinct:
                     return rel
     return None
+
+
+def summarized(summary: Any) -> Any:
+    """The pipeline summary of the pass's output from its input's: the refused MATCH is kept inside the RefusedStep."""
+    return replace(summary, kinds=summary.kinds | {q.RefusedStep})
