@@ -75,11 +75,20 @@ def test_an_undirected_relationship_that_may_be_a_loop_refuses_its_match() -> No
         "MATCH (a:A)-[r*1..2]-(b:B) RETURN a",  # variable length: may return to a
         "MATCH (a:A)-[r]-(b:A) RETURN a",  # one label: may be one node
         "MATCH (a)-[:T]->(b) WHERE EXISTS { MATCH (a)-[]-(c) } RETURN a",  # in a subquery
+        "MATCH (a) CALL (a) { MATCH (a)-[]-(c) RETURN c } RETURN c",  # in a CALL
+        "MATCH (a) FOREACH (x IN [1] | SET a.p = COUNT { MATCH (a)--() }) RETURN a",
     ],
 )
 def test_loops_are_refused_wherever_a_match_may_hold_one(text: str) -> None:
     out = lower_self_loops(read(text), KUZU)
     assert any(isinstance(x, q.RefusedStep) for x in out.walk())
+
+
+def test_a_match_the_printer_never_writes_is_left_to_its_refusal() -> None:
+    """A MATCH in a FOREACH body: the printer refuses the FOREACH there first."""
+    body = read("MATCH (a)-[r]-(b) RETURN a").steps[0]
+    query = q.LinearQuery((q.Foreach("x", e.ListLiteral((e.Integer(1),)), (body,)),))
+    assert lower_self_loops(query, KUZU) is query
 
 
 def test_an_undirected_relationship_between_two_labels_is_kept() -> None:

@@ -45,6 +45,7 @@ from ..ir.analysis import (
 )
 from ..ir.node import Node
 from ..passes.cypher_uniqueness import edges_may_repeat
+from ..passes.outermost import UPDATING_STEPS
 from . import precedence as prec
 from .base import emits, quote_identifier
 from .graph import GraphTextGenerator
@@ -73,7 +74,6 @@ _SUBQUERY_WORDS = frozenset({"COUNT", "EXISTS", "COLLECT"})
 _COMPREHENSION_START = re.compile(r"(?:[^\W\d]\w*|`(?:[^`]|``)*`) IN\b")
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 _ON_ERROR = frozenset({"CONTINUE", "BREAK", "FAIL"})
-_UPDATING_STEPS = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _MATCH_MODE_WORDS = {
     p.MatchMode.DIFFERENT_EDGES: "DIFFERENT RELATIONSHIPS",
     p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
@@ -481,7 +481,7 @@ class CypherGenerator(GraphTextGenerator):
         if not step.body:
             raise self.unsupported("empty FOREACH", step)
         for inner in step.body:
-            if not isinstance(inner, _UPDATING_STEPS):
+            if not isinstance(inner, UPDATING_STEPS):
                 raise self.unsupported(
                     "non-updating clause in FOREACH",
                     inner,

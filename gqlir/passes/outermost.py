@@ -13,9 +13,13 @@ from operator import attrgetter
 from typing import Any
 
 from ..ir import expr as e
+from ..ir import query as q
 from ..ir.node import Node, child_fields
 
-__all__ = ["refuse_outermost"]
+__all__ = ["UPDATING_STEPS", "refuse_outermost"]
+
+#: The steps a FOREACH body may hold (the Cypher printer refuses any other there).
+UPDATING_STEPS = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 
 #: What holds no node worth looking into.
 _LEAVES = frozenset(
@@ -24,17 +28,28 @@ _LEAVES = frozenset(
 )
 
 
-def refuse_outermost(root: Node, kind: type, refuse: Callable[[Any], Node]) -> Node:
+def refuse_outermost(
+    root: Node, kind: type, refuse: Callable[[Any], Node], skip: tuple[type, ...] = ()
+) -> Node:
     """``root`` with each outermost node of class ``kind`` that ``refuse`` replaces (returns
-    anything but the node itself) replaced; nothing inside a replaced node is asked."""
+    anything but the node itself) replaced; nothing inside a replaced node is asked, nor
+    inside a node of a class in ``skip`` (which the caller knows holds none). The steps of a
+    FOREACH body that do not update are not asked either: the printer refuses the FOREACH
+    there, before it writes them."""
     found: dict[int, Node] = {}
     stack: list[Any] = [root]
     pop, extend, leaves, getters = stack.pop, stack.extend, _LEAVES, _CHILDREN
-    prop = e.Property
+    prop, foreach = e.Property, q.Foreach
     while stack:
         node = pop()
         cls = type(node)
         if cls in leaves:
+            continue
+        if skip and isinstance(node, skip):
+            continue
+        if cls is foreach:
+            stack.append(node.source)
+            extend(x for x in node.body if isinstance(x, UPDATING_STEPS))
             continue
         if cls is prop:  # (the commonest node: a property of a variable)
             stack.append(node.subject)

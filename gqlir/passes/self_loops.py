@@ -16,8 +16,10 @@ from dataclasses import replace
 from typing import Any
 
 from ..dialect import Dialect
+from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
+from ..ir.analysis import SUBQUERIES
 from ..ir.node import Node
 from .outermost import refuse_outermost
 
@@ -43,7 +45,18 @@ def lower_self_loops(root: Node, target: Dialect) -> Node:
             return step
         return q.RefusedStep(step, rel, "undirected relationship", message, _REWRITE, pos=rel.pos)
 
-    return refuse_outermost(root, q.Match, refuse)
+    # Without subqueries in expressions, every MATCH is a step of a query: no expression and
+    # no pattern needs a look.
+    skip = () if _subqueries(root) else (e.Expr, p.PathPattern)
+    return refuse_outermost(root, q.Match, refuse, skip)
+
+
+def _subqueries(root: Node) -> bool:
+    """Whether ``root`` holds a subquery expression (by the pipeline's summary of it, which
+    the pipeline has just gathered to choose this pass)."""
+    from .pipeline import summary_of
+
+    return not summary_of(root).kinds.isdisjoint(SUBQUERIES)
 
 
 def _loop(step: q.Match) -> p.RelPattern | None:
