@@ -62,12 +62,19 @@ _KIND_OF_FUNCTION = {
 
 
 def _results_agree(node: e.Case) -> bool:
-    """Whether a CASE has at most one result that is not null, or results of one known kind
-    (so no result is cast to another's type)."""
-    results = {w.result for w in node.whens} | {node.default or e.Null()}
-    results.discard(e.Null())
+    """Whether a CASE has at most one result that is not null (counting equal results once),
+    or results of one known kind (so no result is cast to another's type)."""
+    default = node.default
+    results = [w.result for w in node.whens if not isinstance(w.result, e.Null)]
+    if default is not None and not isinstance(default, e.Null):
+        results.append(default)
+    if len(results) <= 1:
+        return True
     kinds = {_result_kind(x) for x in results}
-    return len(results) <= 1 or (len(kinds) == 1 and None not in kinds)
+    if len(kinds) == 1 and None not in kinds:
+        return True
+    first = results[0]
+    return all(x == first for x in results[1:])
 
 
 def _result_kind(node: e.Expr | None) -> str | None:
