@@ -26,6 +26,7 @@ from gqlir.passes.list_positions import lower_list_positions
 from gqlir.passes.pipeline import lowerings
 from gqlir.passes.removed_properties import lower_removed_properties
 from gqlir.passes.self_loops import lower_self_loops
+from gqlir.passes.shortest_ends import lower_shortest_ends
 
 KUZU = get_dialect("kuzu")
 NEO4J = get_dialect("neo4j")
@@ -101,6 +102,36 @@ def test_a_target_that_matches_a_loop_once_does_not_run_the_pass() -> None:
     names = {x.name for x in lowerings(NEO4J)}
     assert "undirected-self-loops" not in names
     assert "undirected-self-loops" in {x.name for x in lowerings(KUZU)}
+
+
+# -- shortest-ends -------------------------------------------------------------------------
+def test_a_shortest_search_between_nodes_that_may_be_one_is_marked_refused() -> None:
+    query = read("MATCH p = shortestPath((a)-[*1..5]->(b)) RETURN p")
+    out = lower_shortest_ends(query, KUZU)
+    search = out.steps[0].patterns[0].search
+    assert isinstance(search, ir.RefusedSearch)
+    assert search.kind is query.steps[0].patterns[0].search.kind
+    assert search.construct == "shortest path between nodes that may be one"
+    error = refusal(query, KUZU)
+    assert error.construct == search.construct
+    assert error.offset == query.steps[0].patterns[0].pos
+
+
+def test_a_shortest_search_between_two_labels_is_kept() -> None:
+    query = read("MATCH p = shortestPath((a:A)-[*1..5]->(b:B)) RETURN p")
+    assert lower_shortest_ends(query, KUZU) is query
+    assert emit(query, KUZU) == "MATCH p = (a:A)-[* SHORTEST 1..5]->(b:B) RETURN p"
+
+
+def test_the_syntax_the_target_lacks_is_refused_before_the_marked_search() -> None:
+    """The printer raises the mark where it writes the search, after the refusals of the
+    pattern's syntax (Kuzu's shortest paths need bounds 1..n)."""
+    query = read("MATCH p = shortestPath((a)-[*0..5]->(b)) RETURN p")
+    assert isinstance(
+        lower_shortest_ends(query, KUZU).steps[0].patterns[0].search, ir.RefusedSearch
+    )
+    error = refusal(query, KUZU)
+    assert error.construct == "ANY SHORTEST" and "bounds from 1" in error.message
 
 
 # -- case-result-types ----------------------------------------------------------------------
@@ -278,6 +309,7 @@ def test_refusals_from_passes_keep_their_writing_order() -> None:
 
 # -- the summaries the passes declare -------------------------------------------------------
 _OURS = {
+    "shortest-ends",
     "undirected-self-loops",
     "case-result-types",
     "aggregate-defaults",

@@ -824,23 +824,11 @@ class CypherGenerator(GraphTextGenerator):
             raise self.unsupported(
                 construct, rel, message=f"{self.dialect.name}'s shortest paths start at length 1"
             )
-        self._check_shortest_ends(pattern)
-        return _QUANTIFIER_SEARCHES[search.kind]  # type: ignore[union-attr]
-
-    def _check_shortest_ends(self, pattern: p.PathPattern) -> None:
-        """Where a shortest search drops the paths from a node to itself, its two ends must be
-        nodes of two different single labels (so no such path exists)."""
-        if self.caps.shortest_same_endpoints:
-            return
-        first, last = pattern.path.elements[0], pattern.path.elements[-1]  # type: ignore[attr-defined]
-        labels = first.labels, last.labels
-        if not (all(isinstance(x, p.Label) for x in labels) and labels[0] != labels[1]):
-            raise self.unsupported(
-                "shortest path between nodes that may be one",
-                pattern,
-                message=f"{self.dialect.name} returns no shortest path from a node to itself",
-                rewrite="give the two end nodes different labels",
+        if type(search) is p.RefusedSearch:  # (the pass shortest-ends marked it)
+            raise self._pass_refusal(
+                search.construct, search.message, search.rewrite, pattern.pos, pattern
             )
+        return _QUANTIFIER_SEARCHES[search.kind]  # type: ignore[union-attr]
 
     def shortest_function(self, pattern: p.PathPattern) -> str | None:
         """``shortestPath(...)`` / ``allShortestPaths(...)`` where the dialect has them and the

@@ -55,6 +55,7 @@ from . import (
     search_filters,
     self_loops,
     set_items,
+    shortest_ends,
     temporal_calls,
     unwind_join,
 )
@@ -677,6 +678,16 @@ LOWERINGS: tuple[Lowering, ...] = (
         "not group implicitly",
         needed=lambda x: q.Projection in x.kinds and (bool(x.aggregates) or e.CountStar in x.kinds),
         summarizes=implicit_grouping.summarized,
+    ),
+    Lowering(
+        "shortest-ends",
+        frozenset({"cypher"}),
+        lambda t, s: shortest_ends.applies(t),
+        shortest_ends.lower_shortest_ends,
+        "a shortest search between nodes that may be one marked refused where the target "
+        "drops the paths from a node to itself",
+        needed=lambda x: p.Search in x.kinds,
+        summarizes=shortest_ends.summarized,
     ),
     Lowering(
         "element-references",
