@@ -22,6 +22,7 @@ from gqlir.passes.case_results import lower_case_results
 from gqlir.passes.division import refuse_integer_quotients
 from gqlir.passes.element_predicates import lower_element_predicates
 from gqlir.passes.implicit_grouping import lower_implicit_grouping
+from gqlir.passes.let_bindings import lower_let_bindings
 from gqlir.passes.list_positions import lower_list_positions
 from gqlir.passes.pipeline import lowerings
 from gqlir.passes.removed_properties import lower_removed_properties
@@ -132,6 +133,34 @@ def test_the_syntax_the_target_lacks_is_refused_before_the_marked_search() -> No
     )
     error = refusal(query, KUZU)
     assert error.construct == "ANY SHORTEST" and "bounds from 1" in error.message
+
+
+# -- let-bindings --------------------------------------------------------------------------
+def test_a_let_binding_that_reads_an_earlier_one_starts_a_new_let() -> None:
+    plus = e.Arithmetic(e.ArithOp.ADD, e.Variable("a"), e.Integer(1))
+    let = q.Let(
+        (
+            q.Binding("a", e.Integer(1)),
+            q.Binding("b", plus),
+            q.Binding("c", e.Integer(3)),
+            q.Binding("d", e.Variable("c")),
+        )
+    )
+    query = q.LinearQuery((let, q.Projection((q.ReturnItem(e.Variable("d"), "d"),))))
+    target = get_dialect("opencypher9")
+    out = lower_let_bindings(query, target)
+    assert [[b.variable for b in x.bindings] for x in out.steps[:-1]] == [["a"], ["b", "c"], ["d"]]
+    assert (
+        emit(query, target) == "WITH *, 1 AS a WITH *, a + 1 AS b, 3 AS c WITH *, c AS d RETURN d"
+    )
+    assert "let-bindings" not in {x.name for x in lowerings(NEO4J)}
+    assert emit(query, NEO4J) == "LET a = 1, b = a + 1, c = 3, d = c RETURN d"
+
+
+def test_a_let_whose_bindings_are_independent_is_kept() -> None:
+    let = q.Let((q.Binding("a", e.Integer(1)), q.Binding("b", e.Variable("x"))))
+    query = q.LinearQuery((let, q.Projection((q.ReturnItem(e.Variable("b"), "b"),))))
+    assert lower_let_bindings(query, get_dialect("opencypher9")) is query
 
 
 # -- case-result-types ----------------------------------------------------------------------
@@ -309,6 +338,7 @@ def test_refusals_from_passes_keep_their_writing_order() -> None:
 
 # -- the summaries the passes declare -------------------------------------------------------
 _OURS = {
+    "let-bindings",
     "shortest-ends",
     "undirected-self-loops",
     "case-result-types",

@@ -325,21 +325,9 @@ class CypherGenerator(GraphTextGenerator):
             raise self.unsupported("empty LET", step)
         if self.caps.let_step:
             return "LET " + ", ".join(self.gen(b) for b in step.bindings)
-        # WITH items cannot see each other: a binding that uses an earlier one starts a new WITH.
-        groups: list[list[q.Binding]] = [[]]
-        bound: set[str] = set()
-        for binding in step.bindings:
-            if groups[-1] and not bound.isdisjoint(_variable_names(binding.value)):
-                groups.append([])
-                bound = set()
-            groups[-1].append(binding)
-            bound.add(binding.variable)
-        return self.join_clauses(
-            [
-                "WITH *, "
-                + ", ".join(f"{self.gen(b.value)} AS {self.identifier(b.variable)}" for b in group)
-                for group in groups
-            ]
+        # (a binding that reads one before it is in a LET of its own: pass let-bindings)
+        return "WITH *, " + ", ".join(
+            f"{self.gen(b.value)} AS {self.identifier(b.variable)}" for b in step.bindings
         )
 
     @emits(q.Binding)
@@ -1553,10 +1541,6 @@ def _only_relationship(path: p.PathExpr) -> p.RelPattern | None:
     if isinstance(left, p.NodePattern) and isinstance(right, p.NodePattern):
         return rel if isinstance(rel, p.RelPattern) else None
     return None
-
-
-def _variable_names(node: Node) -> set[str]:
-    return {v.name for v in node.find_all(e.Variable)}
 
 
 def _conjunction(labels: p.LabelExpr) -> list[str] | None:

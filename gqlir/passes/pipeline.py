@@ -41,6 +41,7 @@ from . import (
     gql_functions,
     implicit_grouping,
     implied_uniqueness,
+    let_bindings,
     like_patterns,
     list_positions,
     list_predicates,
@@ -688,6 +689,16 @@ LOWERINGS: tuple[Lowering, ...] = (
         "drops the paths from a node to itself",
         needed=lambda x: p.Search in x.kinds,
         summarizes=shortest_ends.summarized,
+    ),
+    Lowering(
+        "let-bindings",
+        frozenset({"cypher"}),
+        lambda t, s: let_bindings.applies(t),
+        let_bindings.lower_let_bindings,
+        "a LET binding that reads one bound before it in the step starts a new LET, where LET "
+        "is written as a WITH (whose items cannot see each other)",
+        needed=lambda x: q.Let in x.kinds,
+        summarizes=let_bindings.summarized,
     ),
     Lowering(
         "element-references",
