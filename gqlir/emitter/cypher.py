@@ -372,8 +372,6 @@ class CypherGenerator(GraphTextGenerator):
         if step.mode.name == self.caps.default_match_mode or not edges_may_repeat(step):
             return ""
         words = _MATCH_MODE_WORDS[step.mode]
-        if not self.caps.match_modes and not edges_may_repeat(step):
-            return ""
         rewrite = None
         if step.mode is p.MatchMode.REPEATABLE_ELEMENTS:
             rewrite = "write each relationship pattern in its own MATCH clause"
