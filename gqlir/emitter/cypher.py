@@ -12,8 +12,8 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
   of the projection it follows (``WITH … ORDER BY … LIMIT … WHERE cond`` filters after the
   limit, which is what the two IR steps mean). It is never merged into a ``MATCH``'s WHERE,
   whose meaning differs under OPTIONAL MATCH;
-* a :class:`Let` is ``LET x = e`` or, without LET, ``WITH *, e AS x`` (split into several
-  WITH clauses where a binding uses one bound before it in the same step);
+* a :class:`Let` is ``LET x = e`` or, without LET, ``WITH *, e AS x`` (the pass
+  ``let-bindings`` has split a LET whose binding reads one bound before it);
 * quantifiers: ``*``, ``*n``, ``*m..``, ``*m..n`` in star syntax; ``{n}``, ``{m,}``, ``{m,n}``
   in braces syntax and on parenthesised paths. A star-syntax dialect that also has quantified
   path patterns gets the braces form throughout a graph pattern that needs it (a path selector,
@@ -23,9 +23,16 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
 * an EXISTS subquery that is one plain MATCH is written in its short form
   ``EXISTS { (a)-->(b) WHERE … }`` where the dialect reads it (``exists_pattern_form``).
 
-Meanings the printer does not decide: relationship uniqueness is spelled by the pass
-``cypher-uniqueness`` and GQL's element predicates and ``ELEMENTS()`` by ``element-predicates``
-(:mod:`gqlir.passes`), before it writes the query.
+Meanings the printer does not decide: the lowering passes (:mod:`gqlir.passes`, the Cypher
+family's in ``pipeline.LOWERINGS``) have rewritten the query before it writes it, relationship
+uniqueness (``cypher-uniqueness``), GQL's element predicates (``element-predicates``), Kuzu's
+null-giving ``sum``/``collect`` (``aggregate-defaults``), 1-based list positions
+(``list-positions``) and ``REMOVE`` as ``SET … = null`` (``removed-properties``) among them;
+what a pass refuses stays in the IR (:class:`~gqlir.ir.Untranslatable`,
+:class:`~gqlir.ir.RefusedStep`, :class:`~gqlir.ir.RefusedSearch`) and is raised here where the
+query writes it. What remains here are refusals of syntax the target lacks (a capability says
+so) and the choice among spellings of one meaning (docs/architecture.md, "What is still decided
+in the printers").
 """
 
 from __future__ import annotations
