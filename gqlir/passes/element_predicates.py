@@ -98,6 +98,7 @@ def _pairwise(node: Node, elements: tuple[e.Expr, ...], op: e.CompOp) -> Node:
 
 def _path_elements(node: e.FunctionCall) -> e.Expr:
     (path,) = node.args
+    assert isinstance(path, e.Variable)  # (of an expression: refused by _lower)
     i = next(f"_i{n}" for n in range(1, 10_000) if f"_i{n}" != path.name)
     at = e.Variable(i)
     half = e.Arithmetic(e.ArithOp.DIV, at, e.Integer(2))
