@@ -499,6 +499,25 @@ def test_uniqueness_matters_reads_the_path_structure_as_the_whole_walk_does() ->
     assert matches > 300
 
 
+@pytest.mark.parametrize(
+    ("query", "changes"),
+    [
+        ("MATCH (a:A) RETURN a.x = null AS r", True),
+        ("UNWIND null AS x RETURN x", True),
+        ("MATCH (a:A), (b:B {k: a.k}) RETURN b", True),
+        ("MATCH (a:A {k: 1})-[r:R]->(b:B) WHERE a.x > 2 RETURN b.y + 1 AS y", False),
+        ("MATCH (a:A) RETURN coalesce(a.x, null) AS r", False),
+    ],
+)
+def test_the_googlesql_pass_rewrites_only_what_its_rules_read(query: str, changes: bool) -> None:
+    """The pass looks for a literal null operand and an element filter reading another
+    variable in one walk, and leaves a query with neither as it is (the same object)."""
+    from gqlir.passes.googlesql import lower_googlesql
+
+    node = gqlir.parse(query, "neo4j")
+    assert (lower_googlesql(node, get_dialect("spanner")) is not node) is changes
+
+
 def test_the_cypher_passes_no_bundled_dialect_runs_skip_only_queries_they_leave_alone() -> None:
     """As above, for the Cypher passes whose capabilities no bundled dialect has
     (integer-quotients, implicit-grouping, the slice rule of list-positions): on a Cypher

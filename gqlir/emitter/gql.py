@@ -2032,14 +2032,18 @@ def emit_gql(
     target = get_dialect(dialect)
     if target.family != "gql":
         raise UnsupportedError(f"dialect family {target.family}", target.name)
-    generator = GqlGenerator(
-        target,
-        pretty=pretty,
-        graph=graph,
-        spanner_elements=spanner_elements,
-        rename_variables=rename_variables,
-        schema=schema,
-    )
+
+    def printer() -> GqlGenerator:
+        return GqlGenerator(
+            target,
+            pretty=pretty,
+            graph=graph,
+            spanner_elements=spanner_elements,
+            rename_variables=rename_variables,
+            schema=schema,
+        )
+
+    generator = printer()
 
     def lowered(node: Node) -> Node:
         return lower(
@@ -2060,7 +2064,7 @@ def emit_gql(
             if not stopped or refused.construct != UNLOWERED:
                 raise
         # (written past a refusal a pass left, up to a step left unlowered: in full after all)
-        return generator.generate(lowered(node))
+        return printer().generate(lowered(node))
     except RecursionError:
         raise UnsupportedError(
             "nesting depth",

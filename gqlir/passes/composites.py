@@ -92,20 +92,26 @@ class Composites:
         self.root = root
         self.scalar_properties = scalar_properties
 
-    # (the bindings are graded when a variable is first graded: most comparisons read none)
+    def know(self, bindings: list[tuple[str, e.Expr | None]], yield_star: bool) -> None:
+        """The query's bindings and YIELD * (:func:`_bindings`), found by the caller's own walk
+        (else found when a variable is first graded: most comparisons read none)."""
+        sources: dict[str, list[e.Expr | None]] = {}
+        for name, source in bindings:
+            sources.setdefault(name, []).append(source)
+        self.__dict__["sources"] = sources
+        self.__dict__["unknown"] = Grade.NULLS if yield_star else Grade.SCALAR
+
     @cached_property
     def unknown(self) -> Grade:
         """YIELD * binds names not known here: then an unknown name may be anything."""
-        yield_star = any(isinstance(n, q.ProcedureCall) and n.yield_star for n in self.root.walk())
-        return Grade.NULLS if yield_star else Grade.SCALAR
+        self.know(*_bindings(self.root))
+        return self.__dict__["unknown"]  # type: ignore[no-any-return]
 
     @cached_property
     def sources(self) -> dict[str, list[e.Expr | None]]:
         """Each name an expression binds -> those expressions (None: unknown)."""
-        sources: dict[str, list[e.Expr | None]] = {}
-        for name, source in _bindings(self.root):
-            sources.setdefault(name, []).append(source)
-        return sources
+        self.know(*_bindings(self.root))
+        return self.__dict__["sources"]  # type: ignore[no-any-return]
 
     @cached_property
     def bound(self) -> dict[str, Grade]:
@@ -209,28 +215,38 @@ class Composites:
         return Grade.NULLS
 
 
-def _bindings(root: Node) -> list[tuple[str, e.Expr | None]]:
+def _bindings(root: Node) -> tuple[list[tuple[str, e.Expr | None]], bool]:
     """Every variable an expression binds in ``root``, with that expression (None: unknown,
-    such as a procedure's output or a CSV row). An UNWIND or a comprehension binds each
-    element of its list: graded as the list (an element of a clean list is clean)."""
+    such as a procedure's output or a CSV row), and whether a ``YIELD *`` binds names not known
+    here. An UNWIND or a comprehension binds each element of its list: graded as the list (an
+    element of a clean list is clean)."""
     out: list[tuple[str, e.Expr | None]] = []
+    yield_star = False
     for node in root.walk():
-        if isinstance(node, q.Projection):
-            for item in node.items:
-                if item.alias is not None and item.expr != e.Variable(item.alias):
-                    out.append((item.alias, item.expr))
-        elif isinstance(node, q.Let):
-            out.extend((b.variable, b.value) for b in node.bindings)
-        elif isinstance(node, (q.Unwind, q.Foreach, e.ListComprehension, e.ListPredicate)):
-            out.append((node.variable, _element_of(node.source)))
-        elif isinstance(node, e.Reduce):
-            out.extend([(node.accumulator, None), (node.variable, _element_of(node.source))])
-        elif isinstance(node, q.LoadCsv):
-            out.append((node.variable, None))
-        elif isinstance(node, q.ProcedureCall):
-            for y in node.yields or ():
-                out.append((y.alias or y.field, None))
-    return out
+        yield_star = _bind(node, out) or yield_star
+    return out, yield_star
+
+
+def _bind(node: Node, out: list[tuple[str, e.Expr | None]]) -> bool:
+    """What ``node`` binds, added to ``out`` (see :func:`_bindings`); whether it is a
+    ``YIELD *``."""
+    if isinstance(node, q.Projection):
+        for item in node.items:
+            if item.alias is not None and item.expr != e.Variable(item.alias):
+                out.append((item.alias, item.expr))
+    elif isinstance(node, q.Let):
+        out.extend((b.variable, b.value) for b in node.bindings)
+    elif isinstance(node, (q.Unwind, q.Foreach, e.ListComprehension, e.ListPredicate)):
+        out.append((node.variable, _element_of(node.source)))
+    elif isinstance(node, e.Reduce):
+        out.extend([(node.accumulator, None), (node.variable, _element_of(node.source))])
+    elif isinstance(node, q.LoadCsv):
+        out.append((node.variable, None))
+    elif isinstance(node, q.ProcedureCall):
+        for y in node.yields or ():
+            out.append((y.alias or y.field, None))
+        return node.yield_star
+    return False
 
 
 def _element_of(source: e.Expr) -> e.Expr:
@@ -267,6 +283,10 @@ def applies(target: Dialect) -> bool:
     )
 
 
+#: The nodes :class:`_Check` may judge.
+_JUDGED = frozenset({e.In, e.Comparison, e.Case, e.Index})
+
+
 def check_composites(root: Node, target: Dialect, schema: Any = None) -> Node:
     """``root`` unchanged, or an :class:`UnsupportedError` for the first comparison, IN or
     subscript whose meaning on ``target`` may differ from Cypher's. ``schema`` (a SchemaGraph
@@ -284,7 +304,16 @@ class _Check:
 
     def run(self) -> None:
         caps = self.caps
+        found: list[Node] = []  # (the nodes to judge, and the bindings, in one walk)
+        bindings: list[tuple[str, e.Expr | None]] = []
+        yield_star = False
+        kinds = _JUDGED
         for node in self.root.walk():
+            yield_star = _bind(node, bindings) or yield_star
+            if type(node) in kinds:
+                found.append(node)
+        self.grades.know(bindings, yield_star)
+        for node in found:
             if isinstance(node, e.In) and not caps.membership_null_unknown:
                 self.membership(node)
             elif isinstance(node, e.Comparison) and not caps.list_equality_null_unknown:

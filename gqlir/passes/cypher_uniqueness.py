@@ -81,15 +81,19 @@ def edges_may_repeat(step: q.Match) -> bool:
     searches: it needs two relationships, or one that repeats (the GQL family's
     :func:`gqlir.passes.edge_uniqueness.uniqueness_matters` also counts what a path mode or a
     search keeps distinct)."""
+    return _may_repeat([x for pattern in step.patterns for x in pattern.walk()])
+
+
+def _may_repeat(parts: list[Node]) -> bool:
+    """:func:`edges_may_repeat` of a MATCH whose patterns' nodes are ``parts``."""
     rels = 0
-    for pattern in step.patterns:
-        for inner in pattern.walk():
-            if isinstance(inner, p.ParenPath):
+    for inner in parts:
+        if isinstance(inner, p.ParenPath):
+            return True
+        if isinstance(inner, p.RelPattern):
+            if inner.quantifier is not None:
                 return True
-            if isinstance(inner, p.RelPattern):
-                if inner.quantifier is not None:
-                    return True
-                rels += 1
+            rels += 1
     return rels > 1
 
 
@@ -105,7 +109,9 @@ class _Uniqueness(ScopedRewrite):
 
     def step(self, step: q.Step) -> q.Step:
         if isinstance(step, q.Match) and step.patterns:
-            new = self._quantifier_trail(self._edges_differ(self._trail_as_mode(step)))
+            parts = [x for pattern in step.patterns for x in pattern.walk()]  # (walked once)
+            new = self._trail_as_mode(step)
+            new = self._quantifier_trail(self._edges_differ(new, parts), parts)
             out = super().step(new)
             return step if out is new and new is step else out
         return super().step(step)
@@ -121,17 +127,17 @@ class _Uniqueness(ScopedRewrite):
             step, patterns=(replace(pattern, mode=None),), mode=p.MatchMode.DIFFERENT_EDGES
         )
 
-    def _edges_differ(self, step: q.Match) -> q.Match:
+    def _edges_differ(self, step: q.Match, parts: list[Node]) -> q.Match:
+        """(``parts``: the nodes of the MATCH's patterns.)"""
         caps = self.caps
         if (
             step.mode is not p.MatchMode.DIFFERENT_EDGES
             or caps.default_match_mode != p.MatchMode.REPEATABLE_ELEMENTS.name
             or caps.match_modes
-            or not edges_may_repeat(step)
+            or not _may_repeat(parts)
         ):
             return step
-        nodes = [inner for pattern in step.patterns for inner in pattern.walk()]
-        if any(isinstance(x, p.ParenPath) or getattr(x, "quantifier", None) for x in nodes):
+        if any(isinstance(x, p.ParenPath) or getattr(x, "quantifier", None) for x in parts):
             return step
         if self._star is None:
             self._star = any(isinstance(x, q.Projection) and x.star for x in self.root.walk())
@@ -185,14 +191,14 @@ class _Uniqueness(ScopedRewrite):
         assert test is not None  # (uniqueness matters: two relationships at least)
         return named, test  # type: ignore[return-value]
 
-    def _quantifier_trail(self, step: q.Match) -> q.Match:
+    def _quantifier_trail(self, step: q.Match, parts: list[Node]) -> q.Match:
+        """(``parts``: the nodes of the MATCH's patterns, as read.)"""
         caps = self.caps
         if step.mode is not p.MatchMode.DIFFERENT_EDGES or caps.match_modes:
             return step
-        found = [x for pattern in step.patterns for x in pattern.walk()]
-        if any(isinstance(x, p.ParenPath) for x in found):
+        if any(isinstance(x, p.ParenPath) for x in parts):
             return step
-        rels = [x for x in found if isinstance(x, p.RelPattern)]
+        rels = [x for x in parts if isinstance(x, p.RelPattern)]
         if len(rels) != 1 or rels[0].quantifier is None:
             return step
         (pattern,) = [x for x in step.patterns if rels[0] in x.path.walk()]

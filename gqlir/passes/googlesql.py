@@ -39,13 +39,40 @@ def lower_googlesql(root: Node, target: Dialect) -> Node:
     """``root`` with literal-null operands folded and element filters that read other
     variables moved to their MATCH's WHERE, as ``target``'s capabilities ask."""
     caps = target.capabilities
-    if not caps.literal_null_operands:
-        elements = _element_names(root)
-        root = root.transform(lambda node: _fold_null_operand(node, elements, target))
-    if not caps.element_filters_read_others:
+    fold, hoist = not caps.literal_null_operands, not caps.element_filters_read_others
+    nulls = others = False  # (whether either rule has anything to do: one walk for both)
+    elements = (p.NodePattern, p.RelPattern)
+    for node in root.walk():
+        if fold and not nulls and _null_operand(node):
+            nulls = True
+        elif hoist and not others and isinstance(node, elements) and _reads_others(node):
+            others = True
+    if nulls:
+        names = _element_names(root)
+        root = root.transform(lambda node: _fold_null_operand(node, names, target))
+    if others:
         fresh = _Fresh(root)
         root = root.transform(lambda node: _hoist_element_filters(node, fresh, target))
     return root
+
+
+def _null_operand(node: Node) -> bool:
+    """Whether :func:`_fold_null_operand` rewrites or refuses ``node`` (a literal null operand
+    of an operator, or of UNWIND): folding a query without one changes nothing."""
+    cls, null = type(node), e.Null
+    if cls is q.Unwind:
+        return type(node.source) is null  # type: ignore[attr-defined]
+    if cls is e.Not or cls is e.Negate:
+        return type(node.operand) is null  # type: ignore[attr-defined]
+    if cls is e.In:
+        return type(node.container) is null  # type: ignore[attr-defined]
+    if (
+        cls is e.Comparison
+        or cls is e.Concat
+        or (cls is e.Arithmetic and node.op in _NULL_FREE_ARITHMETIC)  # type: ignore[attr-defined]
+    ):
+        return type(node.left) is null or type(node.right) is null  # type: ignore[attr-defined]
+    return False
 
 
 def _element_names(root: Node) -> set[str]:

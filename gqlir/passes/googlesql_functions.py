@@ -54,6 +54,10 @@ def _literal(node: e.Expr, least: int) -> int | None:
     return None
 
 
+#: The functions :func:`lower_functions` may rewrite.
+NAMES = frozenset({"left", "right", "substring", "round", "tofloat", "tointeger"})
+
+
 def lower_functions(root: Node, target: Dialect) -> Node:
     """``root`` with the Cypher functions ``target`` lacks written as GoogleSQL ones, where
     the values agree."""

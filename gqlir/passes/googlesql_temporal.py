@@ -356,6 +356,21 @@ _WRITTEN = frozenset(
 
 #: The functions and node kinds the scope-typed rules rewrite (the pass is skipped without them).
 NAMES = frozenset({"date", "datetime", "date.truncate"})
+#: The functions whose value may be a date, an instant or a duration (by the part of their name
+#: before a dot): Cypher's constructors and the GoogleSQL forms the earlier passes write.
+_TEMPORAL_SOURCES = frozenset(
+    {"date", "datetime", "localdatetime", "time", "localtime", "duration", "googlesql"}
+)
+
+
+def dates_needed(summary: Any, target: Dialect, typed: bool = False) -> bool:
+    """Whether a query (its pipeline ``summary``) may hold a date, an instant or a duration for
+    the rules of :func:`lower_dates`: a temporal literal, a call that makes one, or a schema
+    whose properties may be typed so (``typed``). A stored property of unknown type meets a
+    rule only beside a constant duration, itself a literal or a call."""
+    if typed or e.TemporalLiteral in summary.kinds:
+        return True
+    return any(name.partition(".")[0] in _TEMPORAL_SOURCES for name in summary.functions)
 
 
 def lower_dates(

@@ -37,6 +37,8 @@ from . import (
     element_predicates,
     element_references,
     fixed_paths,
+    googlesql_functions,
+    googlesql_temporal,
     gql_expressions,
     gql_functions,
     implicit_grouping,
@@ -69,7 +71,6 @@ from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
 from .googlesql_strings import lower_string_predicates
-from .googlesql_temporal import NAMES as _DATE_FUNCTIONS
 from .googlesql_temporal import NOW, TODAY, lower_dates, lower_timestamps
 from .googlesql_temporal import applies as _googlesql_dates
 from .gql_expressions import lower_gql_expressions
@@ -390,6 +391,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_strings,
         lower_string_predicates,
         "CONTAINS as STRPOS(s, t) > 0, =~ with a literal pattern as an anchored REGEXP_CONTAINS",
+        needed=lambda x: e.StringMatch in x.kinds or e.RegexMatch in x.kinds,
     ),
     Lowering(
         "googlesql-division",
@@ -397,6 +399,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_division,
         lower_integer_division,
         "a / of two known integers as DIV (truncating) where / gives a float",
+        needed=lambda x: x.other_arithmetic,  # (/ is among them)
     ),
     Lowering(
         "googlesql-functions",
@@ -404,6 +407,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         _googlesql_functions,
         lower_functions,
         "left/right/substring as SUBSTR, toFloat of a number as CAST, round(x) half up",
+        needed=lambda x: not x.functions.isdisjoint(googlesql_functions.NAMES),
     ),
     Lowering(
         "googlesql-temporal",
@@ -540,11 +544,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         "d.year as EXTRACT, date ± duration as DATE_ADD, instant ± duration as TIMESTAMP_ADD, "
         "date.truncate as DATE_TRUNC, date({timezone}) / datetime() as CURRENT_DATE / "
         "CURRENT_TIMESTAMP, by operand types",
-        needed=lambda x: (
-            e.Arithmetic in x.kinds
-            or e.Property in x.kinds
-            or not x.functions.isdisjoint(_DATE_FUNCTIONS)
-        ),
+        needed=googlesql_temporal.dates_needed,
+        needed_by_target=True,
         reads_properties=True,
     ),
     Lowering(
