@@ -86,6 +86,30 @@ def test_loops_are_refused_wherever_a_match_may_hold_one(text: str) -> None:
     assert any(isinstance(x, q.RefusedStep) for x in out.walk())
 
 
+def test_the_chains_of_a_path_are_those_a_walk_finds_where_no_expression_holds_one() -> None:
+    """Without subqueries and pattern comprehensions, the pass reads a MATCH's chains from its
+    paths' structure: the chains a whole walk finds, in the same order."""
+    from gqlir.conformance import tck
+    from gqlir.ir.analysis import OPAQUE
+    from gqlir.passes.self_loops import _all_chains, _path_chains
+
+    compared = 0
+    for text in tck.valid_queries(tck.default_tck_dir()):
+        try:
+            query = gqlir.parse(text, "neo4j")
+        except gqlir.GqlirError:
+            continue
+        for pattern in query.find_all(ir.PathPattern):
+            if any(isinstance(x, OPAQUE) for x in pattern.walk()):
+                continue
+            compared += 1
+            assert list(_path_chains(pattern)) == list(_all_chains(pattern)), text
+    assert compared > 1000
+    nested = read("MATCH (a)-[r]->(b), p = ((x)-[s]->(y)-[t]-(z)){1,3}(w) RETURN a").steps[0]
+    for pattern in nested.patterns:
+        assert list(_path_chains(pattern)) == list(_all_chains(pattern))
+
+
 def test_a_match_the_printer_never_writes_is_left_to_its_refusal() -> None:
     """A MATCH in a FOREACH body: the printer refuses the FOREACH there first."""
     body = read("MATCH (a)-[r]-(b) RETURN a").steps[0]

@@ -41,7 +41,8 @@ def lower_aggregate_defaults(root: Node, target: Dialect) -> Node:
 
 
 def summarized(summary: Any) -> Any:
-    """The pipeline summary of the pass's output from its input's: each aggregate is kept inside a coalesce() with a literal."""
+    """The pipeline summary of the pass's output from its input's: each aggregate is kept inside a
+    coalesce() with a literal."""
     return replace(
         summary,
         kinds=summary.kinds | {e.FunctionCall, e.ListLiteral},

@@ -95,5 +95,6 @@ def _result_kind(node: e.Expr | None) -> str | None:
 
 
 def summarized(summary: Any) -> Any:
-    """The pipeline summary of the pass's output from its input's: the refused CASE is kept inside the Untranslatable."""
+    """The pipeline summary of the pass's output from its input's: the refused CASE is kept inside
+    the Untranslatable."""
     return replace(summary, kinds=summary.kinds | {e.Untranslatable})

@@ -50,5 +50,6 @@ def groups_implicitly(step: q.Projection) -> bool:
 
 
 def summarized(summary: Any) -> Any:
-    """The pipeline summary of the pass's output from its input's: the refused projection is kept inside the RefusedStep."""
+    """The pipeline summary of the pass's output from its input's: the refused projection is kept
+    inside the RefusedStep."""
     return replace(summary, kinds=summary.kinds | {q.RefusedStep})

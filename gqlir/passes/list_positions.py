@@ -46,24 +46,26 @@ def lower_list_positions(root: Node, target: Dialect) -> Node:
     slice_message = f"{target.name} counts list positions from {base}; the IR's slice is 0-based"
 
     def rewrite(node: Node) -> Node:
-        kind = type(node)
-        if kind is e.Index and subscripts:
-            index = node.index  # type: ignore[attr-defined]
-            if isinstance(index, e.Integer):
-                if index.value < 0:
-                    return node
-                shifted = e.Integer(index.value + base, pos=index.pos)
-                return e.Index(node.subject, shifted, pos=node.pos)  # type: ignore[attr-defined]
+        if isinstance(node, e.Index) and subscripts:
+            index = node.index
             if isinstance(index, e.String):  # a map key, not a position
                 return node
-            return e.Untranslatable(node, "list subscript", position_message, pos=node.pos)  # type: ignore[arg-type]
-        if kind is e.Slice and slices and (node.start is not None or node.end is not None):  # type: ignore[attr-defined]
-            return e.Untranslatable(node, "list slice", slice_message, pos=node.pos)  # type: ignore[arg-type]
+            if not isinstance(index, e.Integer):
+                return e.Untranslatable(node, "list subscript", position_message, pos=node.pos)
+            if index.value < 0:  # from the end: as every dialect counts
+                return node
+            shifted = e.Integer(index.value + base, pos=index.pos)
+            return e.Index(node.subject, shifted, pos=node.pos)
+        if isinstance(node, e.Slice) and slices:
+            if node.start is None and node.end is None:
+                return node
+            return e.Untranslatable(node, "list slice", slice_message, pos=node.pos)
         return node
 
     return root.transform(rewrite)
 
 
 def summarized(summary: Any) -> Any:
-    """The pipeline summary of the pass's output from its input's: positions change, and a refused subscript is kept inside the Untranslatable."""
+    """The pipeline summary of the pass's output from its input's: positions change, and a refused
+    subscript is kept inside the Untranslatable."""
     return replace(summary, kinds=summary.kinds | {e.Untranslatable})

@@ -43,5 +43,6 @@ def _as_set(step: q.Remove) -> q.Step:
 
 
 def summarized(summary: Any) -> Any:
-    """The pipeline summary of the pass's output from its input's: a REMOVE's subjects are kept in the SET (the kinds it no longer holds stay listed)."""
+    """The pipeline summary of the pass's output from its input's: a REMOVE's subjects are kept in
+    the SET (the kinds it no longer holds stay listed)."""
     return replace(summary, kinds=summary.kinds | {q.SetClause, q.SetProperty})

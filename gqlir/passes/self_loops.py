@@ -12,6 +12,7 @@ MATCH is written, as the refusal names the MATCH's first such relationship).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -39,32 +40,59 @@ def lower_self_loops(root: Node, target: Dialect) -> Node:
     """Every MATCH of ``root`` with an undirected relationship that may be a loop, refused."""
     message = f"{target.name} matches a self-loop once in each direction"
 
+    kinds = _summary_kinds(root)
+    # Without subqueries in expressions, every MATCH is a step of a query (no expression and
+    # no pattern needs a look), and without pattern comprehensions too, every chain of a MATCH
+    # is in its paths' structure.
+    subqueries = not kinds.isdisjoint(SUBQUERIES)
+    chains = _all_chains if subqueries or e.PatternComprehension in kinds else _path_chains
+
     def refuse(step: q.Match) -> q.Step:
-        rel = _loop(step)
+        rel = _loop(step, chains)
         if rel is None:
             return step
         return q.RefusedStep(step, rel, "undirected relationship", message, _REWRITE, pos=rel.pos)
 
-    # Without subqueries in expressions, every MATCH is a step of a query: no expression and
-    # no pattern needs a look.
-    skip = () if _subqueries(root) else (e.Expr, p.PathPattern)
+    skip = () if subqueries else (e.Expr, p.PathPattern)
     return refuse_outermost(root, q.Match, refuse, skip)
 
 
-def _subqueries(root: Node) -> bool:
-    """Whether ``root`` holds a subquery expression (by the pipeline's summary of it, which
-    the pipeline has just gathered to choose this pass)."""
+def _summary_kinds(root: Node) -> frozenset[type]:
+    """The node kinds ``root`` holds, by the pipeline's summary of it (which the pipeline has
+    just gathered to choose this pass)."""
     from .pipeline import summary_of
 
-    return not summary_of(root).kinds.isdisjoint(SUBQUERIES)
+    return summary_of(root).kinds
 
 
-def _loop(step: q.Match) -> p.RelPattern | None:
+def _all_chains(pattern: p.PathPattern) -> Iterator[p.PathChain]:
+    """Every path chain inside ``pattern``, those of the subqueries and pattern comprehensions
+    of its expressions too, in writing order."""
+    for node in pattern.walk():
+        if isinstance(node, p.PathChain):
+            yield node
+
+
+def _path_chains(pattern: p.PathPattern) -> Iterator[p.PathChain]:
+    """The path chains of ``pattern``'s path, in writing order (as :func:`_all_chains` for a
+    pattern whose expressions hold no pattern)."""
+    stack: list[p.PathExpr] = [pattern.path]
+    while stack:
+        path = stack.pop()
+        if isinstance(path, p.PathUnion):
+            stack.extend(reversed(path.alternatives))
+            continue
+        yield path
+        inner = [x.path for x in path.elements if isinstance(x, p.ParenPath)]
+        stack.extend(reversed(inner))
+
+
+def _loop(
+    step: q.Match, chains: Callable[[p.PathPattern], Iterator[p.PathChain]]
+) -> p.RelPattern | None:
     """The first undirected relationship of ``step`` that may match a self-loop."""
     for pattern in step.patterns:
-        for chain in pattern.walk():
-            if not isinstance(chain, p.PathChain):
-                continue
+        for chain in chains(pattern):
             elements = chain.elements
             last = len(elements) - 1
             for i, rel in enumerate(elements):
@@ -84,5 +112,6 @@ def _loop(step: q.Match) -> p.RelPattern | None:
 
 
 def summarized(summary: Any) -> Any:
-    """The pipeline summary of the pass's output from its input's: the refused MATCH is kept inside the RefusedStep."""
+    """The pipeline summary of the pass's output from its input's: the refused MATCH is kept inside
+    the RefusedStep."""
     return replace(summary, kinds=summary.kinds | {q.RefusedStep})
