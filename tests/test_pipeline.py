@@ -524,3 +524,36 @@ def test_the_googlesql_pass_rewrites_only_what_its_rules_read(query: str, change
 
     node = gqlir.parse(query, "neo4j")
     assert (lower_googlesql(node, get_dialect("spanner")) is not node) is changes
+
+
+def test_the_cypher_passes_no_bundled_dialect_runs_skip_only_queries_they_leave_alone() -> None:
+    """As above, for the Cypher passes whose capabilities no bundled dialect has
+    (integer-quotients, implicit-grouping, the slice rule of list-positions): on a Cypher
+    dialect built with them, a pass judged not needed gives its input back."""
+    from gqlir.dialect import Capabilities, Dialect
+    from gqlir.passes.pipeline import summarize
+
+    target = Dialect(
+        name="test-cypher",
+        family="cypher",
+        grammar="cypher",
+        description="built by the test",
+        capabilities=Capabilities(
+            integer_division="float", implicit_grouping=False, list_index_base=1
+        ),
+    )
+    names = {"integer-quotients", "implicit-grouping", "list-positions"}
+    chosen = [x for x in lowerings(target) if x.name in names]
+    assert {x.name for x in chosen} == names
+    checked = 0
+    for text, read in _sample_queries():
+        try:
+            node = gqlir.parse(text, read)
+        except gqlir.GqlirError:
+            continue
+        summary = summarize(node)
+        for lowering in chosen:
+            if not lowering.needed(summary):
+                checked += 1
+                assert _run_pass(lowering, node, target) is node, (lowering.name, text)
+    assert checked > 100

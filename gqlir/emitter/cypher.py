@@ -12,8 +12,8 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
   of the projection it follows (``WITH … ORDER BY … LIMIT … WHERE cond`` filters after the
   limit, which is what the two IR steps mean). It is never merged into a ``MATCH``'s WHERE,
   whose meaning differs under OPTIONAL MATCH;
-* a :class:`Let` is ``LET x = e`` or, without LET, ``WITH *, e AS x`` (split into several
-  WITH clauses where a binding uses one bound before it in the same step);
+* a :class:`Let` is ``LET x = e`` or, without LET, ``WITH *, e AS x`` (the pass
+  ``let-bindings`` has split a LET whose binding reads one bound before it);
 * quantifiers: ``*``, ``*n``, ``*m..``, ``*m..n`` in star syntax; ``{n}``, ``{m,}``, ``{m,n}``
   in braces syntax and on parenthesised paths. A star-syntax dialect that also has quantified
   path patterns gets the braces form throughout a graph pattern that needs it (a path selector,
@@ -23,9 +23,16 @@ Forms chosen where Cypher offers several (the Cypher builder reads each back to 
 * an EXISTS subquery that is one plain MATCH is written in its short form
   ``EXISTS { (a)-->(b) WHERE … }`` where the dialect reads it (``exists_pattern_form``).
 
-Meanings the printer does not decide: relationship uniqueness is spelled by the pass
-``cypher-uniqueness`` and GQL's element predicates and ``ELEMENTS()`` by ``element-predicates``
-(:mod:`gqlir.passes`), before it writes the query.
+Meanings the printer does not decide: the lowering passes (:mod:`gqlir.passes`, the Cypher
+family's in ``pipeline.LOWERINGS``) have rewritten the query before it writes it, relationship
+uniqueness (``cypher-uniqueness``), GQL's element predicates (``element-predicates``), Kuzu's
+null-giving ``sum``/``collect`` (``aggregate-defaults``), 1-based list positions
+(``list-positions``) and ``REMOVE`` as ``SET … = null`` (``removed-properties``) among them;
+what a pass refuses stays in the IR (:class:`~gqlir.ir.Untranslatable`,
+:class:`~gqlir.ir.RefusedStep`, :class:`~gqlir.ir.RefusedSearch`) and is raised here where the
+query writes it. What remains here are refusals of syntax the target lacks (a capability says
+so) and the choice among spellings of one meaning (docs/architecture.md, "What is still decided
+in the printers").
 """
 
 from __future__ import annotations
@@ -33,20 +40,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..analysis.aggregates import aggregates
 from ..dialect import Dialect
+from ..errors import UnsupportedError
 from ..ir import ddl as d
 from ..ir import expr as e
 from ..ir import pattern as p
-from ..ir import predicates as pr
 from ..ir import query as q
 from ..ir.analysis import (
-    BOOLEAN_VALUED,
     column_name,
     reads_only,
 )
 from ..ir.node import Node
 from ..passes.cypher_uniqueness import edges_may_repeat
+from ..passes.outermost import UPDATING_STEPS
 from . import precedence as prec
 from .base import emits, quote_identifier
 from .graph import GraphTextGenerator
@@ -75,7 +81,6 @@ _SUBQUERY_WORDS = frozenset({"COUNT", "EXISTS", "COLLECT"})
 _COMPREHENSION_START = re.compile(r"(?:[^\W\d]\w*|`(?:[^`]|``)*`) IN\b")
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 _ON_ERROR = frozenset({"CONTINUE", "BREAK", "FAIL"})
-_UPDATING_STEPS = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _MATCH_MODE_WORDS = {
     p.MatchMode.DIFFERENT_EDGES: "DIFFERENT RELATIONSHIPS",
     p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
@@ -263,12 +268,6 @@ class CypherGenerator(GraphTextGenerator):
         parts = ["RETURN" if final else "WITH"]
         if step.distinct:
             parts.append("DISTINCT")
-        if not self.caps.implicit_grouping and _groups_implicitly(step):
-            raise self.unsupported(
-                "implicit grouping",
-                step,
-                rewrite="GROUP BY the non-aggregate items",
-            )
         items = ["*"] if step.star else []
         items.extend(self.projected_item(item, final=final) for item in step.items)
         if not items:
@@ -333,26 +332,19 @@ class CypherGenerator(GraphTextGenerator):
             raise self.unsupported("empty LET", step)
         if self.caps.let_step:
             return "LET " + ", ".join(self.gen(b) for b in step.bindings)
-        # WITH items cannot see each other: a binding that uses an earlier one starts a new WITH.
-        groups: list[list[q.Binding]] = [[]]
-        bound: set[str] = set()
-        for binding in step.bindings:
-            if groups[-1] and not bound.isdisjoint(_variable_names(binding.value)):
-                groups.append([])
-                bound = set()
-            groups[-1].append(binding)
-            bound.add(binding.variable)
-        return self.join_clauses(
-            [
-                "WITH *, "
-                + ", ".join(f"{self.gen(b.value)} AS {self.identifier(b.variable)}" for b in group)
-                for group in groups
-            ]
+        # (a binding that reads one before it is in a LET of its own: pass let-bindings)
+        return "WITH *, " + ", ".join(
+            f"{self.gen(b.value)} AS {self.identifier(b.variable)}" for b in step.bindings
         )
 
     @emits(q.Binding)
     def binding(self, binding: q.Binding) -> str:
         return f"{self.identifier(binding.variable)} = {self.gen(binding.value)}"
+
+    @emits(q.RefusedStep)
+    def refused_step(self, step: q.RefusedStep) -> str:
+        """A lowering pass's refusal of a step, raised where the query writes it."""
+        raise self._pass_refusal(step.construct, step.message, step.rewrite, step.pos, step.node)
 
     @emits(q.Unwind)
     def unwind(self, step: q.Unwind) -> str:
@@ -369,7 +361,6 @@ class CypherGenerator(GraphTextGenerator):
     def match(self, step: q.Match) -> str:
         if not step.patterns:
             raise self.unsupported("empty MATCH", step)
-        self._check_self_loops(step)
         parts = ["OPTIONAL MATCH" if step.optional else "MATCH"]
         mode = self.match_mode(step)
         if mode:
@@ -378,39 +369,6 @@ class CypherGenerator(GraphTextGenerator):
         if step.where is not None:
             parts.append("WHERE " + self.gen(step.where))
         return " ".join(parts)
-
-    def _check_self_loops(self, step: q.Match) -> None:
-        """Where an undirected relationship matches a self-loop twice (Kuzu), it is written
-        only between nodes of two different single labels: a schema-first engine's edge
-        between two node tables cannot be a loop."""
-        if self.caps.undirected_self_loop_once:
-            return
-        for pattern in step.patterns:
-            for chain in pattern.walk():
-                if isinstance(chain, p.PathChain):
-                    self._check_chain_loops(chain)
-
-    def _check_chain_loops(self, chain: p.PathChain) -> None:
-        elements = chain.elements
-        for i, rel in enumerate(elements):
-            if not isinstance(rel, p.RelPattern) or rel.direction is not p.Direction.EITHER:
-                continue
-            ends = elements[i - 1 : i + 2 : 2] if 0 < i < len(elements) - 1 else ()
-            labels = [getattr(x, "labels", None) for x in ends]
-            distinct = (
-                rel.quantifier is None
-                and len(labels) == 2
-                and all(isinstance(x, p.Label) for x in labels)
-                and labels[0] != labels[1]
-            )
-            if not distinct:
-                raise self.unsupported(
-                    "undirected relationship",
-                    rel,
-                    message=f"{self.dialect.name} matches a self-loop once in each direction",
-                    rewrite="give the two end nodes different labels, or match each "
-                    "direction in its own query and UNION ALL them, excluding loops from one",
-                )
 
     def match_mode(self, step: q.Match) -> str:
         """Nothing for the dialect's default edge uniqueness, the mode's keywords otherwise.
@@ -421,8 +379,6 @@ class CypherGenerator(GraphTextGenerator):
         if step.mode.name == self.caps.default_match_mode or not edges_may_repeat(step):
             return ""
         words = _MATCH_MODE_WORDS[step.mode]
-        if not self.caps.match_modes and not edges_may_repeat(step):
-            return ""
         rewrite = None
         if step.mode is p.MatchMode.REPEATABLE_ELEMENTS:
             rewrite = "write each relationship pattern in its own MATCH clause"
@@ -497,18 +453,6 @@ class CypherGenerator(GraphTextGenerator):
     def remove(self, step: q.Remove) -> str:
         if not step.items:
             raise self.unsupported("empty REMOVE", step)
-        if (
-            self.caps.graph_writes
-            and not self.caps.remove_clause
-            and all(isinstance(item, q.RemoveProperty) for item in step.items)
-        ):
-            # A property set to null is removed: SET n.p = NULL means REMOVE n.p (Kuzu).
-            nulls = tuple(
-                q.SetProperty(item.subject, item.key, e.Null(), pos=item.pos)
-                for item in step.items
-                if isinstance(item, q.RemoveProperty)
-            )
-            return self.gen(q.SetClause(nulls, pos=step.pos))
         self.require(self.caps.graph_writes and self.caps.remove_clause, "REMOVE", step)
         return "REMOVE " + ", ".join(self.gen(item) for item in step.items)
 
@@ -530,7 +474,7 @@ class CypherGenerator(GraphTextGenerator):
         if not step.body:
             raise self.unsupported("empty FOREACH", step)
         for inner in step.body:
-            if not isinstance(inner, _UPDATING_STEPS):
+            if not isinstance(inner, UPDATING_STEPS):
                 raise self.unsupported(
                     "non-updating clause in FOREACH",
                     inner,
@@ -873,23 +817,11 @@ class CypherGenerator(GraphTextGenerator):
             raise self.unsupported(
                 construct, rel, message=f"{self.dialect.name}'s shortest paths start at length 1"
             )
-        self._check_shortest_ends(pattern)
-        return _QUANTIFIER_SEARCHES[search.kind]  # type: ignore[union-attr]
-
-    def _check_shortest_ends(self, pattern: p.PathPattern) -> None:
-        """Where a shortest search drops the paths from a node to itself, its two ends must be
-        nodes of two different single labels (so no such path exists)."""
-        if self.caps.shortest_same_endpoints:
-            return
-        first, last = pattern.path.elements[0], pattern.path.elements[-1]  # type: ignore[attr-defined]
-        labels = first.labels, last.labels
-        if not (all(isinstance(x, p.Label) for x in labels) and labels[0] != labels[1]):
-            raise self.unsupported(
-                "shortest path between nodes that may be one",
-                pattern,
-                message=f"{self.dialect.name} returns no shortest path from a node to itself",
-                rewrite="give the two end nodes different labels",
+        if type(search) is p.RefusedSearch:  # (the pass shortest-ends marked it)
+            raise self._pass_refusal(
+                search.construct, search.message, search.rewrite, pattern.pos, pattern
             )
+        return _QUANTIFIER_SEARCHES[search.kind]  # type: ignore[union-attr]
 
     def shortest_function(self, pattern: p.PathPattern) -> str | None:
         """``shortestPath(...)`` / ``allShortestPaths(...)`` where the dialect has them and the
@@ -1199,6 +1131,23 @@ class CypherGenerator(GraphTextGenerator):
         entries = (f"{self.schema_name(key)}: {self.gen(value)}" for key, value in node.entries)
         return "{" + ", ".join(entries) + "}"
 
+    @emits(e.Untranslatable)
+    def untranslatable(self, node: e.Untranslatable) -> str:
+        """A lowering pass's refusal of an expression, raised where the query writes it."""
+        raise self._pass_refusal(node.construct, node.message, node.rewrite, node.pos, node.expr)
+
+    def _pass_refusal(
+        self, construct: str, message: str, rewrite: str, pos: int | None, at: Node
+    ) -> UnsupportedError:
+        return UnsupportedError(
+            construct,
+            self.dialect.name,
+            message or None,
+            rewrite=rewrite or None,
+            offset=pos,
+            node=at,
+        )
+
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> str:
         return self.identifier(node.name)
@@ -1211,32 +1160,11 @@ class CypherGenerator(GraphTextGenerator):
     @emits(e.Index)
     def index(self, node: e.Index) -> str:
         self.require(self.caps.subscript, "subscript", node)
-        base = self.caps.list_index_base
-        if base != 0:
-            # The IR counts from 0 (and from the end with negatives, as every dialect does):
-            # a literal position shifts; any other index could be a map key or of either sign.
-            if isinstance(node.index, e.Integer):
-                position = node.index.value + base if node.index.value >= 0 else node.index.value
-                return f"{self.postfix_subject(node.subject)}[{position}]"
-            if not isinstance(node.index, e.String):  # a string is a map key, not a position
-                raise self.unsupported(
-                    "list subscript",
-                    node,
-                    message=f"{self.dialect.name} counts list positions from {base}; only a "
-                    "literal position can be shifted to it",
-                )
         return f"{self.postfix_subject(node.subject)}[{self.gen(node.index)}]"
 
     @emits(e.Slice)
     def slice(self, node: e.Slice) -> str:
         self.require(self.caps.slicing and self.caps.slice_syntax == "..", "list slice", node)
-        if self.caps.list_index_base != 0 and (node.start is not None or node.end is not None):
-            raise self.unsupported(
-                "list slice",
-                node,
-                message=f"{self.dialect.name} counts list positions from "
-                f"{self.caps.list_index_base}; the IR's slice is 0-based",
-            )
         start = "" if node.start is None else self.gen(node.start)
         end = "" if node.end is None else self.gen(node.end)
         return f"{self.postfix_subject(node.subject)}[{start}..{end}]"
@@ -1244,18 +1172,6 @@ class CypherGenerator(GraphTextGenerator):
     # -- operators -----------------------------------------------------------------------------
     @emits(e.Arithmetic)
     def arithmetic(self, node: e.Arithmetic) -> str:
-        if (
-            node.op is e.ArithOp.DIV
-            and self.caps.integer_division != "truncate"
-            and not isinstance(node.left, e.Float)
-            and not isinstance(node.right, e.Float)
-        ):
-            # The IR's / truncates two integers (Cypher); the operands' types are not known here.
-            raise self.unsupported(
-                "integer division",
-                node,
-                rewrite="toFloat() on an operand for a float quotient",
-            )
         return self.binary(node.left, node.op.value, node.right, prec.ARITHMETIC[node.op])
 
     @emits(e.Negate)
@@ -1411,15 +1327,6 @@ class CypherGenerator(GraphTextGenerator):
     def case(self, node: e.Case) -> str:
         if not node.whens:
             raise self.unsupported("CASE without WHEN", node)
-        if self.caps.case_unifies_result_types and not _results_agree(node):
-            raise self.unsupported(
-                "CASE with results of different types",
-                node,
-                message=f"{self.dialect.name} casts every result of a CASE to one type "
-                "(0 becomes '0', 1.5 becomes 2); here the results are not all known to have "
-                "one type",
-                rewrite="make every result one type, e.g. with toString() or CAST",
-            )
         parts = ["CASE"]
         if node.subject is not None:
             parts.append(self.gen(node.subject))
@@ -1454,10 +1361,6 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(e.FunctionCall)
     def function_call(self, node: e.FunctionCall) -> str:
-        if node.name == "elements" and len(node.args) == 1:  # (of a variable: lowered)
-            raise self.unsupported(
-                "ELEMENTS() of an expression", node, rewrite="bind the path to a variable first"
-            )
         name = self.function_name(node.name, node)
         return f"{name}({', '.join(self.gen(arg) for arg in node.args)})"
 
@@ -1465,13 +1368,7 @@ class CypherGenerator(GraphTextGenerator):
     def aggregate(self, node: e.Aggregate) -> str:
         name = self.function_name(node.name, node)
         args = ", ".join(self.gen(arg) for arg in node.args)
-        text = f"{name}(DISTINCT {args})" if node.distinct else f"{name}({args})"
-        # Cypher's sum() and collect() of no values are 0 and []; some engines give null.
-        if node.name == "sum" and self.caps.sum_empty_null:
-            return f"coalesce({text}, 0)"
-        if node.name == "collect" and self.caps.collect_empty_null:
-            return f"coalesce({text}, [])"
-        return text
+        return f"{name}(DISTINCT {args})" if node.distinct else f"{name}({args})"
 
     # -- list and map constructions ------------------------------------------------------------
     @emits(e.ListComprehension)
@@ -1539,26 +1436,6 @@ class CypherGenerator(GraphTextGenerator):
         if item.value is None:
             raise self.unsupported("map projection entry without a value", item)
         return f"{self.schema_name(item.key)}: {self.gen(item.value)}"
-
-    # -- GQL element predicates ----------------------------------------------------------------
-    # Cypher spells them with = and <>, startNode()/endNode() and IS NOT NULL. Stored properties
-    # are never null and relationships always directed, so the spellings mean the same once a
-    # null operand is made to give null, as GQL's predicates do.
-
-    # GQL's element predicates: the pass element-predicates wrote those of variables in
-    # Cypher's vocabulary; what reaches the printer has an operand that is not one
-    @emits(pr.Same, pr.AllDifferent)
-    def same(self, node: pr.Same | pr.AllDifferent) -> str:
-        name = "SAME" if isinstance(node, pr.Same) else "ALL_DIFFERENT"
-        raise self.unsupported(name, node, rewrite="bind the elements to variables first")
-
-    @emits(pr.IsDirected)
-    def is_directed(self, node: pr.IsDirected) -> str:
-        raise self.unsupported("IS DIRECTED", node)
-
-    @emits(pr.PropertyExists)
-    def property_exists(self, node: pr.PropertyExists) -> str:
-        raise self.unsupported("PROPERTY_EXISTS", node)
 
     # -- subqueries ----------------------------------------------------------------------------
     @emits(e.Exists)
@@ -1660,47 +1537,6 @@ _QUANTIFIER_SEARCHES = {
     p.SearchKind.ALL_SHORTEST: "ALL SHORTEST",
 }
 
-#: The value kind of expressions whose kind does not depend on their operands.
-_KIND_OF_NODE: dict[type, str] = {
-    e.Integer: "INTEGER",
-    e.Float: "FLOAT",
-    e.String: "STRING",
-    e.Boolean: "BOOLEAN",
-    e.MapLiteral: "MAP",
-    e.CountStar: "INTEGER",
-    **dict.fromkeys(BOOLEAN_VALUED, "BOOLEAN"),
-}
-_KIND_OF_FUNCTION = {
-    **dict.fromkeys(("tostring", "upper", "lower", "trim", "ltrim", "rtrim", "left"), "STRING"),
-    **dict.fromkeys(("size", "length"), "INTEGER"),
-}
-
-
-def _results_agree(node: e.Case) -> bool:
-    """Whether a CASE has at most one result that is not null, or results of one known kind
-    (so no result is cast to another's type)."""
-    results = {w.result for w in node.whens} | {node.default or e.Null()}
-    results.discard(e.Null())
-    kinds = {_result_kind(x) for x in results}
-    return len(results) <= 1 or (len(kinds) == 1 and None not in kinds)
-
-
-def _result_kind(node: e.Expr) -> str | None:
-    """The value kind of ``node`` where its form tells it, else None."""
-    if isinstance(node, e.TemporalLiteral):
-        return node.kind.name
-    if isinstance(node, e.Case):
-        kinds = {_result_kind(x) for x in (*(w.result for w in node.whens), node.default)}
-        kinds.discard("NULL")
-        return kinds.pop() if len(kinds) == 1 else None
-    if isinstance(node, e.FunctionCall):
-        return _KIND_OF_FUNCTION.get(node.name)
-    if isinstance(node, e.Aggregate) and node.name == "count":
-        return "INTEGER"
-    if node is None or isinstance(node, e.Null):
-        return "NULL"
-    return _KIND_OF_NODE.get(type(node))
-
 
 def _only_relationship(path: p.PathExpr) -> p.RelPattern | None:
     """The relationship of a node-relationship-node chain, or None for any other path."""
@@ -1710,16 +1546,6 @@ def _only_relationship(path: p.PathExpr) -> p.RelPattern | None:
     if isinstance(left, p.NodePattern) and isinstance(right, p.NodePattern):
         return rel if isinstance(rel, p.RelPattern) else None
     return None
-
-
-def _groups_implicitly(step: q.Projection) -> bool:
-    """A projection that aggregates next to other items: Cypher's implicit GROUP BY."""
-    flags = [aggregates(item.expr) for item in step.items]
-    return any(flags) and (not all(flags) or step.star)
-
-
-def _variable_names(node: Node) -> set[str]:
-    return {v.name for v in node.find_all(e.Variable)}
 
 
 def _conjunction(labels: p.LabelExpr) -> list[str] | None:

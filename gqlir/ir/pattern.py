@@ -118,6 +118,18 @@ class Search(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class RefusedSearch(Search):
+    """A path search a lowering pass found the target cannot keep the meaning of: the printer
+    refuses it (``construct``, ``message``, ``rewrite``) where it writes the search, so the
+    query's first refusal stays its first refused construct in writing order (as
+    :class:`~gqlir.ir.expr.Untranslatable` for expressions). Only lowered IR holds one."""
+
+    construct: str = ""
+    message: str = ""
+    rewrite: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ParenPath(Node):
     """A parenthesised sub-path ``((a)-->(b) WHERE ...){m,n}`` (quantified path pattern)."""
 

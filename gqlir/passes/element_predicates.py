@@ -16,7 +16,9 @@ GQL tests graph elements with ``SAME``, ``ALL_DIFFERENT``, ``IS DIRECTED``, ``IS
 
 GQL's element predicates are unknown on a null reference, where Cypher's AND, IS NOT NULL and
 constants are not: such a test is null where an operand is (a single comparison already is).
-An operand that is not a variable is left for the printer to refuse (bind it first).
+An operand that is not a variable is refused in place (an :class:`~gqlir.ir.expr.Untranslatable`
+the printer raises where it writes it): each spelling repeats its operand, which would be
+evaluated more than once (bind it to a variable first).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ def _lower(node: Node) -> Node:
     cls = type(node)
     if cls is e.FunctionCall:
         if node.name == "elements" and len(node.args) == 1:  # type: ignore[attr-defined]
+            if not isinstance(node.args[0], e.Variable):  # type: ignore[attr-defined]
+                return _refused(node, "ELEMENTS() of an expression", _BIND_PATH)
             return _path_elements(node)  # type: ignore[arg-type]
         return node
     if cls is pr.Same:
@@ -51,7 +55,7 @@ def _lower(node: Node) -> Node:
         return _pairwise(node, node.elements, e.CompOp.NE)  # type: ignore[attr-defined, arg-type]
     if cls is pr.IsDirected:
         if not isinstance(node.operand, e.Variable):  # type: ignore[attr-defined]
-            return node
+            return _refused(node, "IS DIRECTED")
         value = e.Boolean(not node.negated)  # type: ignore[attr-defined]
         return _null_if_any_null((node.operand,), value)  # type: ignore[attr-defined]
     if cls is pr.IsEndpoint:
@@ -60,16 +64,25 @@ def _lower(node: Node) -> Node:
         return e.Comparison(op, e.FunctionCall(end, (node.edge,)), node.node)  # type: ignore[attr-defined]
     if cls is pr.PropertyExists:
         if not isinstance(node.subject, e.Variable):  # type: ignore[attr-defined]
-            return node
+            return _refused(node, "PROPERTY_EXISTS")
         test = e.IsNull(e.Property(node.subject, node.key), negated=True)  # type: ignore[attr-defined]
         return _null_if_any_null((node.subject,), test)  # type: ignore[attr-defined]
     return node
 
 
+_BIND_PATH = "bind the path to a variable first"
+
+
+def _refused(node: Node, construct: str, rewrite: str = "") -> e.Expr:
+    """``node``, whose operand is not a variable, refused where the printer writes it."""
+    return e.Untranslatable(node, construct, "", rewrite, pos=node.pos)  # type: ignore[arg-type]
+
+
 def _pairwise(node: Node, elements: tuple[e.Expr, ...], op: e.CompOp) -> Node:
     """``SAME`` (each with the next) or ``ALL_DIFFERENT`` (every pair) of variables."""
     if not all(isinstance(x, e.Variable) for x in elements):
-        return node
+        name = "SAME" if op is e.CompOp.EQ else "ALL_DIFFERENT"
+        return _refused(node, name, "bind the elements to variables first")
     pairs = (
         list(itertools.pairwise(elements))
         if op is e.CompOp.EQ
@@ -85,8 +98,7 @@ def _pairwise(node: Node, elements: tuple[e.Expr, ...], op: e.CompOp) -> Node:
 
 def _path_elements(node: e.FunctionCall) -> e.Expr:
     (path,) = node.args
-    if not isinstance(path, e.Variable):
-        return node
+    assert isinstance(path, e.Variable)  # (of an expression: refused by _lower)
     i = next(f"_i{n}" for n in range(1, 10_000) if f"_i{n}" != path.name)
     at = e.Variable(i)
     half = e.Arithmetic(e.ArithOp.DIV, at, e.Integer(2))

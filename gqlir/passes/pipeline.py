@@ -24,7 +24,9 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.node import Node, child_fields
 from . import (
+    aggregate_defaults,
     case_forms,
+    case_results,
     composites,
     conversions,
     correlated_elements,
@@ -40,8 +42,11 @@ from . import (
     googlesql_temporal,
     gql_expressions,
     gql_functions,
+    implicit_grouping,
     implied_uniqueness,
+    let_bindings,
     like_patterns,
+    list_positions,
     list_predicates,
     merge,
     path_deletes,
@@ -50,8 +55,11 @@ from . import (
     pattern_predicates,
     property_maps,
     relationship_types,
+    removed_properties,
     search_filters,
+    self_loops,
     set_items,
+    shortest_ends,
     temporal_calls,
     unwind_join,
 )
@@ -60,7 +68,7 @@ from .comparable_types import may_differ
 from .cypher_lowering import lower as lower_cypher
 from .cypher_lowering import needed as cypher_meanings_needed
 from .cypher_lowering import needs_lowering
-from .division import float_quotients
+from .division import float_quotients, refuse_integer_quotients, summarized_quotients
 from .googlesql import lower_googlesql
 from .googlesql_division import lower_integer_division
 from .googlesql_functions import lower_functions
@@ -641,6 +649,94 @@ LOWERINGS: tuple[Lowering, ...] = (
         "elementId(r1) <> elementId(r2) in the WHERE, or as TRAIL in the quantifier",
         needed=cypher_uniqueness.needed,
         needed_by_target=True,
+    ),
+    Lowering(
+        "undirected-self-loops",
+        frozenset({"cypher"}),
+        lambda t, s: self_loops.applies(t),
+        self_loops.lower_self_loops,
+        "a MATCH with an undirected relationship that may be a self-loop refused where the "
+        "target matches a loop once per direction",
+        needed=lambda x: p.RelPattern in x.kinds,
+        summarizes=self_loops.summarized,
+    ),
+    Lowering(
+        "case-result-types",
+        frozenset({"cypher"}),
+        lambda t, s: case_results.applies(t),
+        case_results.lower_case_results,
+        "a CASE whose results may be of different types refused where the target casts them "
+        "to one type",
+        needed=lambda x: e.Case in x.kinds,
+        summarizes=case_results.summarized,
+    ),
+    Lowering(
+        "aggregate-defaults",
+        frozenset({"cypher"}),
+        lambda t, s: aggregate_defaults.applies(t),
+        aggregate_defaults.lower_aggregate_defaults,
+        "sum() / collect() as coalesce(sum(x), 0) / coalesce(collect(x), []) where the target "
+        "gives null for no values",
+        needed=lambda x: not x.aggregates.isdisjoint(("sum", "collect")),
+        summarizes=aggregate_defaults.summarized,
+    ),
+    Lowering(
+        "list-positions",
+        frozenset({"cypher"}),
+        lambda t, s: list_positions.applies(t),
+        list_positions.lower_list_positions,
+        "a literal list position counted from the target's base (Kuzu's 1); any other "
+        "subscript, and a slice with bounds, refused there",
+        needed=lambda x: e.Index in x.kinds or e.Slice in x.kinds,
+        summarizes=list_positions.summarized,
+    ),
+    Lowering(
+        "removed-properties",
+        frozenset({"cypher"}),
+        lambda t, s: removed_properties.applies(t),
+        removed_properties.lower_removed_properties,
+        "REMOVE n.p as SET n.p = null where the target has no REMOVE",
+        needed=lambda x: q.Remove in x.kinds,
+        summarizes=removed_properties.summarized,
+    ),
+    Lowering(
+        "integer-quotients",
+        frozenset({"cypher"}),
+        lambda t, s: t.capabilities.integer_division != "truncate",
+        refuse_integer_quotients,
+        "a / without a float literal operand refused where / of two integers does not truncate",
+        needed=lambda x: x.other_arithmetic,
+        summarizes=summarized_quotients,
+    ),
+    Lowering(
+        "implicit-grouping",
+        frozenset({"cypher"}),
+        lambda t, s: implicit_grouping.applies(t),
+        implicit_grouping.lower_implicit_grouping,
+        "a WITH / RETURN that aggregates next to other items refused where projections do "
+        "not group implicitly",
+        needed=lambda x: q.Projection in x.kinds and (bool(x.aggregates) or e.CountStar in x.kinds),
+        summarizes=implicit_grouping.summarized,
+    ),
+    Lowering(
+        "shortest-ends",
+        frozenset({"cypher"}),
+        lambda t, s: shortest_ends.applies(t),
+        shortest_ends.lower_shortest_ends,
+        "a shortest search between nodes that may be one marked refused where the target "
+        "drops the paths from a node to itself",
+        needed=lambda x: p.Search in x.kinds,
+        summarizes=shortest_ends.summarized,
+    ),
+    Lowering(
+        "let-bindings",
+        frozenset({"cypher"}),
+        lambda t, s: let_bindings.applies(t),
+        let_bindings.lower_let_bindings,
+        "a LET binding that reads one bound before it in the step starts a new LET, where LET "
+        "is written as a WITH (whose items cannot see each other)",
+        needed=lambda x: q.Let in x.kinds,
+        summarizes=let_bindings.summarized,
     ),
     Lowering(
         "element-references",

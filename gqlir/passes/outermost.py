@@ -1,0 +1,87 @@
+"""Refusals of the outermost nodes of one class, found in one walk that stops where it refuses.
+
+A printer raises a refusal where it reaches the refused node and writes nothing inside it, so a
+rule that refuses a node (a MATCH, a CASE) needs to look at the outermost ones only: what is
+inside a refused node is never written. The walk skips the IR's leaves and rebuilds the query
+only when it refuses something (most queries, for most targets, it leaves alone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any
+
+from ..ir import expr as e
+from ..ir import query as q
+from ..ir.node import Node, child_fields
+
+__all__ = ["UPDATING_STEPS", "refuse_outermost"]
+
+#: The steps a FOREACH body may hold (the Cypher printer refuses any other there).
+UPDATING_STEPS = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
+
+#: What holds no node worth looking into.
+_LEAVES = frozenset(
+    {str, int, float, bool, type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String}
+    | {e.Variable, e.Parameter}
+)
+
+
+def refuse_outermost(
+    root: Node, kind: type, refuse: Callable[[Any], Node], skip: tuple[type, ...] = ()
+) -> Node:
+    """``root`` with each outermost node of class ``kind`` that ``refuse`` replaces (returns
+    anything but the node itself) replaced; nothing inside a replaced node is asked, nor
+    inside a node of a class in ``skip`` (which the caller knows holds none). The steps of a
+    FOREACH body that do not update are not asked either: the printer refuses the FOREACH
+    there, before it writes them."""
+    found: dict[int, Node] = {}
+    stack: list[Any] = [root]
+    pop, extend, leaves, getters = stack.pop, stack.extend, _LEAVES, _CHILDREN
+    prop, foreach = e.Property, q.Foreach
+    while stack:
+        node = pop()
+        cls = type(node)
+        if cls in leaves:
+            continue
+        if skip and isinstance(node, skip):
+            continue
+        if cls is foreach:
+            stack.append(node.source)
+            extend(x for x in node.body if isinstance(x, UPDATING_STEPS))
+            continue
+        if cls is prop:  # (the commonest node: a property of a variable)
+            stack.append(node.subject)
+            continue
+        if cls is tuple:
+            extend(node)
+            continue
+        if cls is kind:
+            new = refuse(node)
+            if new is not node:
+                found[id(node)] = new
+                continue
+        getter = getters.get(cls)
+        if getter is None:
+            if not isinstance(node, Node):
+                continue
+            getter = getters[cls] = _children_getter(cls)
+        extend(getter(node))
+    if not found:
+        return root
+    return root.transform(lambda x: found.get(id(x), x))
+
+
+#: node class -> a function giving its child fields' values as a tuple
+_CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def _children_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    names = child_fields(cls)
+    if not names:
+        return lambda node: ()
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda node: (one(node),)
+    return attrgetter(*names)
