@@ -41,7 +41,6 @@ import re
 from collections.abc import Callable
 
 from ..dialect import Dialect
-from ..errors import UnsupportedError
 from ..ir import ddl as d
 from ..ir import expr as e
 from ..ir import pattern as p
@@ -340,11 +339,6 @@ class CypherGenerator(GraphTextGenerator):
     @emits(q.Binding)
     def binding(self, binding: q.Binding) -> str:
         return f"{self.identifier(binding.variable)} = {self.gen(binding.value)}"
-
-    @emits(q.RefusedStep)
-    def refused_step(self, step: q.RefusedStep) -> str:
-        """A lowering pass's refusal of a step, raised where the query writes it."""
-        raise self._pass_refusal(step.construct, step.message, step.rewrite, step.pos, step.node)
 
     @emits(q.Unwind)
     def unwind(self, step: q.Unwind) -> str:
@@ -1130,23 +1124,6 @@ class CypherGenerator(GraphTextGenerator):
     def map_literal(self, node: e.MapLiteral) -> str:
         entries = (f"{self.schema_name(key)}: {self.gen(value)}" for key, value in node.entries)
         return "{" + ", ".join(entries) + "}"
-
-    @emits(e.Untranslatable)
-    def untranslatable(self, node: e.Untranslatable) -> str:
-        """A lowering pass's refusal of an expression, raised where the query writes it."""
-        raise self._pass_refusal(node.construct, node.message, node.rewrite, node.pos, node.expr)
-
-    def _pass_refusal(
-        self, construct: str, message: str, rewrite: str, pos: int | None, at: Node
-    ) -> UnsupportedError:
-        return UnsupportedError(
-            construct,
-            self.dialect.name,
-            message or None,
-            rewrite=rewrite or None,
-            offset=pos,
-            node=at,
-        )
 
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> str:

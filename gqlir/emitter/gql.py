@@ -794,11 +794,6 @@ class GqlGenerator(GraphTextGenerator):
         ``merge`` (:mod:`gqlir.passes.merge`) writes it with."""
         raise self.unsupported("MERGE", step)
 
-    @emits(q.RefusedStep)
-    def refused_step(self, step: q.RefusedStep) -> str:
-        """A lowering pass's refusal of a step, raised where the query writes it."""
-        raise self._pass_refusal(step.construct, step.message, step.rewrite, step.pos, step.node)
-
     @emits(q.ScopeNote)
     def scope_note(self, step: q.ScopeNote) -> str:
         """Nothing to write: the scope forgets a lowering's helpers and learns its kinds."""
@@ -1384,23 +1379,6 @@ class GqlGenerator(GraphTextGenerator):
         )
         entries = (f"{self.schema_name(key)}: {self.expr(value)}" for key, value in node.entries)
         return "{" + ", ".join(entries) + "}"
-
-    @emits(e.Untranslatable)
-    def untranslatable(self, node: e.Untranslatable) -> str:
-        """A lowering pass's refusal, raised where the query writes it."""
-        raise self._pass_refusal(node.construct, node.message, node.rewrite, node.pos, node.expr)
-
-    def _pass_refusal(
-        self, construct: str, message: str, rewrite: str, pos: int | None, at: Any
-    ) -> UnsupportedError:
-        return UnsupportedError(
-            construct,
-            self.dialect.name,
-            message or None,
-            rewrite=rewrite or None,
-            offset=pos,
-            node=at,
-        )
 
     @emits(e.Variable)
     def variable(self, node: e.Variable) -> str:

@@ -21,6 +21,7 @@ import sys
 import types
 from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields, replace
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from ..errors import ParseError
@@ -231,6 +232,22 @@ def rewrite_each(root: Node, kind: type, rewrite: Callable[[Any], Node]) -> Node
     if not any(type(x) is kind and rewrite(x) is not x for x in root.walk()):
         return root
     return root.transform(lambda x: rewrite(x) if type(x) is kind else x)
+
+
+#: node class -> :func:`children_getter` of it (filled as the walks meet the classes).
+CHILD_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def children_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving a node of ``cls`` its child fields' values as a tuple (for the
+    hand-written walks that visit every node of a query)."""
+    names = child_fields(cls)
+    if not names:
+        return lambda node: ()
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda node: (one(node),)
+    return attrgetter(*names)
 
 
 def child_fields(cls: type) -> tuple[str, ...]:

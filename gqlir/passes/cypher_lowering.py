@@ -68,13 +68,7 @@ def needed(summary: Any, dialect: Dialect, typed: bool = False) -> bool:
     query's steps only where it orders or keeps DISTINCT), or anything at all for a dialect
     whose MATCH and WITH rules read every step (FalkorDB)."""
     caps = dialect.capabilities
-    if not (
-        caps.quantified_edge_list
-        and caps.match_rebinds_edges
-        and caps.filter_after_optional
-        and caps.limit_zero_writes
-        and caps.read_after_write
-    ):
+    if _reads_every_step(caps):
         return True
     kinds = summary.kinds
     if not caps.unreferenced_edges_counted and p.RelPattern in kinds:
@@ -92,6 +86,18 @@ def needed(summary: Any, dialect: Dialect, typed: bool = False) -> bool:
     if caps.order_by_reads_shadowed and q.SortItem in kinds:
         return True
     return caps.with_distinct_constants_kept and summary.distinct_projections
+
+
+def _reads_every_step(caps: Any) -> bool:
+    """Whether a rule of :meth:`_Lowering.scoped` (relationship variables across the steps, a
+    filter after an OPTIONAL MATCH, a LIMIT after writes, a read after a write) applies."""
+    return not (
+        caps.quantified_edge_list
+        and caps.match_rebinds_edges
+        and caps.filter_after_optional
+        and caps.limit_zero_writes
+        and caps.read_after_write
+    )
 
 
 @functools.cache
@@ -179,13 +185,7 @@ class _Lowering:
     def run(self) -> Node:
         root = self.root
         caps = self.caps
-        if not (
-            caps.quantified_edge_list
-            and caps.match_rebinds_edges
-            and caps.filter_after_optional
-            and caps.limit_zero_writes
-            and caps.read_after_write
-        ):
+        if _reads_every_step(caps):
             root = root.transform(
                 lambda node: self.scoped(node) if isinstance(node, q.LinearQuery) else node
             )

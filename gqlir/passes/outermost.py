@@ -9,12 +9,11 @@ only when it refuses something (most queries, for most targets, it leaves alone)
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 from typing import Any
 
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.node import Node, child_fields
+from ..ir.node import CHILD_GETTERS, Node, children_getter
 
 __all__ = ["UPDATING_STEPS", "refuse_outermost"]
 
@@ -38,7 +37,7 @@ def refuse_outermost(
     there, before it writes them."""
     found: dict[int, Node] = {}
     stack: list[Any] = [root]
-    pop, extend, leaves, getters = stack.pop, stack.extend, _LEAVES, _CHILDREN
+    pop, extend, leaves, getters = stack.pop, stack.extend, _LEAVES, CHILD_GETTERS
     prop, foreach = e.Property, q.Foreach
     while stack:
         node = pop()
@@ -66,22 +65,8 @@ def refuse_outermost(
         if getter is None:
             if not isinstance(node, Node):
                 continue
-            getter = getters[cls] = _children_getter(cls)
+            getter = getters[cls] = children_getter(cls)
         extend(getter(node))
     if not found:
         return root
     return root.transform(lambda x: found.get(id(x), x))
-
-
-#: node class -> a function giving its child fields' values as a tuple
-_CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
-
-
-def _children_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:
-    names = child_fields(cls)
-    if not names:
-        return lambda node: ()
-    if len(names) == 1:
-        one = attrgetter(names[0])
-        return lambda node: (one(node),)
-    return attrgetter(*names)

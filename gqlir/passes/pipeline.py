@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from operator import attrgetter
 from typing import Any
 
 from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.node import Node, child_fields
+from ..ir.node import CHILD_GETTERS, Node, children_getter
 from . import (
     aggregate_defaults,
     case_forms,
@@ -132,7 +131,7 @@ def summarize(node: Node) -> Summary:
     projection, match = q.Projection, q.Match
     stack: list[Any] = [node]
     pop, extend, add = stack.pop, stack.extend, kinds.add
-    getters = _CHILDREN
+    getters = CHILD_GETTERS
     function_call, arithmetic, aggregate = e.FunctionCall, e.Arithmetic, e.Aggregate
     add_numbers, plus = e.ArithOp.ADD_NUMBERS, e.ArithOp.ADD
     plain = (plus, e.ArithOp.SUB, e.ArithOp.MUL)
@@ -158,7 +157,7 @@ def summarize(node: Node) -> Summary:
         if getter is None:
             if not isinstance(inner, Node):
                 continue  # None, or a scalar inside a tuple (a map entry's key)
-            getter = getters[cls] = _children_getter(cls)
+            getter = getters[cls] = children_getter(cls)
         add(cls)
         if cls in special:
             if cls is function_call:
@@ -236,18 +235,6 @@ _SPECIAL = frozenset(
     {e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case, p.PathPattern}
     | {p.ParenPath, q.Projection, q.Match}
 )
-#: node class -> a function giving its child fields' values as a tuple
-_CHILDREN: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
-
-
-def _children_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:
-    names = child_fields(cls)
-    if not names:
-        return lambda node: ()
-    if len(names) == 1:
-        one = attrgetter(names[0])
-        return lambda node: (one(node),)
-    return attrgetter(*names)
 
 
 def _always(summary: Summary) -> bool:
