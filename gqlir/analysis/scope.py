@@ -107,21 +107,21 @@ def pattern_bindings(patterns: tuple[p.PathPattern, ...]) -> Scope:
 def path_bindings(path: Node, out: Scope, *, group: bool) -> None:
     """Add to ``out`` the variables of ``path`` (a chain or a union of chains); ``group``: the
     path is inside a quantified part, so each variable is a list."""
-    chains = path.alternatives if type(path) is p.PathUnion else (path,)  # type: ignore[attr-defined]
+    chains = path.alternatives if type(path) is p.PathUnion else (path,)
     for chain in chains:
         assert type(chain) is p.PathChain
         for element in chain.elements:
-            cls = type(element)  # (the IR's pattern classes have no subclasses)
-            if cls is p.NodePattern:
+            # (by exact class: the IR's pattern classes have no subclasses)
+            if type(element) is p.NodePattern:
                 if element.variable:
                     t = _NODE
                     out.setdefault(element.variable, VType("list", t) if group else t)
-            elif cls is p.RelPattern:
+            elif type(element) is p.RelPattern:
                 if element.variable:
                     t = _EDGE
                     is_group = group or element.quantifier is not None
                     out.setdefault(element.variable, VType("list", t) if is_group else t)
-            elif cls is p.ParenPath:
+            elif type(element) is p.ParenPath:
                 inner_group = group or element.quantifier is not None
                 if element.variable:
                     t = VType("path")
@@ -179,7 +179,7 @@ def projection_scope(
     """The scope after a projection: its named columns, each a variable's type or the type of
     its value in ``scope`` (inferred when asked)."""
     return {
-        a: scope.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, scope)  # type: ignore[attr-defined]
+        a: scope.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, scope)
         for x, a in projection_columns(step, scope)  # type: ignore[arg-type]
         if a
     }
