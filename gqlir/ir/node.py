@@ -229,9 +229,31 @@ def rewrite_each(root: Node, kind: type, rewrite: Callable[[Any], Node]) -> Node
     reads only the node it is given (never what it is inside): a walk first finds whether it
     changes any, so that a query it leaves alone is not rebuilt (most queries, for most
     passes)."""
-    if not any(type(x) is kind and rewrite(x) is not x for x in root.walk()):
+    if not _changes_any(root, kind, rewrite):
         return root
     return root.transform(lambda x: rewrite(x) if type(x) is kind else x)
+
+
+def _changes_any(root: Node, kind: type, rewrite: Callable[[Any], Node]) -> bool:
+    """Whether ``rewrite`` changes a node of class ``kind`` in ``root`` (the walk of
+    :meth:`Node.walk`, written out without its generator: it runs on most translations)."""
+    stack: list[Any] = [root]
+    pop, extend, getters = stack.pop, stack.extend, CHILD_GETTERS
+    while stack:
+        node = pop()
+        cls = type(node)
+        if cls is tuple:
+            extend(node)
+            continue
+        getter = getters.get(cls)
+        if getter is None:
+            if not isinstance(node, Node):
+                continue  # None, or a scalar inside a tuple (a map entry's key)
+            getter = getters[cls] = children_getter(cls)
+        if cls is kind and rewrite(node) is not node:
+            return True
+        extend(getter(node))
+    return False
 
 
 #: node class -> :func:`children_getter` of it (filled as the walks meet the classes).
