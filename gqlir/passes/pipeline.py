@@ -14,7 +14,7 @@ The printers (:mod:`gqlir.emitter`) run :func:`lower` first and then only write 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..dialect import Dialect
@@ -115,6 +115,21 @@ class Summary:
     distinct_projections: bool = False
     #: The match modes of the query's MATCH steps.
     match_modes: frozenset[p.MatchMode] = frozenset()
+
+
+#: The fields of :class:`Summary`, in order.
+_SUMMARY_FIELDS = tuple(f.name for f in fields(Summary))
+
+
+def _adding_kinds(summary: Summary, *kinds: type) -> Summary:
+    """``summary`` with ``kinds`` among its node kinds, for a pass whose output holds what its
+    input held and those kinds (``dataclasses.replace`` without its per-call field analysis:
+    a summary is declared this way on most translations)."""
+    new = object.__new__(Summary)
+    for name in _SUMMARY_FIELDS:
+        object.__setattr__(new, name, getattr(summary, name))
+    object.__setattr__(new, "kinds", summary.kinds.union(kinds))
+    return new
 
 
 def summarize(node: Node) -> Summary:
@@ -312,7 +327,7 @@ def _googlesql_functions(target: Dialect, _: Dialect | None) -> bool:
 def _adding(summary: Summary, *kinds: type) -> Summary:
     """The summary of a query a refusal pass changed: what it held (the refused parts are
     kept inside the refusal) and the refusals' kinds."""
-    return replace(summary, kinds=summary.kinds | set(kinds))
+    return _adding_kinds(summary, *kinds)
 
 
 _ALL = frozenset({"cypher", "gql", "sql"})
