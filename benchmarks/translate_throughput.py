@@ -1,13 +1,21 @@
-"""Translation throughput over the openCypher TCK, and a snapshot of every output.
+"""Translation throughput over the openCypher TCK (or another set of Cypher queries), and a
+snapshot of every output.
 
 Every unique valid TCK query is parsed once as Neo4j Cypher; the timed part translates the
 parsed queries into each target (``gqlir.api.translate``, with its fold-and-retry), best of
-``--repeat`` runs, in CPU time of this process (the machine is shared: wall time is not). ``--snapshot FILE`` writes every output (or refusal) as JSON lines, so two
-versions of the compiler can be compared output by output (``--compare FILE``).
+``--repeat`` runs, in CPU time of this process (the machine is shared: wall time is not).
+Spanner is written for a graph named ``g`` (its queries must name one). ``--queries FILE``
+times a JSON-lines file of ``{"query": …}`` records instead of the TCK:
+``benchmarks/data/synth_queries.jsonl`` holds 900 queries ``gqlir synth`` made from the six
+example graphs (``schemas/``; n=150 each, seed 7), the questions a Text2GQL dataset asks,
+where the TCK is mostly conformance edge cases. ``--snapshot FILE`` writes every output (or
+refusal) as JSON lines, so two versions of the compiler can be compared output by output
+(``--compare FILE``).
 
     python benchmarks/translate_throughput.py                      # iso-gql rate
     python benchmarks/translate_throughput.py --to iso-gql --to neo4j --snapshot /tmp/a.jsonl
     python benchmarks/translate_throughput.py --all --compare /tmp/a.jsonl
+    python benchmarks/translate_throughput.py --all --queries benchmarks/data/synth_queries.jsonl
 """
 
 from __future__ import annotations
@@ -31,9 +39,10 @@ ALL = ("iso-gql", "spanner", "tugraph-gql", "neo4j", "opencypher9", "kuzu", "tug
 def outputs(trees: list[tuple[str, object]], target: str) -> dict[str, str]:
     """Each query's translation into ``target``, or the construct it is refused for."""
     out: dict[str, str] = {}
+    options = {"graph": "g"} if target == "spanner" else {}
     for text, tree in trees:
         try:
-            out[text] = translate(tree, "neo4j", target)  # type: ignore[arg-type]
+            out[text] = translate(tree, "neo4j", target, **options)  # type: ignore[arg-type]
         except UnsupportedError as exc:
             out[text] = f"REFUSED {exc.construct}"
         except GqlirError as exc:
@@ -44,19 +53,25 @@ def outputs(trees: list[tuple[str, object]], target: str) -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tck", help="TCK features directory")
+    parser.add_argument("--queries", metavar="FILE", help='JSON lines of {"query": …} to time')
     parser.add_argument("--to", action="append", help="target dialect (repeatable)")
     parser.add_argument("--all", action="store_true", help="every GQL and Cypher target")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (best is kept)")
     parser.add_argument("--snapshot", metavar="FILE", help="write every output as JSON lines")
     parser.add_argument("--compare", metavar="FILE", help="list outputs that differ from FILE")
     args = parser.parse_args(argv)
-    tck_dir = args.tck or tck.default_tck_dir()
-    if tck_dir is None:
-        print("openCypher TCK not found: pass --tck or set GQLIR_TCK_DIR", file=sys.stderr)
-        return 2
+    if args.queries:
+        with open(args.queries, encoding="utf-8") as fh:
+            texts = [json.loads(line)["query"] for line in fh if line.strip()]
+    else:
+        tck_dir = args.tck or tck.default_tck_dir()
+        if tck_dir is None:
+            print("openCypher TCK not found: pass --tck or set GQLIR_TCK_DIR", file=sys.stderr)
+            return 2
+        texts = list(tck.valid_queries(tck_dir))
     targets = ALL if args.all else tuple(args.to or ("iso-gql",))
     trees = []
-    for text in tck.valid_queries(tck_dir):
+    for text in texts:
         try:
             trees.append((text, gqlir.parse(text, "neo4j")))
         except GqlirError:

@@ -283,6 +283,11 @@ def applies(target: Dialect) -> bool:
     )
 
 
+#: The nodes :func:`_bind` reads (exact classes: the IR's have no subclasses).
+_BINDERS = frozenset(
+    {q.Projection, q.Let, q.Unwind, q.Foreach, e.ListComprehension, e.ListPredicate, e.Reduce}
+    | {q.LoadCsv, q.ProcedureCall}
+)
 #: The nodes :class:`_Check` may judge.
 _JUDGED = frozenset({e.In, e.Comparison, e.Case, e.Index})
 
@@ -308,9 +313,12 @@ class _Check:
         bindings: list[tuple[str, e.Expr | None]] = []
         yield_star = False
         kinds = _JUDGED
+        binders = _BINDERS
         for node in self.root.walk():
-            yield_star = _bind(node, bindings) or yield_star
-            if type(node) in kinds:
+            cls = type(node)
+            if cls in binders:
+                yield_star = _bind(node, bindings) or yield_star
+            elif cls in kinds:
                 found.append(node)
         self.grades.know(bindings, yield_star)
         for node in found:
