@@ -9,7 +9,7 @@ times a JSON-lines file of ``{"query": …}`` records instead of the TCK:
 ``benchmarks/data/synth_queries.jsonl`` holds 900 queries ``gqlir synth`` made from the six
 example graphs (``schemas/``; n=150 each, seed 7), the questions a Text2GQL dataset asks,
 where the TCK is mostly conformance edge cases. ``--snapshot FILE`` writes every output (or
-refusal) as JSON lines, so two versions of the compiler can be compared output by output
+refusal, with its construct and message) as JSON lines, so two versions of the compiler can be compared output by output
 (``--compare FILE``).
 
     python benchmarks/translate_throughput.py                      # iso-gql rate
@@ -44,7 +44,7 @@ def outputs(trees: list[tuple[str, object]], target: str) -> dict[str, str]:
         try:
             out[text] = translate(tree, "neo4j", target, **options)  # type: ignore[arg-type]
         except UnsupportedError as exc:
-            out[text] = f"REFUSED {exc.construct}"
+            out[text] = f"REFUSED {exc.construct}: {exc.message}"
         except GqlirError as exc:
             out[text] = f"ERROR {exc.code}: {exc.message}"
     return out
