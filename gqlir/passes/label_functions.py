@@ -1,7 +1,7 @@
 """``type(r)`` and ``labels(n)`` under a schema whose elements carry one label each.
 
 GQL has no function that names an element's label (ISO/IEC 39075 offers only the label test
-``IS LABELED``, 19.7 ``labeledPredicate``), but where the schema gives every edge (node) exactly
+``IS LABELED``, 19.9 ``labeledPredicate``), but where the schema gives every edge (node) exactly
 one label of a known set, that label is the one a CASE finds by testing each: ``type(r)`` is
 ``CASE WHEN r IS LABELED T1 THEN 'T1' … END`` and ``labels(n)`` the list of that label (null
 for a null node, as in Cypher). Only for a value known to be of that kind (a node with an
