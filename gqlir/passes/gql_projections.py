@@ -119,8 +119,6 @@ class GqlProjections(ScopedRewrite):
         self.reserved = target.reserved_words
         #: Whether the query holds subqueries (else expressions are not walked).
         self.nested = nested
-        #: How deep in subqueries the walk is (0: the query the user runs).
-        self.depth = 0
         #: What a graph element in a top-level result becomes: refused, or JSON on request.
         self.element_policy = "refuse"
         #: Whether the query holds an aggregate at all (else no projection aggregates).
@@ -170,31 +168,6 @@ class GqlProjections(ScopedRewrite):
         if isinstance(node, q.Step):
             return self.step(node)
         return self.expr(node) if isinstance(node, e.Expr) else node
-
-    def query(self, query: q.Query) -> q.Query:
-        """A subquery (its projections are not at the top level)."""
-        self.depth += 1
-        try:
-            return self._query(query)
-        finally:
-            self.depth -= 1
-
-    def _query(self, query: q.Query) -> q.Query:
-        outer = self.types.scope
-        try:
-            if isinstance(query, q.LinearQuery):
-                steps = self._steps(query.steps)
-                return query if steps is query.steps else replace(query, steps=steps)
-            if isinstance(query, q.SetOperation):
-                left = self._query(query.left)  # (a branch is at its query's level)
-                self.types.scope = outer
-                right = self._query(query.right)
-                if left is query.left and right is query.right:
-                    return query
-                return replace(query, left=left, right=right)
-            return query
-        finally:
-            self.types.scope = outer
 
     def _steps(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
         out: list[q.Step] = []

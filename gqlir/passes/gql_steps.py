@@ -66,8 +66,8 @@ class GqlSteps(ScopedRewrite):
     #: Whether the query holds a quantifier (else no MATCH is looked into).
     quantified = True
 
-    def query(self, query: q.Query) -> q.Query:
-        new = super().query(query)
+    def _query(self, query: q.Query) -> q.Query:
+        new = super()._query(query)
         return standalone_calls.lone_call(new) if type(new) is q.LinearQuery else new
 
     def step(self, step: q.Step) -> q.Step:
@@ -97,8 +97,8 @@ class GqlSteps(ScopedRewrite):
 class LetSteps(GqlSteps):
     """The walk of let-steps: each LET replaced by the steps :mod:`.let_steps` writes."""
 
-    def query(self, query: q.Query) -> q.Query:
-        return ScopedRewrite.query(self, query)
+    def _query(self, query: q.Query) -> q.Query:
+        return ScopedRewrite._query(self, query)
 
     def step(self, step: q.Step) -> q.Step:
         return ScopedRewrite.step(self, step)

@@ -92,31 +92,6 @@ class _Merges(ScopedRewrite):
     def __init__(self, target: Dialect, root: Node) -> None:
         super().__init__(target)
         self.names = FreshNames(root)
-        self.depth = -1  # the query being walked: 0 at the top
-
-    def query(self, query: q.Query) -> q.Query:
-        self.depth += 1
-        try:
-            return self._query(query)
-        finally:
-            self.depth -= 1
-
-    def _query(self, query: q.Query) -> q.Query:
-        outer = self.scope
-        try:
-            if isinstance(query, q.LinearQuery):
-                steps = self._linear(query.steps)
-                return query if steps is query.steps else replace(query, steps=steps)
-            if isinstance(query, q.SetOperation):  # branches are at the same depth
-                left = self._query(query.left)
-                self.scope = outer
-                right = self._query(query.right)
-                if left is query.left and right is query.right:
-                    return query
-                return replace(query, left=left, right=right)
-            return query
-        finally:
-            self.scope = outer
 
     def _linear(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
         out: list[q.Step] = []

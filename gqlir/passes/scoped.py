@@ -78,12 +78,18 @@ class ScopedRewrite:
     stops_at_refusal: ClassVar[bool] = False
 
     # -- the walk ------------------------------------------------------------------------------
+    #: How deep in subqueries the walk is: 0 in the query the user runs (a set operation's
+    #: branches are at its own depth).
+    depth = 0
+
     def run(self, node: Node) -> Node:
         self.scope = {}
+        self.depth = -1  # (query() enters the top query)
         self._stops = _STOPS.get() if self.stops_at_refusal else None
         self._refused = 0
         if isinstance(node, q.Query):
             return self.query(node)
+        self.depth = 0
         if isinstance(node, q.Step):
             return self.step(node)
         if isinstance(node, e.Expr):
@@ -91,21 +97,34 @@ class ScopedRewrite:
         return node
 
     def query(self, query: q.Query) -> q.Query:
-        """A query in the current scope (restored after: a subquery binds nothing outside)."""
+        """A query in the current scope, one level deeper (the scope is restored after: a
+        subquery binds nothing outside)."""
+        self.depth += 1
+        try:
+            return self._query(query)
+        finally:
+            self.depth -= 1
+
+    def _query(self, query: q.Query) -> q.Query:
         outer = self.scope  # (scopes are replaced, never changed in place)
         try:
             if isinstance(query, q.LinearQuery):
-                steps = self._steps(query.steps)
+                steps = self._linear(query.steps)
                 return query if steps is query.steps else rebuilt(query, steps=steps)
             if isinstance(query, q.SetOperation):
-                left = self.query(query.left)
-                right = self.query(query.right)
+                left = self._query(query.left)
+                self.scope = outer
+                right = self._query(query.right)
                 if left is query.left and right is query.right:
                     return query
                 return rebuilt(query, left=left, right=right)
             return query  # a conditional query: the printer refuses it
         finally:
             self.scope = outer
+
+    def _linear(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
+        """The steps of a linear query (a FOREACH body's are :meth:`_steps` only)."""
+        return self._steps(steps)
 
     def _steps(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
         out: list[q.Step] | None = None
