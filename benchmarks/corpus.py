@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,16 @@ SOURCES: tuple[tuple[str, str], ...] = (
 )
 
 
+def records(name: str) -> Iterator[dict[str, Any]]:
+    """The records of the repository's JSON-lines file ``name`` (none where it is absent)."""
+    path = ROOT / name
+    if not path.exists():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
 def distinct_queries() -> list[str]:
     """The distinct Cypher queries of the mix, in a fixed order."""
     from gqlir.conformance import tck
@@ -61,13 +72,7 @@ def distinct_queries() -> list[str]:
     if tck_dir is not None:
         seen.update(dict.fromkeys(tck.valid_queries(tck_dir)))
     for name, key in SOURCES:
-        path = ROOT / name
-        if not path.exists():
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            record = json.loads(line)
+        for record in records(name):
             if record.get("from", "neo4j") != "neo4j":
                 continue
             text = record.get(key)

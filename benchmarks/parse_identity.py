@@ -50,7 +50,7 @@ TEXT_FIELDS = ("query", "source", "gql", "expected", "target", "text", "cypher")
 
 def texts() -> list[str]:
     """Every distinct text of the mix, with its damaged forms, in a fixed order."""
-    from corpus import distinct_queries
+    from corpus import distinct_queries, records
     from gqlir.conformance import tck
 
     seen: dict[str, None] = dict.fromkeys(distinct_queries())
@@ -58,13 +58,7 @@ def texts() -> list[str]:
     if tck_dir is not None:
         seen.update(dict.fromkeys(tck.error_queries(tck_dir)))
     for name in GQL_SOURCES:
-        path = ROOT / name
-        if not path.exists():
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            record = json.loads(line)
+        for record in records(name):
             for key in TEXT_FIELDS:
                 value = record.get(key)
                 if isinstance(value, str) and value.strip():
