@@ -558,13 +558,8 @@ def _fused(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable[[list], A
     stack: its value (as :func:`_gather` and the loop would make it), the goto from the state
     below, the rule's triples replaced by its own; returns the new top state."""
     size = rule.size
-    at = [-3 * size + 1 + 3 * i for i in range(size)]
-    items = []
-    for i, k in enumerate(rule.keep):
-        if k == KEEP:
-            items.append(f"s[{at[i]}]")
-        elif k == SPLICE:
-            items.append(f"*s[{at[i]}]")
+    at = _value_offsets(rule)
+    items = _kept_values(rule)
     body = [f"    start = s[{-3 * size + 2}]"]
     if mode in (_CALL_PICK, _CALL_PICK1, _CALL_GENERIC):
         body.append(f"    result = fn([{', '.join(items)}], start)")
@@ -591,6 +586,24 @@ def _fused(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable[[list], A
     return scope["reduce"]
 
 
+def _value_offsets(rule: RuleSpec) -> list[int]:
+    """Where each of the rule's symbols has its value on the stack (every third item)."""
+    return [-3 * rule.size + 1 + 3 * i for i in range(rule.size)]
+
+
+def _kept_values(rule: RuleSpec) -> list[str]:
+    """The stack reads of the values the rule keeps, an inline rule's list spliced in (the
+    source text of a generated reduction: integer offsets only)."""
+    at = _value_offsets(rule)
+    items = []
+    for i, k in enumerate(rule.keep):
+        if k == KEEP:
+            items.append(f"s[{at[i]}]")
+        elif k == SPLICE:
+            items.append(f"*s[{at[i]}]")
+    return items
+
+
 def _gather(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable | None:
     """What a reduction hands on, read straight off the driver's stack (the rule's values
     are every third item from ``-3 * size + 1``): the kept values as a list, inline rules'
@@ -599,18 +612,13 @@ def _gather(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable | None:
     Generated once per rule from its keep flags (a list display beats a loop over flags)."""
     if mode in (_UNIT, _CALL1, _TEXT1, _CALL, _LIST, _ACCEPT):
         return None
-    at = [-3 * rule.size + 1 + 3 * i for i in range(rule.size)]
+    at = _value_offsets(rule)
     if mode == _APPEND:
         kept = [f"s[{at[i]}]" for i, k in enumerate(rule.keep) if i and k == KEEP]
         body = f"    r = s[{at[0]}]\n" + "".join(f"    r.append({v})\n" for v in kept)
         source = f"def gather(s):\n{body}    return r\n"
     else:
-        items = []
-        for i, k in enumerate(rule.keep):
-            if k == KEEP:
-                items.append(f"s[{at[i]}]")
-            elif k == SPLICE:
-                items.append(f"*s[{at[i]}]")
+        items = _kept_values(rule)
         source = f"def gather(s):\n    return [{', '.join(items)}]\n"
         if mode in (_CALL_PICK, _CALL_PICK1, _CALL_GENERIC):
             source = f"def gather(s, start):\n    return fn([{', '.join(items)}], start)\n"
