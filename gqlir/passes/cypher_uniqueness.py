@@ -33,6 +33,7 @@ from ..ir import pattern as p
 from ..ir import query as q
 from ..ir.analysis import cannot_fail
 from ..ir.node import Node
+from .edge_uniqueness import relationships_may_repeat
 from .fresh import FreshNames
 from .scoped import ScopedRewrite
 
@@ -86,15 +87,7 @@ def edges_may_repeat(step: q.Match) -> bool:
 
 def _may_repeat(parts: list[Node]) -> bool:
     """:func:`edges_may_repeat` of a MATCH whose patterns' nodes are ``parts``."""
-    rels = 0
-    for inner in parts:
-        if isinstance(inner, p.ParenPath):
-            return True
-        if isinstance(inner, p.RelPattern):
-            if inner.quantifier is not None:
-                return True
-            rels += 1
-    return rels > 1
+    return relationships_may_repeat(parts, any_group=True)
 
 
 class _Uniqueness(ScopedRewrite):

@@ -22,6 +22,7 @@ Capabilities read: ``match_modes``, ``default_match_mode``, ``match_mode_implici
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +39,7 @@ __all__ = [
     "applies",
     "lower_edge_uniqueness",
     "needed",
+    "relationships_may_repeat",
     "uniqueness_matters",
 ]
 
@@ -111,15 +113,22 @@ def _kept_by_path(step: q.Match) -> bool:
 def _walked(step: q.Match) -> bool:
     """:func:`uniqueness_matters` counting every relationship pattern in the MATCH, those in
     its parts' expressions too."""
+    parts = (x for pattern in step.patterns for x in pattern.walk())
+    return relationships_may_repeat(parts, any_group=False)
+
+
+def relationships_may_repeat(parts: Iterable[Node], *, any_group: bool) -> bool:
+    """Whether ``parts`` (the nodes of a MATCH's patterns) hold two relationships, or one that
+    repeats: a quantified one, or one in a quantified parenthesised path (in any parenthesised
+    path with ``any_group``)."""
     rels = 0
-    for pattern in step.patterns:
-        for inner in pattern.walk():
-            if isinstance(inner, p.ParenPath) and inner.quantifier is not None:
+    for inner in parts:
+        if isinstance(inner, p.ParenPath) and (any_group or inner.quantifier is not None):
+            return True
+        if isinstance(inner, p.RelPattern):
+            if inner.quantifier is not None:
                 return True
-            if isinstance(inner, p.RelPattern):
-                if inner.quantifier is not None:
-                    return True
-                rels += 1
+            rels += 1
     return rels > 1
 
 
