@@ -16,17 +16,20 @@ refusal, with its construct and message) as JSON lines, so two versions of the c
     python benchmarks/translate_throughput.py --to iso-gql --to neo4j --snapshot /tmp/a.jsonl
     python benchmarks/translate_throughput.py --all --compare /tmp/a.jsonl
     python benchmarks/translate_throughput.py --all --queries benchmarks/data/synth_queries.jsonl
+    python benchmarks/translate_throughput.py --to iso-gql --groups   # where the time goes
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# (GQLIR_TREE: time another checkout of gqlir with this script; see throughput_ab.py)
+sys.path.insert(0, os.environ.get("GQLIR_TREE") or str(Path(__file__).resolve().parent.parent))
 
 import gqlir
 from gqlir.api import translate
@@ -50,6 +53,30 @@ def outputs(trees: list[tuple[str, object]], target: str) -> dict[str, str]:
     return out
 
 
+def groups(trees: list[tuple[str, object]], target: str) -> dict[str, list[tuple[str, object]]]:
+    """The queries by how their translation goes (found once, untimed): written at the first
+    try, refused at it, or refused and tried again with their constants folded."""
+    from gqlir.api import emit
+
+    options = {"graph": "g"} if target == "spanner" else {}
+    out: dict[str, list[tuple[str, object]]] = {"at once": [], "refused": [], "folded": []}
+    for text, tree in trees:
+        tries: list[None] = []
+
+        def writer(query: object, tries: list[None] = tries) -> str:
+            tries.append(None)
+            return emit(query, target, **options)  # type: ignore[arg-type]
+
+        try:
+            translate(tree, "neo4j", target, writer=writer, **options)  # type: ignore[arg-type]
+            refused = False
+        except GqlirError:
+            refused = True
+        key = "folded" if len(tries) > 1 else "refused" if refused else "at once"
+        out[key].append((text, tree))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tck", help="TCK features directory")
@@ -59,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (best is kept)")
     parser.add_argument("--snapshot", metavar="FILE", help="write every output as JSON lines")
     parser.add_argument("--compare", metavar="FILE", help="list outputs that differ from FILE")
+    parser.add_argument(
+        "--groups",
+        action="store_true",
+        help="also time apart the queries written at once, refused, and retried folded",
+    )
     args = parser.parse_args(argv)
     if args.queries:
         with open(args.queries, encoding="utf-8") as fh:
@@ -84,6 +116,14 @@ def main(argv: list[str] | None = None) -> int:
             results[target] = outputs(trees, target)
             best = min(best, time.process_time() - started)
         print(f"{target}: {len(trees)} queries in {best:.3f} s, {len(trees) / best:,.0f} queries/s")
+        if args.groups:
+            for name, members in groups(trees, target).items():
+                best = float("inf")
+                for _ in range(max(1, args.repeat)):
+                    started = time.process_time()
+                    outputs(members, target)
+                    best = min(best, time.process_time() - started)
+                print(f"  {name}: {len(members)} queries in {best:.3f} s")
     if args.snapshot:
         with open(args.snapshot, "w", encoding="utf-8") as fh:
             for target, outs in results.items():
