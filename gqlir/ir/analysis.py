@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from . import expr, predicates
 from .expr import (
@@ -18,7 +19,7 @@ from .expr import (
     ValueSubquery,
     Variable,
 )
-from .node import Node
+from .node import CHILD_GETTERS, Node, children_getter
 
 #: Expressions with a query of their own, which aggregates over its own rows.
 SUBQUERIES = (Exists, CountSubquery, CollectSubquery, ValueSubquery)
@@ -104,23 +105,33 @@ def column_name(item: Node) -> str | None:
 
 
 def names_in(node: Node) -> set[str]:
-    """Every name a query binds or reads: a fresh name must avoid them all."""
-    from .query import RemoveLabels, SetLabels, SetProperties
-
+    """Every name a query binds or reads: a fresh name must avoid them all. (One walk written
+    out, with each class's naming fields and children found once: several passes and the
+    folding fallback ask it of every step.)"""
     names: set[str] = set()
-    add, cache = names.add, _NAMING_CACHE
-    labels = (SetLabels, RemoveLabels, SetProperties)
-    for inner in node.walk():
+    add = names.add
+    stack: list[Any] = [node]
+    pop, extend = stack.pop, stack.extend
+    getters, cache = CHILD_GETTERS, _NAMING_CACHE
+    while stack:
+        inner = pop()
         cls = type(inner)
+        if cls is tuple:
+            extend(inner)
+            continue
         fields = cache.get(cls)
         if fields is None:
+            if not isinstance(inner, Node):
+                continue  # None, or a scalar inside a tuple (a map entry's key)
             fields = _naming_fields(cls)
         for attr in fields:  # (none for most nodes: literals, operators)
             value = getattr(inner, attr)
             if type(value) is str:
                 add(value)
-        if cls in labels:
-            add(inner.variable)  # type: ignore[attr-defined]
+        getter = getters.get(cls)
+        if getter is None:
+            getter = getters[cls] = children_getter(cls)
+        extend(getter(inner))
     return names
 
 

@@ -20,9 +20,9 @@ of translation: it runs only where the target refused the query as written.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .. import ir
+from ..ir.node import rebuilt
 from ..analysis.aggregates import aggregates
 from ..ir.analysis import column_name, names_in
 from .fold import is_constant_value
@@ -35,7 +35,7 @@ def drop_dead_constants(query: ir.Statement) -> ir.Statement:
         left, right = drop_dead_constants(query.left), drop_dead_constants(query.right)
         if left is query.left and right is query.right:
             return query
-        return replace(query, left=left, right=right)  # type: ignore[arg-type]
+        return rebuilt(query, left=left, right=right)  # type: ignore[arg-type]
     return query
 
 
@@ -71,7 +71,7 @@ def _pipeline(query: ir.LinearQuery) -> ir.LinearQuery:
         )
         if len(kept) < len(step.items):
             if kept:
-                step = steps[i] = replace(step, items=kept)
+                step = steps[i] = rebuilt(step, items=kept)
                 changed = True
             elif _one_to_one(step):
                 if earlier is None:
@@ -83,7 +83,7 @@ def _pipeline(query: ir.LinearQuery) -> ir.LinearQuery:
         read |= names_in(step)
     if not changed:
         return query
-    return replace(query, steps=tuple(steps))
+    return rebuilt(query, steps=tuple(steps))
 
 
 def _prefix_names(steps: list[ir.Step]) -> list[set[str]]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import GqlirError
-from ..ir.node import child_nodes
+from ..ir.node import CHILD_GETTERS, child_fields, child_nodes, children_getter, rebuilt
 
 # Functions whose value is not a function of their arguments alone.
 _VOLATILE = frozenset(
@@ -88,8 +88,8 @@ def fold_constants(query: ir.Statement, dialect: str = "neo4j") -> ir.Statement:
     from .propagate import propagate_constants
 
     folder = _Folder(dialect)
-    folded = query.transform(folder) if _has_candidate(query) else query
-    propagated = propagate_constants(folded, folder)
+    folded = folder.tree(query) if _has_candidate(query) else query
+    propagated = propagate_constants(folded, folder.tree)
     return drop_dead_constants(propagated) if propagated is not folded else propagated
 
 
@@ -108,6 +108,38 @@ class _Folder:
         # false). Kept by identity (equal nodes elsewhere need not be constants' parts), and
         # held so that no identity is reused while the folder lives.
         self.unwritable: dict[int, ir.Node] = {}
+
+    def tree(self, node: Any) -> Any:
+        """``node`` folded bottom-up (``node.transform(self)``, without the calls on the
+        leaves, which never fold: the walk runs over every node of a refused query)."""
+        cls = type(node)
+        if cls in _INERT:
+            return node
+        if cls is tuple:
+            out: list[Any] | None = None  # a copy only once something changed
+            for i, item in enumerate(node):
+                new = self.tree(item)
+                if out is not None:
+                    out.append(new)
+                elif new is not item:
+                    out = [*node[:i], new]
+            return node if out is None else tuple(out)
+        getter = _FIELDS.get(cls)
+        if getter is None:
+            if not isinstance(node, ir.Node):
+                return node  # a scalar inside a tuple (a map entry's key)
+            getter = _FIELDS[cls] = child_fields(cls)
+        changes: dict[str, Any] | None = None
+        for name in getter:
+            value = getattr(node, name)
+            if value is None:
+                continue
+            new = self.tree(value)
+            if new is not value:
+                if changes is None:
+                    changes = {}
+                changes[name] = new
+        return self(node if changes is None else rebuilt(node, **changes))
 
     def __call__(self, node: ir.Node) -> ir.Node:
         kind = type(node)
@@ -163,16 +195,40 @@ def _plain_value(value: Any) -> bool:
 
 def _has_candidate(query: ir.Node) -> bool:
     """Whether any node of ``query`` is a constant as it stands: folding works bottom-up, so
-    without one nothing folds, and the rebuilding walk is skipped."""
+    without one nothing folds, and the rebuilding walk is skipped. (A walk written out, which
+    skips the leaves: it runs on every refused query.)"""
     unwritable: dict[int, ir.Node] = {}
-    for node in query.walk():
+    stack: list[Any] = [query]
+    pop, extend, getters = stack.pop, stack.extend, CHILD_GETTERS
+    while stack:
+        node = pop()
         kind = type(node)
+        if kind in _INERT:
+            continue
+        if kind is tuple:
+            extend(node)
+            continue
+        getter = getters.get(kind)
+        if getter is None:
+            if not isinstance(node, ir.Node):
+                continue  # a scalar inside a tuple (a map entry's key)
+            getter = getters[kind] = children_getter(kind)
         if kind in _FOLDABLE_TYPES:
             if _constant(node, unwritable):
                 return True
         elif kind in _SCOPED and closed(node):
             return True
+        extend(getter(node))
     return False
+
+
+#: What the folding walks pass by: leaves that never fold and hold nothing that does.
+_INERT = frozenset(
+    {ir.Null, ir.Boolean, ir.Integer, ir.Float, ir.String, ir.TemporalLiteral, ir.Variable}
+    | {ir.Parameter, str, int, float, bool, type(None)}
+)
+#: node class -> its child fields, for :meth:`_Folder.tree`
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 #: Evaluator runtimes by thread and dialect: making one costs more than folding a query.
@@ -320,6 +376,11 @@ def _constant(node: ir.Node, unwritable: dict[int, ir.Node]) -> bool:
     if isinstance(node, ir.FunctionCall) and not _known_call(node):
         return False
     for child in child_nodes(node):
+        kind = type(child)
+        if kind is ir.Variable:
+            return False  # (the commonest input, never a constant)
+        if kind in _INPUT_SET:
+            continue
         if isinstance(child, (ir.ListLiteral, ir.MapLiteral)):
             if not all(is_constant_value(c) for c in child_nodes(child)):
                 return False
@@ -332,6 +393,7 @@ def _constant(node: ir.Node, unwritable: dict[int, ir.Node]) -> bool:
 
 
 _INPUT_KINDS = (*_LITERALS, ir.TypeRef)
+_INPUT_SET = frozenset(_INPUT_KINDS)
 
 
 def is_constant_value(node: ir.Node) -> bool:

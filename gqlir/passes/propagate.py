@@ -14,10 +14,10 @@ the variable is left as it is.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from .. import ir
+from ..ir.node import child_fields, rebuilt
 from ..ir.analysis import OPAQUE, column_name, names_in
 from .fold import is_constant_value
 
@@ -28,7 +28,7 @@ Env = Mapping[str, ir.Expr]
 
 
 def propagate_constants(query: ir.Statement, fold: Callable[[ir.Node], ir.Node]) -> ir.Statement:
-    """``query`` (already folded by ``fold``, a transform function) with the constant-bound
+    """``query`` (already folded by ``fold``, which folds a whole tree) with the constant-bound
     variables of its pipelines replaced by their values; each rewritten step is folded again so
     that the values of later projections are known."""
     if isinstance(query, ir.LinearQuery):
@@ -38,7 +38,7 @@ def propagate_constants(query: ir.Statement, fold: Callable[[ir.Node], ir.Node])
         right = propagate_constants(query.right, fold)
         if left is query.left and right is query.right:
             return query
-        return replace(query, left=left, right=right)
+        return rebuilt(query, left=left, right=right)
     return query
 
 
@@ -51,11 +51,11 @@ def _pipeline(query: ir.LinearQuery, fold: Callable[[ir.Node], ir.Node]) -> ir.L
         if env and isinstance(step, _READS):
             new = _step(step, env)
             if new is not step:
-                new = new.transform(fold)
+                new = fold(new)
                 changed = True
         env = _bindings_after(new, env)
         steps.append(new)
-    return replace(query, steps=tuple(steps)) if changed else query
+    return rebuilt(query, steps=tuple(steps)) if changed else query
 
 
 def _step(step: ir.Step, env: Env) -> ir.Step:
@@ -67,9 +67,13 @@ def _step(step: ir.Step, env: Env) -> ir.Step:
     items = tuple(_item(item, env) for item in step.items)
     order_by = tuple(_substitute(s, after) for s in step.order_by)
     where = _substitute(step.where, after) if step.where is not None else None
-    if items == step.items and order_by == step.order_by and where is step.where:
+    if _same(items, step.items) and _same(order_by, step.order_by) and where is step.where:
         return step
-    return replace(step, items=items, order_by=order_by, where=where)
+    return rebuilt(step, items=items, order_by=order_by, where=where)
+
+
+def _same(new: tuple[Any, ...], old: tuple[Any, ...]) -> bool:
+    return all(a is b for a, b in zip(new, old, strict=True))
 
 
 def _item(item: ir.ReturnItem, env: Env) -> ir.ReturnItem:
@@ -77,7 +81,7 @@ def _item(item: ir.ReturnItem, env: Env) -> ir.ReturnItem:
     if expr is item.expr:
         return item
     # The column keeps the name it had (an unaliased variable is named after itself).
-    return replace(item, expr=expr, alias=column_name(item))
+    return rebuilt(item, expr=expr, alias=column_name(item))
 
 
 def _bindings_after(step: ir.Step, env: Env) -> dict[str, ir.Expr]:
@@ -118,11 +122,12 @@ def _substitute(node: Any, env: Env) -> Any:
     elif isinstance(node, ir.Reduce):
         env = {k: v for k, v in env.items() if k not in (node.variable, node.accumulator)}
     changes: dict[str, Any] = {}
-    for name, value in node.field_values():
+    for name in child_fields(type(node)):
+        value = getattr(node, name)
         new = _substitute_value(value, env)
         if new is not value:
             changes[name] = new
-    return replace(node, **changes) if changes else node
+    return rebuilt(node, **changes) if changes else node
 
 
 def _substitute_value(value: Any, env: Env) -> Any:
