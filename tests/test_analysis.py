@@ -79,3 +79,28 @@ def test_a_deferred_type_is_inferred_in_the_scope_it_was_bound_in() -> None:
     assert types.variable("s") == VType("string")
     assert types.of(ir.Variable("x")) == VType("integer")
     assert types.variable("s") is types.variable("s")  # inferred once
+
+
+def test_names_in_is_every_naming_field_of_every_node() -> None:
+    """``names_in`` (a written-out walk) finds what the generic walk finds: every string in a
+    field that names something, in every node of every TCK query."""
+    from gqlir.conformance import tck
+    from gqlir.ir.analysis import _NAMING, names_in
+
+    features = tck.default_tck_dir()
+    assert features is not None
+    compared = 0
+    for text in tck.valid_queries(features):
+        try:
+            query = gqlir.parse(text, "neo4j")
+        except gqlir.GqlirError:
+            continue
+        expected = {
+            value
+            for node in query.walk()
+            for attr in _NAMING
+            if isinstance(value := getattr(node, attr, None), str)
+        }
+        assert names_in(query) == expected, text
+        compared += 1
+    assert compared > 1500

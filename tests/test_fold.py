@@ -219,3 +219,37 @@ def test_large_ranges_are_refused_not_folded() -> None:
     assert "[1, 2, 3]" in gqlir.transpile(
         query.replace("1000000, 2000000", "1, 3"), "neo4j", "iso-gql"
     )
+
+
+def test_the_folding_walk_is_the_generic_transform() -> None:
+    """The folder's own bottom-up walk (which passes the leaves by) and ``_has_candidate`` (a
+    written-out walk) agree with the generic ``transform`` and ``walk`` over the TCK."""
+    from gqlir.conformance import tck
+    from gqlir.passes.fold import (
+        _FOLDABLE_TYPES,
+        _SCOPED,
+        _constant,
+        _Folder,
+        _has_candidate,
+        closed,
+    )
+
+    features = tck.default_tck_dir()
+    assert features is not None
+    compared = 0
+    for text in tck.valid_queries(features):
+        try:
+            query = gqlir.parse(text, "neo4j")
+        except gqlir.GqlirError:
+            continue
+        expected = any(
+            _constant(n, {}) if type(n) in _FOLDABLE_TYPES else type(n) in _SCOPED and closed(n)
+            for n in query.walk()
+        )
+        assert _has_candidate(query) is expected, text
+        by_transform = query.transform(_Folder("neo4j"))
+        by_walk = _Folder("neo4j").tree(query)
+        assert by_walk == by_transform, text
+        assert (by_walk is query) == (by_transform is query), text
+        compared += 1
+    assert compared > 1500

@@ -20,11 +20,10 @@ of translation: it runs only where the target refused the query as written.
 
 from __future__ import annotations
 
-
 from .. import ir
-from ..ir.node import rebuilt
 from ..analysis.aggregates import aggregates
 from ..ir.analysis import column_name, names_in
+from ..ir.node import rebuilt
 from .fold import is_constant_value
 
 

@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import ir
-from ..ir.node import child_fields, rebuilt
 from ..ir.analysis import OPAQUE, column_name, names_in
+from ..ir.node import child_fields, rebuilt
 from .fold import is_constant_value
 
 #: Steps whose expressions only read the scope (a write's subject must stay a variable).
