@@ -1,6 +1,7 @@
 """Fixtures for the engine tests: servers the tests start themselves (Neo4j, ArcadeDB's Bolt
 server, PostgreSQL) on 127.0.0.1 and free ports, stopped and removed at the end, and a small
-dense graph on which unbounded path queries never finish."""
+dense graph on which unbounded path queries never finish; and the bundled TCK's queries, parsed
+once."""
 
 from __future__ import annotations
 
@@ -50,6 +51,25 @@ ENGINES = (
 )
 BOLT_ENGINES = ("neo4j", "bolt")  # one database per server, emptied by open_engine
 NEO4J_LOCAL = os.path.join(os.path.dirname(ROOT), "scripts", "neo4j-local")
+
+
+@pytest.fixture(scope="session")
+def tck_trees() -> list[tuple[str, Any]]:
+    """(text, parsed IR) of every valid TCK query that reads as Neo4j Cypher (the TCK is
+    bundled in a checkout), for tests that compare two ways of walking real queries."""
+    import gqlir
+    from gqlir.conformance import tck
+
+    features = tck.default_tck_dir()
+    assert features is not None
+    trees = []
+    for text in tck.valid_queries(features):
+        try:
+            trees.append((text, gqlir.parse(text, "neo4j")))
+        except gqlir.GqlirError:
+            continue
+    assert len(trees) > 1500
+    return trees
 
 
 @pytest.fixture(scope="session")

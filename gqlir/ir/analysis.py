@@ -19,7 +19,7 @@ from .expr import (
     ValueSubquery,
     Variable,
 )
-from .node import CHILD_GETTERS, Node, children_getter
+from .node import CHILD_GETTERS, Node, node_getter
 
 #: Expressions with a query of their own, which aggregates over its own rows.
 SUBQUERIES = (Exists, CountSubquery, CollectSubquery, ValueSubquery)
@@ -128,10 +128,9 @@ def names_in(node: Node) -> set[str]:
             value = getattr(inner, attr)
             if type(value) is str:
                 add(value)
-        getter = getters.get(cls)
-        if getter is None:
-            getter = getters[cls] = children_getter(cls)
-        extend(getter(inner))
+        getter = getters.get(cls) or node_getter(cls)
+        if getter is not None:  # (always: only nodes get this far)
+            extend(getter(inner))
     return names
 
 

@@ -245,11 +245,9 @@ def _changes_any(root: Node, kind: type, rewrite: Callable[[Any], Node]) -> bool
         if cls is tuple:
             extend(node)
             continue
-        getter = getters.get(cls)
+        getter = getters.get(cls) or node_getter(cls)
         if getter is None:
-            if not isinstance(node, Node):
-                continue  # None, or a scalar inside a tuple (a map entry's key)
-            getter = getters[cls] = children_getter(cls)
+            continue  # None, or a scalar inside a tuple (a map entry's key)
         if cls is kind and rewrite(node) is not node:
             return True
         extend(getter(node))
@@ -258,6 +256,16 @@ def _changes_any(root: Node, kind: type, rewrite: Callable[[Any], Node]) -> bool
 
 #: node class -> :func:`children_getter` of it (filled as the walks meet the classes).
 CHILD_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
+
+
+def node_getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    """:func:`children_getter` of ``cls`` kept in :data:`CHILD_GETTERS`, or None where ``cls``
+    is not a node class (a scalar inside a tuple: a map entry's key), for the written-out walks:
+    ``getter = CHILD_GETTERS.get(cls) or node_getter(cls)``."""
+    if not (isinstance(cls, type) and issubclass(cls, Node)):
+        return None
+    getter = CHILD_GETTERS[cls] = children_getter(cls)
+    return getter
 
 
 def children_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import GqlirError
-from ..ir.node import CHILD_GETTERS, child_fields, child_nodes, children_getter, rebuilt
+from ..ir.node import CHILD_GETTERS, child_fields, child_nodes, node_getter, rebuilt
 
 # Functions whose value is not a function of their arguments alone.
 _VOLATILE = frozenset(
@@ -208,11 +208,9 @@ def _has_candidate(query: ir.Node) -> bool:
         if kind is tuple:
             extend(node)
             continue
-        getter = getters.get(kind)
+        getter = getters.get(kind) or node_getter(kind)
         if getter is None:
-            if not isinstance(node, ir.Node):
-                continue  # a scalar inside a tuple (a map entry's key)
-            getter = getters[kind] = children_getter(kind)
+            continue  # a scalar inside a tuple (a map entry's key)
         if kind in _FOLDABLE_TYPES:
             if _constant(node, unwritable):
                 return True

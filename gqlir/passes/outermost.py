@@ -13,7 +13,7 @@ from typing import Any
 
 from ..ir import expr as e
 from ..ir import query as q
-from ..ir.node import CHILD_GETTERS, Node, children_getter
+from ..ir.node import CHILD_GETTERS, Node, node_getter
 
 __all__ = ["UPDATING_STEPS", "refuse_outermost"]
 
@@ -61,12 +61,9 @@ def refuse_outermost(
             if new is not node:
                 found[id(node)] = new
                 continue
-        getter = getters.get(cls)
-        if getter is None:
-            if not isinstance(node, Node):
-                continue
-            getter = getters[cls] = children_getter(cls)
-        extend(getter(node))
+        getter = getters.get(cls) or node_getter(cls)
+        if getter is not None:  # (None: a scalar inside a tuple)
+            extend(getter(node))
     if not found:
         return root
     return root.transform(lambda x: found.get(id(x), x))

@@ -21,7 +21,7 @@ from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.node import CHILD_GETTERS, Node, children_getter
+from ..ir.node import CHILD_GETTERS, Node, node_getter
 from . import (
     aggregate_defaults,
     case_forms,
@@ -168,11 +168,9 @@ def summarize(node: Node) -> Summary:
         if cls is tuple:
             extend(inner)
             continue
-        getter = getters.get(cls)
+        getter = getters.get(cls) or node_getter(cls)
         if getter is None:
-            if not isinstance(inner, Node):
-                continue  # None, or a scalar inside a tuple (a map entry's key)
-            getter = getters[cls] = children_getter(cls)
+            continue  # None, or a scalar inside a tuple (a map entry's key)
         add(cls)
         if cls in special:
             if cls is function_call:

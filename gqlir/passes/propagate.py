@@ -27,7 +27,7 @@ _READS = (ir.Match, ir.Unwind, ir.Let, ir.Filter, ir.Projection)
 Env = Mapping[str, ir.Expr]
 
 
-def propagate_constants(query: ir.Statement, fold: Callable[[ir.Node], ir.Node]) -> ir.Statement:
+def propagate_constants(query: ir.Statement, fold: Callable[[Any], Any]) -> ir.Statement:
     """``query`` (already folded by ``fold``, which folds a whole tree) with the constant-bound
     variables of its pipelines replaced by their values; each rewritten step is folded again so
     that the values of later projections are known."""
@@ -42,7 +42,7 @@ def propagate_constants(query: ir.Statement, fold: Callable[[ir.Node], ir.Node])
     return query
 
 
-def _pipeline(query: ir.LinearQuery, fold: Callable[[ir.Node], ir.Node]) -> ir.LinearQuery:
+def _pipeline(query: ir.LinearQuery, fold: Callable[[Any], Any]) -> ir.LinearQuery:
     env: dict[str, ir.Expr] = {}
     steps: list[ir.Step] = []
     changed = False
