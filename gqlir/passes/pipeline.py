@@ -115,6 +115,11 @@ class Summary:
     distinct_projections: bool = False
     #: The match modes of the query's MATCH steps.
     match_modes: frozenset[p.MatchMode] = frozenset()
+    #: A simple CASE (one with an operand) or a CASE without WHEN occurs.
+    simple_cases: bool = False
+    #: A temporal constructor (or ``….statement``) is called with other than one string or
+    #: map literal (what :mod:`.temporal_calls` may rewrite or refuse).
+    temporal_calls: bool = False
 
 
 #: The fields of :class:`Summary`, in order.
@@ -138,6 +143,8 @@ def summarize(node: Node) -> Summary:
     functions: set[str] = set()
     aggregate_names: set[str] = set()
     adds_numbers = adds = other = typed = map_properties = distinct = False
+    simple_cases = temporal = False
+    temporal_names, literal_args = temporal_calls.NAMES, _LITERAL_ARGUMENTS
     modes: set[p.PathMode] = set()
     match_modes: set[p.MatchMode] = set()
     comparison, untyped = e.Comparison, _UNTYPED
@@ -174,7 +181,11 @@ def summarize(node: Node) -> Summary:
         add(cls)
         if cls in special:
             if cls is function_call:
-                functions.add(inner.name)
+                name = inner.name
+                functions.add(name)
+                if name in temporal_names and not temporal:
+                    args = inner.args
+                    temporal = len(args) != 1 or type(args[0]) not in literal_args
             elif cls is arithmetic:
                 op = inner.op
                 if op is plus:
@@ -196,8 +207,12 @@ def summarize(node: Node) -> Summary:
                     distinct = True
             elif cls is match:
                 match_modes.add(inner.mode)
-            elif not typed and inner.subject is not None:  # a CASE
-                typed = type(inner.subject) not in untyped
+            elif inner.subject is not None:  # a CASE
+                simple_cases = True
+                if not typed:
+                    typed = type(inner.subject) not in untyped
+            elif not inner.whens:  # (a CASE without WHEN, which no reader builds)
+                simple_cases = True
         extend(getter(inner))
     return Summary(
         frozenset(kinds),
@@ -211,6 +226,8 @@ def summarize(node: Node) -> Summary:
         frozenset(modes),
         distinct,
         frozenset(match_modes),
+        simple_cases,
+        temporal,
     )
 
 
@@ -243,6 +260,8 @@ _LEAVES = frozenset(
     {str, int, float, bool, type(None), e.Null, e.Boolean, e.Integer, e.Float, e.String}
     | {e.Variable, e.Parameter}
 )
+#: The arguments of a temporal constructor call that temporal-calls leaves as it is.
+_LITERAL_ARGUMENTS = frozenset({e.String, e.MapLiteral})
 #: The nodes the summary looks into beyond their class.
 _SPECIAL = frozenset(
     {e.FunctionCall, e.Arithmetic, e.Aggregate, e.Comparison, e.Case, p.PathPattern}
@@ -755,7 +774,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         temporal_calls.lower_temporal_calls,
         "date.statement() as date(); date() / datetime() as CURRENT_DATE / CURRENT_TIMESTAMP "
         "where no constructor has the name; a constructor of a computed value refused",
-        needed=lambda x: not x.functions.isdisjoint(temporal_calls.NAMES),
+        needed=lambda x: x.temporal_calls,
     ),
     Lowering(
         "case-forms",
@@ -763,7 +782,7 @@ LOWERINGS: tuple[Lowering, ...] = (
         lambda t, s: True,
         case_forms.lower_case_forms,
         "a simple CASE whose operand or WHEN values are not primaries as a searched CASE",
-        needed=lambda x: e.Case in x.kinds,
+        needed=lambda x: x.simple_cases,
     ),
     Lowering(
         "like-patterns",
