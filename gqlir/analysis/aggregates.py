@@ -58,11 +58,23 @@ _PLAIN = frozenset({Variable, Parameter, Null, Boolean, Integer, Float, String})
 
 
 def aggregates(node: Node) -> bool:
-    """Whether ``node`` aggregates at its own level."""
+    """Whether ``node`` aggregates at its own level (remembered while the node lives: the
+    projection lowerings, the printer and the folding fallback ask it of the same columns)."""
     cls = type(node)
     if cls in _PLAIN or (cls is Property and type(node.subject) in _PLAIN):  # type: ignore[attr-defined]
         return False
-    return _holds_aggregate(node)
+    found = _KNOWN.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    holds = _holds_aggregate(node)
+    if len(_KNOWN) > 4096:
+        _KNOWN.clear()
+    _KNOWN[id(node)] = (node, holds)
+    return holds
+
+
+#: id(node) -> (the node, held so that its id is not reused; whether it aggregates)
+_KNOWN: dict[int, tuple[Node, bool]] = {}
 
 
 def _holds_aggregate(node: Node) -> bool:

@@ -20,6 +20,8 @@ of translation: it runs only where the target refused the query as written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import ir
 from ..analysis.aggregates import aggregates
 from ..ir.analysis import column_name, names_in
@@ -46,14 +48,24 @@ def _pipeline(query: ir.LinearQuery) -> ir.LinearQuery:
     read: set[str] = set()  # names the steps after ``i`` read
     star_later = False  # a step after ``i`` is a ``*`` projection
     earlier: list[set[str]] | None = None  # names in steps[:i], gathered on first need
+    named: dict[int, set[str]] = {}  # id(step) -> names_in(step), for the steps as read
+
+    def names(step: ir.Step) -> set[str]:
+        found = named.get(id(step))
+        if found is None:
+            found = named[id(step)] = names_in(step)
+        return found
+
     for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
         if i == len(steps) - 1 or not isinstance(step, ir.Projection) or step.star or star_later:
-            read |= names_in(step)
+            read |= names(step)
             star_later = star_later or (isinstance(step, ir.Projection) and step.star)
             continue
-        if any(aggregates(item.expr) for item in step.items):
-            read |= names_in(step)
+        if not any(
+            is_constant_value(item.expr) and column_name(item) not in read for item in step.items
+        ) or any(aggregates(item.expr) for item in step.items):
+            read |= names(step)  # (no column to drop, or one of an aggregating projection)
             continue
         own = set()
         for part in (step.where, *step.order_by):
@@ -74,22 +86,22 @@ def _pipeline(query: ir.LinearQuery) -> ir.LinearQuery:
                 changed = True
             elif _one_to_one(step):
                 if earlier is None:
-                    earlier = _prefix_names(steps)
+                    earlier = _prefix_names(steps, names)
                 if not (read & earlier[i]):
                     del steps[i]
                     changed = True
                     continue
-        read |= names_in(step)
+        read |= names(step)
     if not changed:
         return query
     return rebuilt(query, steps=tuple(steps))
 
 
-def _prefix_names(steps: list[ir.Step]) -> list[set[str]]:
+def _prefix_names(steps: list[ir.Step], names: Callable[[ir.Step], set[str]]) -> list[set[str]]:
     """``[names in steps[:i] for each i]``, built in one pass."""
     prefixes: list[set[str]] = [set()]
     for step in steps:
-        prefixes.append(prefixes[-1] | names_in(step))
+        prefixes.append(prefixes[-1] | names(step))
     return prefixes
 
 
