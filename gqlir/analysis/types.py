@@ -189,12 +189,11 @@ def join(a: VType, b: VType) -> VType:
 
 def is_const(node: e.Expr) -> bool:
     """A literal, or a list or map of literals: its value is known at translation time."""
-    if isinstance(node, (e.Null, e.Boolean, e.Integer, e.Float, e.String, e.TemporalLiteral)):
+    cls = type(node)
+    if cls in _SCALAR_LITERALS:
         return True
-    if isinstance(node, e.ListLiteral):
-        return all(is_const(item) for item in node.items)
-    if isinstance(node, e.MapLiteral):
-        return all(is_const(value) for _, value in node.entries)
+    if cls is e.ListLiteral or cls is e.MapLiteral:
+        return constant_type(node) is not None
     return False
 
 
@@ -220,6 +219,28 @@ def literal_type(node: e.Expr) -> VType:
         t = literal_type(item)
         elem = t if elem is None else join(elem, t)
     return VType("list", unconst(elem) if elem else VType("null"))
+
+
+def constant_type(node: e.Expr) -> VType | None:
+    """:func:`literal_type` of a list or map literal (only) that :func:`is_const`, else None;
+    remembered while the node lives (every pass that types a constant list walks it, and the
+    folding fallback makes long ones)."""
+    found = _CONSTANT_TYPES.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    if type(node) is e.ListLiteral:
+        const = all(is_const(item) for item in node.items)  # type: ignore[attr-defined]
+    else:
+        const = all(is_const(value) for _, value in node.entries)  # type: ignore[attr-defined]
+    known = literal_type(node) if const else None
+    if len(_CONSTANT_TYPES) > 4096:
+        _CONSTANT_TYPES.clear()
+    _CONSTANT_TYPES[id(node)] = (node, known)
+    return known
+
+
+#: id(literal) -> (the literal, held so that its id is not reused; its constant type or None)
+_CONSTANT_TYPES: dict[int, tuple[e.Expr, VType | None]] = {}
 
 
 def _holds_null(node: e.Expr) -> bool:
@@ -274,8 +295,10 @@ class TypeAnalysis:
             return literal_type(node).with_const(node)
         if cls in _BOOLEAN_CLASSES:
             return _BOOLEAN
-        if is_const(node) and not (self.NULL_IS_ANY and _holds_null(node)):
-            return literal_type(node).with_const(node)
+        if cls is e.ListLiteral or cls is e.MapLiteral:
+            known = constant_type(node)
+            if known is not None and not (self.NULL_IS_ANY and _holds_null(node)):
+                return known.with_const(node)
         if isinstance(node, e.Variable):
             return self.variable(node.name)
         if isinstance(node, e.Parameter):
