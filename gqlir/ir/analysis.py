@@ -128,9 +128,7 @@ def names_in(node: Node) -> set[str]:
             value = getattr(inner, attr)
             if type(value) is str:
                 add(value)
-        getter = getters.get(cls) or node_getter(cls)
-        if getter is not None:  # (always: only nodes get this far)
-            extend(getter(inner))
+        extend((getters.get(cls) or node_getter(cls))(inner))
     return names
 
 

@@ -241,16 +241,15 @@ def _changes_any(root: Node, kind: type, rewrite: Callable[[Any], Node]) -> bool
     pop, extend, getters = stack.pop, stack.extend, CHILD_GETTERS
     while stack:
         node = pop()
+        if node is None:
+            continue  # (an absent child: the commonest value that is not a node)
         cls = type(node)
         if cls is tuple:
             extend(node)
             continue
-        getter = getters.get(cls) or node_getter(cls)
-        if getter is None:
-            continue  # None, or a scalar inside a tuple (a map entry's key)
         if cls is kind and rewrite(node) is not node:
             return True
-        extend(getter(node))
+        extend((getters.get(cls) or node_getter(cls))(node))
     return False
 
 
@@ -258,14 +257,18 @@ def _changes_any(root: Node, kind: type, rewrite: Callable[[Any], Node]) -> bool
 CHILD_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
 
-def node_getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
-    """:func:`children_getter` of ``cls`` kept in :data:`CHILD_GETTERS`, or None where ``cls``
-    is not a node class (a scalar inside a tuple: a map entry's key), for the written-out walks:
-    ``getter = CHILD_GETTERS.get(cls) or node_getter(cls)``."""
-    if not (isinstance(cls, type) and issubclass(cls, Node)):
-        return None
-    getter = CHILD_GETTERS[cls] = children_getter(cls)
+def node_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    """:func:`children_getter` of ``cls``, kept in :data:`CHILD_GETTERS` for the written-out
+    walks (``getters.get(cls) or node_getter(cls)``); :func:`not_a_node` for a class whose
+    values are not nodes (an operator's enum, a map entry's key): they have no children."""
+    is_node = isinstance(cls, type) and issubclass(cls, Node)
+    getter = CHILD_GETTERS[cls] = children_getter(cls) if is_node else not_a_node
     return getter
+
+
+def not_a_node(value: Any) -> tuple[Any, ...]:
+    """The children of a value that is not a node: none."""
+    return ()
 
 
 def children_getter(cls: type) -> Callable[[Any], tuple[Any, ...]]:

@@ -208,15 +208,12 @@ def _has_candidate(query: ir.Node) -> bool:
         if kind is tuple:
             extend(node)
             continue
-        getter = getters.get(kind) or node_getter(kind)
-        if getter is None:
-            continue  # a scalar inside a tuple (a map entry's key)
         if kind in _FOLDABLE_TYPES:
             if _constant(node, unwritable):
                 return True
         elif kind in _SCOPED and closed(node):
             return True
-        extend(getter(node))
+        extend((getters.get(kind) or node_getter(kind))(node))
     return False
 
 

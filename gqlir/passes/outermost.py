@@ -61,9 +61,7 @@ def refuse_outermost(
             if new is not node:
                 found[id(node)] = new
                 continue
-        getter = getters.get(cls) or node_getter(cls)
-        if getter is not None:  # (None: a scalar inside a tuple)
-            extend(getter(node))
+        extend((getters.get(cls) or node_getter(cls))(node))
     if not found:
         return root
     return root.transform(lambda x: found.get(id(x), x))

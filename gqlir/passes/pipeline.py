@@ -21,7 +21,7 @@ from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
-from ..ir.node import CHILD_GETTERS, Node, node_getter
+from ..ir.node import CHILD_GETTERS, Node, node_getter, not_a_node
 from . import (
     aggregate_defaults,
     case_forms,
@@ -176,8 +176,8 @@ def summarize(node: Node) -> Summary:
             extend(inner)
             continue
         getter = getters.get(cls) or node_getter(cls)
-        if getter is None:
-            continue  # None, or a scalar inside a tuple (a map entry's key)
+        if getter is not_a_node:
+            continue  # an operator's enum, or a scalar inside a tuple (a map entry's key)
         add(cls)
         if cls in special:
             if cls is function_call:
