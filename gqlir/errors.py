@@ -7,6 +7,7 @@ as data. Nothing outside this hierarchy should escape the public API.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -136,9 +137,10 @@ SYNONYMS = {
 }
 
 
+@functools.lru_cache(maxsize=2048)
 def refusal_id(construct: str) -> str:
     """The stable id of a refused construct: lower case words joined by ``-``; a function is
-    ``function:<name>``."""
+    ``function:<name>``. (Remembered: every refusal a pass leaves in a query makes an error.)"""
     words = " ".join(construct.split()).lower()
     function = re.fullmatch(r"function ([\w.]+)\(\)", words)
     if function is not None:
