@@ -400,10 +400,24 @@ def is_constant_value(node: ir.Node) -> bool:
     return False
 
 
-def to_literal(value: Any) -> ir.Expr | None:
-    """The IR literal for an evaluator value, or None where no literal writes it exactly."""
+@functools.cache
+def _temporal_kinds() -> dict[type, ir.TemporalKind]:
+    """The evaluator's temporal classes and the literal kind of each (the evaluator is
+    imported on first use)."""
     from ..eval import temporal
 
+    return {
+        temporal.Date: ir.TemporalKind.DATE,
+        temporal.LocalTime: ir.TemporalKind.LOCAL_TIME,
+        temporal.Time: ir.TemporalKind.TIME,
+        temporal.LocalDateTime: ir.TemporalKind.LOCAL_DATETIME,
+        temporal.DateTime: ir.TemporalKind.DATETIME,
+        temporal.Duration: ir.TemporalKind.DURATION,
+    }
+
+
+def to_literal(value: Any) -> ir.Expr | None:
+    """The IR literal for an evaluator value, or None where no literal writes it exactly."""
     if value is None:
         return ir.Null()
     if isinstance(value, bool):
@@ -422,15 +436,7 @@ def to_literal(value: Any) -> ir.Expr | None:
         if any(v is None for _, v in entries):
             return None
         return ir.MapLiteral(tuple(entries))
-    kinds = {
-        temporal.Date: ir.TemporalKind.DATE,
-        temporal.LocalTime: ir.TemporalKind.LOCAL_TIME,
-        temporal.Time: ir.TemporalKind.TIME,
-        temporal.LocalDateTime: ir.TemporalKind.LOCAL_DATETIME,
-        temporal.DateTime: ir.TemporalKind.DATETIME,
-        temporal.Duration: ir.TemporalKind.DURATION,
-    }
-    kind = kinds.get(type(value))
+    kind = _temporal_kinds().get(type(value))
     if kind is None:
         return None
     return ir.TemporalLiteral(kind, str(value))

@@ -11,8 +11,7 @@ operands are visited. A walk that changes nothing returns its input (the same ob
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, ClassVar
 
@@ -386,19 +385,22 @@ UNLOWERED = "step after a refusal"
 _STOPS: ContextVar[list[str] | None] = ContextVar("gqlir_scoped_stops", default=None)
 
 
-@contextmanager
-def stopping_at_refusals() -> Iterator[list[str]]:
+class stopping_at_refusals:  # (lower case: used as a function, ``with stopping_at_refusals()``)
     """Within: a pass whose walk ``stops_at_refusal`` leaves the steps after the first one it
     refused unlowered (the printer never writes them: it raises the first refusal in writing
-    order), as :data:`UNLOWERED` refusals. Yields the names of the passes that did; a printer
+    order), as :data:`UNLOWERED` refusals. Gives the names of the passes that did; a printer
     that meets such a step after all (a refusal it did not reach) lowers the query again
-    outside."""
-    stops: list[str] = []
-    token = _STOPS.set(stops)
-    try:
-        yield stops
-    finally:
-        _STOPS.reset(token)
+    outside. (A class, not a generator: every GQL translation enters one.)"""
+
+    __slots__ = ("stops", "token")
+
+    def __enter__(self) -> list[str]:
+        self.stops: list[str] = []
+        self.token = _STOPS.set(self.stops)
+        return self.stops
+
+    def __exit__(self, *exc: object) -> None:
+        _STOPS.reset(self.token)
 
 
 def refusal_stops() -> list[str] | None:
