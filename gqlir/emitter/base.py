@@ -122,6 +122,8 @@ class Generator:
 
     #: IR class -> name of the method rendering it; built by ``__init_subclass__``.
     _handlers: ClassVar[dict[type, str]] = {}
+    #: IR class -> the function rendering it (the method of ``_handlers``, looked up once).
+    _renderers: ClassVar[dict[type, Callable[..., str]]] = {}
     #: Words a family's grammar never accepts as a bare variable name, whatever the dialect
     #: file lists; upper-case.
     FAMILY_RESERVED: ClassVar[frozenset[str]] = frozenset()
@@ -134,6 +136,7 @@ class Generator:
                 for kind in getattr(value, "_emits", ()):
                     handlers[kind] = attr
         cls._handlers = handlers
+        cls._renderers = {kind: getattr(cls, attr) for kind, attr in handlers.items()}
 
     def __init__(self, dialect: Dialect, *, pretty: bool = False) -> None:
         self.dialect = dialect
@@ -155,18 +158,19 @@ class Generator:
 
     def gen(self, node: Node) -> str:
         """Render one IR node with the method registered for its class."""
-        name = self._handlers.get(type(node))
-        if name is None:
-            name = self._resolve(node)
-        return getattr(self, name)(node)
+        render = self._renderers.get(type(node))
+        if render is None:
+            render = self._resolve(node)
+        return render(self, node)  # type: ignore[no-any-return]
 
-    def _resolve(self, node: object) -> str:
+    def _resolve(self, node: object) -> Callable[..., str]:
         """Find a handler through the node's base classes (and cache it), or fail loudly."""
         for klass in type(node).__mro__[1:]:
             name = self._handlers.get(klass)
             if name is not None:
                 type(self)._handlers[type(node)] = name
-                return name
+                render = type(self)._renderers[type(node)] = getattr(type(self), name)
+                return render  # type: ignore[no-any-return]
         raise UnsupportedError(
             construct_name(node),
             self.dialect.name,
