@@ -865,22 +865,51 @@ def lowerings(target: Dialect, source: Dialect | None = None) -> tuple[Lowering,
 _CHOSEN: dict[tuple[Dialect, Dialect | None], tuple[Lowering, ...]] = {}
 
 
-def _lowerings_by(target: Dialect, source: Dialect | None, by_source: bool) -> tuple[Lowering, ...]:
-    """:func:`lowerings` that depend on the source (``by_source``) or do not, found once per
-    choice: most targets have none of the first kind, and a translation asks for them first."""
+def _plan(target: Dialect, source: Dialect | None, by_source: bool) -> tuple[_Step, ...]:
+    """:func:`lowerings` that depend on the source (``by_source``) or do not, each with how
+    :func:`lower` asks whether it is needed and calls it, found once per choice: most targets
+    have none of the first kind, and a translation asks for them first."""
     chosen = lowerings(target, source)
     key = (id(chosen), by_source)
-    found = _SPLIT.get(key)
+    found = _PLANS.get(key)
     if found is None or found[0] is not chosen:
-        if len(_SPLIT) > 512:  # (as for _CHOSEN)
-            _SPLIT.clear()
-        found = _SPLIT[key] = (chosen, tuple(x for x in chosen if x.by_source == by_source))
+        if len(_PLANS) > 512:  # (as for _CHOSEN)
+            _PLANS.clear()
+        steps = tuple(
+            (
+                x,
+                None if x.needed is _always else x.needed,
+                x.needed_by_target,
+                _CALLS[(x.reads_options, x.reads_schema, x.reads_properties)],
+            )
+            for x in chosen
+            if x.by_source == by_source
+        )
+        found = _PLANS[key] = (chosen, steps)
     return found[1]
 
 
+#: A lowering as :func:`lower` runs it: the lowering, its ``needed`` (None: always), whether
+#: that takes the target, and which arguments ``run`` takes (:data:`_CALLS`).
+_Step = tuple[Lowering, Callable[..., bool] | None, bool, int]
+#: (reads_options, reads_schema, reads_properties) -> how ``run`` is called: 0 ``(node,
+#: target)``, 1 with the properties, 2 with the schema, 3 with both, 4 with the properties and
+#: the printer's options.
+_CALLS = {
+    (options, schema, props): 4
+    if options
+    else 3
+    if schema and props
+    else 2
+    if schema
+    else int(props)
+    for options in (False, True)
+    for schema in (False, True)
+    for props in (False, True)
+}
 #: (id(a choice of lowerings), by_source) -> (the choice, held so that its id is not reused,
-#: and those of its lowerings that match by_source)
-_SPLIT: dict[tuple[int, bool], tuple[tuple[Lowering, ...], tuple[Lowering, ...]]] = {}
+#: and its plan)
+_PLANS: dict[tuple[int, bool], tuple[tuple[Lowering, ...], tuple[_Step, ...]]] = {}
 
 
 def lower(
@@ -901,26 +930,24 @@ def lower(
     kind``, :func:`gqlir.analysis.types.property_kinds`); ``options``: the printer's, for the
     passes that read them."""
     summary: Summary | None = None
-    for lowering in _lowerings_by(target, source, by_source):
-        if lowering.needed is not _always:
+    typed = bool(properties) or schema is not None
+    for lowering, needed, by_target, call in _plan(target, source, by_source):
+        if needed is not None:
             if summary is None:
                 summary = summary_of(node)
-            if lowering.needed_by_target:
-                typed = bool(properties) or schema is not None
-                if not lowering.needed(summary, target, typed):
-                    continue
-            elif not lowering.needed(summary):
+            if not (needed(summary, target, typed) if by_target else needed(summary)):
                 continue
-        if lowering.reads_options:
-            out = lowering.run(node, target, properties, options)
-        elif lowering.reads_schema and lowering.reads_properties:
-            out = lowering.run(node, target, properties, schema)
-        elif lowering.reads_schema:
-            out = lowering.run(node, target, schema)
-        elif lowering.reads_properties:
-            out = lowering.run(node, target, properties)
+        run = lowering.run
+        if call == 0:
+            out = run(node, target)
+        elif call == 1:
+            out = run(node, target, properties)
+        elif call == 2:
+            out = run(node, target, schema)
+        elif call == 3:
+            out = run(node, target, properties, schema)
         else:
-            out = lowering.run(node, target)
+            out = run(node, target, properties, options)
         if out is not node:
             if lowering.summarizes is not None and summary is not None:
                 summary = lowering.summarizes(summary)
