@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from . import ir
-from .dialect import get_dialect
+from .dialect import Dialect, get_dialect
 from .errors import DialectError, GqlirError, ParseError, UnsupportedError
 from .optional import MissingDependencyError
 from .parser import parse as _parse
@@ -43,7 +44,7 @@ class EmitOptions(TypedDict, total=False):
     rename_variables: bool
 
 
-def emit_options(dialect: str) -> tuple[str, ...]:
+def emit_options(dialect: str | Dialect) -> tuple[str, ...]:
     """The emitter options ``dialect`` takes as a target (see :class:`EmitOptions`)."""
     d = get_dialect(dialect)
     if d.family != "gql":
@@ -54,10 +55,12 @@ def emit_options(dialect: str) -> tuple[str, ...]:
 
 
 def _check_options(
-    options: Mapping[str, object], dialect: str, *, also: Sequence[str] = ()
+    options: Mapping[str, object], dialect: str | Dialect, *, also: Sequence[str] = ()
 ) -> None:
     """Refuse an option the target does not take, naming the ones it takes: an ignored option
     would change nothing silently."""
+    if not options:
+        return
     taken = emit_options(dialect)
     for name in options:
         if name not in taken and name not in also:
@@ -67,6 +70,23 @@ def _check_options(
                 + ", ".join(taken),
                 code="EMIT_OPTION",
             )
+
+
+@functools.cache
+def _gql_emitter() -> Callable[..., str]:
+    """:func:`gqlir.emitter.gql.emit_gql`, imported on first use (``import gqlir`` stays light)
+    and then without an import statement per query."""
+    from .emitter.gql import emit_gql
+
+    return emit_gql
+
+
+@functools.cache
+def _lowering() -> Callable[..., ir.Node]:
+    """:func:`gqlir.passes.pipeline.lower`, imported on first use (as :func:`_gql_emitter`)."""
+    from .passes.pipeline import lower
+
+    return lower
 
 
 def parse(
@@ -84,7 +104,7 @@ def parse(
 
 def emit(
     query: ir.Node,
-    dialect: str = "neo4j",
+    dialect: str | Dialect = "neo4j",
     *,
     schema: SchemaSource | None = None,
     **options: Unpack[EmitOptions],
@@ -96,9 +116,7 @@ def emit(
     _check_options(options, dialect)
     target = get_dialect(dialect)
     if target.family == "gql":
-        from .emitter.gql import emit_gql
-
-        return emit_gql(query, target, schema=schema, **options)
+        return _gql_emitter()(query, target, schema=schema, **options)
     from .emitter import emit as _emit
 
     if schema is None and target.grammar == "sql":
@@ -146,10 +164,9 @@ def translate(
     tried once more with its constant parts folded to values (``range(1, 3)`` is a list the
     target may write). ``writer`` replaces the emitter: a function from a query to its text."""
     _check_options(options, write)
-    write_query = writer or (lambda q: emit(q, write, schema=schema, **options))
-    from .passes.pipeline import lower
-
-    query = lower(query, get_dialect(write), source=get_dialect(read), by_source=True)
+    target = get_dialect(write)
+    write_query = writer or (lambda q: emit(q, target, schema=schema, **options))
+    query = _lowering()(query, target, source=get_dialect(read), by_source=True)
     try:
         return write_query(query)
     except UnsupportedError as refused:

@@ -229,7 +229,7 @@ def constant_type(node: e.Expr) -> VType | None:
     if found is not None and found[0] is node:
         return found[1]
     if type(node) is e.ListLiteral:
-        const = all(is_const(item) for item in node.items)  # type: ignore[attr-defined]
+        const = all(is_const(item) for item in node.items)
     else:
         const = all(is_const(value) for _, value in node.entries)  # type: ignore[attr-defined]
     known = literal_type(node) if const else None
