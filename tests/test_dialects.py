@@ -203,11 +203,14 @@ def test_function_tables_name_canonical_functions(d: Dialect) -> None:
 
 
 def _read_back(d: Dialect, canonical: str) -> str:
-    """The function ``canonical``'s surface name reads as: itself, except Cypher's ceil and
-    floor where the dialect's keep an integer an integer (FalkorDB): its surface names are the
-    typed functions, and the Cypher ones are lowered to them times 1.0 before printing."""
+    """The function ``canonical``'s surface name reads as: itself, except Cypher's ceil, floor
+    and round where the dialect's keep an integer an integer (FalkorDB): its surface names are
+    the typed functions and FalkorDB's own round, and the Cypher ones are lowered before
+    printing (ceil and floor times 1.0, round as floor(x + 0.5))."""
     if not d.capabilities.integer_rounding_float and canonical in ("ceil", "floor"):
         return f"{canonical}_typed"
+    if canonical == "round" and "falkordb.round" in d.functions:
+        return "falkordb.round"
     return canonical
 
 

@@ -322,10 +322,13 @@ def test_translation_keeps_number_types(engines: dict[str, Any], query: str) -> 
     assert _typed(got) == _typed(want), (got, want)
 
 
-# FalkorDB text whose reading must keep FalkorDB's number types (its ceil and floor keep an
-# integer an integer): run on FalkorDB and, translated, on the reference
+# FalkorDB text whose reading must keep FalkorDB's number types (its ceil, floor and round keep
+# an integer an integer) and its round's ties (half away from zero): run on FalkorDB and,
+# translated, on the reference
 FROM_FALKORDB = [
     "UNWIND [3, -2, 2.5, -0.5, null] AS x RETURN x, floor(x) AS f, ceil(x) AS c ORDER BY f",
+    "UNWIND [3, -2, 2.5, -2.5, -0.5, 0.4, 1.5, -1.5] AS x RETURN x, round(x) AS r ORDER BY x",
+    "RETURN round(2) AS a, round(-2.5) AS b, round(2.5) AS c, round(null) AS d",
 ]
 
 
@@ -461,3 +464,44 @@ def test_explain_and_clear() -> None:
         engine.run("CREATE (:A)", dialect="falkordb")
         engine.clear()
         assert engine.run("MATCH (n) RETURN count(n) AS c", dialect="falkordb").rows == [(0,)]
+
+
+def test_falkordb_round_reads_as_falkordb_s_own_round() -> None:
+    """FalkorDB's round() keeps an integer an integer and rounds ties away from zero: read,
+    it is ``falkordb.round``, which the reference evaluates with that meaning (exactly, so
+    0.49999999999999994 is 0.0) and which FalkorDB text writes back as round()."""
+    from gqlir.eval import Graph, evaluate
+
+    query = gqlir.parse("RETURN round(x) AS r", "falkordb")
+    call = query.steps[-1].items[0].expr
+    assert isinstance(call, gqlir.ir.FunctionCall) and call.name == "falkordb.round"
+    assert gqlir.emit(query, "falkordb") == "RETURN round(x) AS r"
+    for value, want in [(2, 2), (-2.5, -3.0), (2.5, 3.0), (0.49999999999999994, 0.0), (None, None)]:
+        text = f"WITH {'null' if value is None else repr(value)} AS x RETURN round(x) AS r"
+        rows = evaluate(gqlir.parse(text, "falkordb"), Graph()).rows
+        assert rows == [(want,)] and type(rows[0][0]) is type(want), (value, rows)
+
+
+@pytest.mark.parametrize(
+    "target, construct, of_a_float",
+    [
+        # no type predicates
+        ("opencypher9", "round of a number of unknown type", "sign(-2.5) * round(abs(-2.5))"),
+        # kuzu has no round() of Cypher's meaning either (its own is refused: function round())
+        ("kuzu", "round of a number of unknown type", None),
+        ("iso-gql", "function falkordb.round()", None),  # GQL has no ROUND
+    ],
+)
+def test_falkordb_round_of_an_unknown_type_is_refused_elsewhere(
+    target: str, construct: str, of_a_float: str | None
+) -> None:
+    """Where no form keeps FalkorDB's round(), the translation refuses it rather than write the
+    target's round of another meaning."""
+    with pytest.raises(UnsupportedError) as refused:
+        gqlir.transpile("MATCH (n) RETURN round(n.x) AS r", "falkordb", target)
+    assert refused.value.construct == construct
+    if target != "iso-gql":  # of an integer literal: the integer itself
+        assert gqlir.transpile("RETURN round(2) AS r", "falkordb", target) == "RETURN 2 AS r"
+    if of_a_float is not None:  # of a float literal: rounded away from zero
+        float_round = gqlir.transpile("RETURN round(-2.5) AS r", "falkordb", target)
+        assert float_round == f"RETURN {of_a_float} AS r"

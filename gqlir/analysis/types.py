@@ -143,6 +143,7 @@ CAST_KINDS = {
 #: Functions whose value has their first argument's type (``abs``, ``min``, ``max`` …).
 _SAME_AS_ARGUMENT = frozenset(
     {"abs", "min", "max", "nullif", "percentiledisc", "ceil_typed", "floor_typed"}
+    | {"falkordb.round"}
 )
 
 #: The runtime types a value of a partly known kind may have (null aside), in the classes

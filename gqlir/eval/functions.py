@@ -323,6 +323,18 @@ def _floor_typed(rt: Runtime, a: list[Any]) -> Any:
     return v if isinstance(v, int) else _floor(rt, a)
 
 
+@_fn("falkordb.round")
+def _falkordb_round(rt: Runtime, a: list[Any]) -> Any:
+    """FalkorDB's round(): an integer stays the integer, a float is rounded half away from
+    zero as a float (exactly: 0.49999999999999994 is 0.0)."""
+    v = _num("round", a[0])
+    if isinstance(v, int) or math.isnan(v) or math.isinf(v):
+        return v
+    magnitude = abs(v)
+    low = math.floor(magnitude)
+    return math.copysign(float(low + 1 if magnitude - low >= 0.5 else low), v)
+
+
 _ROUND_MODES = ("UP", "DOWN", "CEILING", "FLOOR", "HALF_UP", "HALF_DOWN", "HALF_EVEN")
 
 

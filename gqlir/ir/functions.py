@@ -292,7 +292,23 @@ TUGRAPH = _spec(
     """
 )
 
-FUNCTIONS: dict[str, FunctionSpec] = {**SCALARS, **AGGREGATES, **GOOGLESQL, **TUGRAPH}
+# FalkorDB functions whose meaning differs from Cypher's of the same name: ``falkordb.round`` is
+# FalkorDB's round(), which keeps an integer an integer and rounds a float half away from zero
+# (dialects/falkordb.toml). The falkordb dialect file spells it; elsewhere it is written with
+# Cypher's functions or refused (gqlir.passes.typed_rounding).
+FALKORDB = _spec(
+    """
+    falkordb.round 1 1
+    """
+)
+
+FUNCTIONS: dict[str, FunctionSpec] = {
+    **SCALARS,
+    **AGGREGATES,
+    **GOOGLESQL,
+    **TUGRAPH,
+    **FALKORDB,
+}
 
 #: The characters Cypher's ``trim()`` family and ``toBoolean()`` strip by default: Java's
 #: ``Character.isWhitespace`` (Neo4j trims with it), i.e. the Unicode space, line and paragraph

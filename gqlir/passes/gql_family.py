@@ -15,11 +15,8 @@ an error where GQL adds, never another value). A SQL target's ``+`` on two text 
 its types come from the table mapping this pass does not read, so there an operand not known to
 be a number is refused.
 
-GQL's ``CEIL`` and ``FLOOR`` keep an integer an integer (``ceil_typed``, ``floor_typed``; SQL's
-rule, dialects/iso-gql.toml ``integer_rounding_float``) where Cypher's return a float: of an
-integer literal they are the literal, of a float literal Cypher's function, and otherwise
-``CASE WHEN x IS :: INTEGER THEN x ELSE floor(x) END`` where the target has type predicates;
-elsewhere they are refused.
+GQL's ``CEIL`` and ``FLOOR`` keep an integer an integer where Cypher's return a float; so do
+FalkorDB's ``ceil``, ``floor`` and ``round``: they are written by :mod:`.typed_rounding`.
 """
 
 from __future__ import annotations
@@ -30,12 +27,13 @@ from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import query as q
 from ..ir.node import Node
+from . import typed_rounding
 
 #: canonical functions whose value is a number (or null) whatever their arguments
 _NUMERIC_FUNCTIONS = frozenset(
     """abs acos asin atan atan2 ceil ceil_typed char_length cos cot degrees exp floor floor_typed length ln log log10
     radians round sign sin size sqrt tan tofloat tofloatornull tointeger tointegerornull""".split()
-)
+) | {"falkordb.round"}
 _NUMERIC_AGGREGATES = frozenset({"count", "avg", "stdev", "stdevp"})
 
 
@@ -92,7 +90,7 @@ def needs_gql_meanings(kinds: frozenset[type], functions: frozenset[str], adds: 
         or e.Arithmetic in kinds
         or not kinds.isdisjoint(GQL_ONLY_KINDS)
         or any(f.startswith(tuple(_OWN_FUNCTIONS)) for f in functions)
-        or not functions.isdisjoint(_TYPED_ROUNDING)
+        or not functions.isdisjoint(typed_rounding.NAMES)
     )
 
 
@@ -102,8 +100,8 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
     refused."""
 
     def rewrite(node: Node) -> Node:
-        if isinstance(node, e.FunctionCall) and node.name in _TYPED_ROUNDING:
-            return _typed_rounding(node, target)
+        if isinstance(node, e.FunctionCall) and node.name in typed_rounding.NAMES:
+            return typed_rounding.rewrite(node, target)
         if (
             isinstance(node, e.FunctionCall)
             and node.name.startswith(tuple(_OWN_FUNCTIONS))
@@ -152,36 +150,6 @@ def lower_gql_meanings(root: Node, target: Dialect) -> Node:
         return e.Arithmetic(e.ArithOp.ADD, _number(left), _number(right), pos=node.pos)
 
     return root.transform(rewrite)
-
-
-_TYPED_ROUNDING = frozenset({"ceil_typed", "floor_typed"})
-_VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
-
-
-def _typed_rounding(node: e.FunctionCall, target: Dialect) -> e.Expr:
-    """GQL's ``FLOOR(x)`` / ``CEIL(x)``: ``x`` itself when it is an integer, else Cypher's
-    float-returning function (see the module docstring). A target that spells the typed
-    function has it (FalkorDB's ceil and floor keep an integer an integer)."""
-    if node.name in target.functions:
-        return node
-    (x,) = node.args
-    cypher = node.name.removesuffix("_typed")
-    if isinstance(x, e.Integer):
-        return x
-    if isinstance(x, e.Float):
-        return e.FunctionCall(cypher, (x,), pos=node.pos)
-    volatile = any(f.name in _VOLATILE for f in x.find_all(e.FunctionCall))
-    if target.capabilities.type_predicates and not volatile:
-        is_integer = e.TypeTest(x, e.TypeRef("INTEGER"), pos=node.pos)
-        rounded = e.FunctionCall(cypher, (x,), pos=node.pos)
-        return e.Case(None, (e.CaseWhen(is_integer, x),), rounded, pos=node.pos)
-    raise UnsupportedError(
-        f"{cypher.upper()} of a number of unknown type",
-        target.name,
-        f"GQL's {cypher.upper()} keeps an integer an integer; {target.name}'s returns a float",
-        rewrite="CAST the argument to an integer or a float",
-        offset=node.pos,
-    )
 
 
 def _one_row_value(node: e.ValueSubquery) -> e.Expr:

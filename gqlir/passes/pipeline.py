@@ -366,8 +366,8 @@ LOWERINGS: tuple[Lowering, ...] = (
         frozenset({"cypher", "sql"}),
         lambda t, s: True,
         lower_gql_meanings,
-        "GQL's numeric + is the target's + on numbers, GQL's FLOOR/CEIL keep integers; "
-        "GoogleSQL-only functions are refused",
+        "GQL's numeric + is the target's + on numbers, GQL's FLOOR/CEIL and FalkorDB's round "
+        "keep integers; GoogleSQL-only functions are refused",
         needed=lambda x: needs_gql_meanings(x.kinds, x.functions, x.adds_numbers),
     ),
     Lowering(

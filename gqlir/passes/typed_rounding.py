@@ -1,0 +1,71 @@
+"""Rounding that keeps an integer an integer, written for targets whose rounding returns floats.
+
+Cypher's ``ceil``, ``floor`` and ``round`` return a float whatever their argument (Neo4j Cypher
+manual, mathematical functions). Two other meanings reach the IR through the readers:
+
+* GQL's ``CEIL`` and ``FLOOR`` (``ceil_typed``, ``floor_typed``) keep an integer an integer, as
+  SQL's do (dialects/iso-gql.toml ``integer_rounding_float``); FalkorDB's ``ceil`` and
+  ``floor`` are the same functions (dialects/falkordb.toml).
+* FalkorDB's ``round`` (``falkordb.round``) keeps an integer an integer too, and rounds a float
+  half away from zero: ``round(-2.5)`` is ``-3.0`` where Cypher's (Java's ``Math.round``) is
+  ``-2.0`` (FalkorDB/docs:cypher/functions.mdx, Mathematical functions, notes ** and ***;
+  dialects/falkordb.toml ``integer_rounding_float``, ``round_half_up``).
+
+For a Cypher-family or SQL target that does not spell the function, each is written with the
+target's float-returning functions: of an integer literal it is the literal; of a float literal
+Cypher's ``ceil`` / ``floor``, or for ``falkordb.round`` ``sign(x) * round(abs(x))`` (half up
+on the absolute value is half away from zero); of any other value ``CASE WHEN x IS :: INTEGER
+THEN x ELSE … END`` where the target has type predicates and ``x`` gives one value however
+often it is evaluated. Elsewhere the function is refused.
+"""
+
+from __future__ import annotations
+
+from ..dialect import Dialect
+from ..errors import UnsupportedError
+from ..ir import expr as e
+
+__all__ = ["NAMES", "rewrite"]
+
+#: The rounding functions this module writes.
+NAMES = frozenset({"ceil_typed", "floor_typed", "falkordb.round"})
+_VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
+#: Each function's name in a refusal's construct, and whose function it is in its message.
+_SURFACE = {
+    "ceil_typed": ("CEIL", "GQL's CEIL"),
+    "floor_typed": ("FLOOR", "GQL's FLOOR"),
+    "falkordb.round": ("round", "FalkorDB's round"),
+}
+
+
+def rewrite(node: e.FunctionCall, target: Dialect) -> e.Expr:
+    """``node`` (a call of one of :data:`NAMES`) as ``target`` writes it (see the module
+    docstring). A target that spells the function has it (FalkorDB's ceil, floor and round)."""
+    if node.name in target.functions or len(node.args) != 1:
+        return node
+    (x,) = node.args
+    if isinstance(x, e.Integer):
+        return x
+    if isinstance(x, e.Float):
+        return _as_float(node, x)
+    volatile = any(f.name in _VOLATILE for f in x.find_all(e.FunctionCall))
+    if target.capabilities.type_predicates and not volatile:
+        is_integer = e.TypeTest(x, e.TypeRef("INTEGER"), pos=node.pos)
+        return e.Case(None, (e.CaseWhen(is_integer, x),), _as_float(node, x), pos=node.pos)
+    surface, whose = _SURFACE[node.name]
+    raise UnsupportedError(
+        f"{surface} of a number of unknown type",
+        target.name,
+        f"{whose} keeps an integer an integer; {target.name}'s returns a float",
+        rewrite="CAST the argument to an integer or a float",
+        offset=node.pos,
+    )
+
+
+def _as_float(node: e.FunctionCall, x: e.Expr) -> e.Expr:
+    """The function of a float ``x``, with Cypher's float-returning functions."""
+    if node.name == "falkordb.round":
+        magnitude = e.FunctionCall("round", (e.FunctionCall("abs", (x,)),), pos=node.pos)
+        sign = e.FunctionCall("sign", (x,), pos=node.pos)
+        return e.Arithmetic(e.ArithOp.MUL, sign, magnitude, pos=node.pos)
+    return e.FunctionCall(node.name.removesuffix("_typed"), (x,), pos=node.pos)
