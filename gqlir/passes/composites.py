@@ -105,13 +105,13 @@ class Composites:
     def unknown(self) -> Grade:
         """YIELD * binds names not known here: then an unknown name may be anything."""
         self.know(*_bindings(self.root))
-        return self.__dict__["unknown"]  # type: ignore[no-any-return]
+        return self.__dict__["unknown"]
 
     @cached_property
     def sources(self) -> dict[str, list[e.Expr | None]]:
         """Each name an expression binds -> those expressions (None: unknown)."""
         self.know(*_bindings(self.root))
-        return self.__dict__["sources"]  # type: ignore[no-any-return]
+        return self.__dict__["sources"]
 
     @cached_property
     def bound(self) -> dict[str, Grade]:

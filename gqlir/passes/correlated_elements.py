@@ -82,7 +82,7 @@ class _Correlated(ScopedRewrite):
             if isinstance(element, (p.NodePattern, p.RelPattern)):
                 name = element.variable
                 if name in self.correlated and name not in fresh:
-                    fresh[name] = self.fresh()  # type: ignore[index]
+                    fresh[name] = self.fresh()
         if not fresh:
             return node
 
@@ -168,7 +168,7 @@ class _Correlated(ScopedRewrite):
             return step
         where = _equalities(fresh)
         if step.where is not None:
-            where = e.And(where, step.where)  # type: ignore[arg-type]
+            where = e.And(where, step.where)
         return replace(step, patterns=patterns, where=where)  # type: ignore[arg-type]
 
 

@@ -347,7 +347,7 @@ class _Lowering:
                 later, later_edges = paths - columns, edges - columns
                 step = replace(
                     step,
-                    items=items,  # type: ignore[arg-type]
+                    items=items,
                     where=step.where and _read_as_relationships(step.where, later, later_edges),
                     order_by=tuple(
                         _read_as_relationships(x, later, later_edges) for x in step.order_by
@@ -576,7 +576,7 @@ class _Lowering:
         left, right = node.left, node.right
         if not (isinstance(left, e.ListLiteral) and isinstance(right, e.ListLiteral)):
             return node
-        equal = _elementwise_equal(left, right)  # type: ignore[arg-type]
+        equal = _elementwise_equal(left, right)
         return equal if node.op is e.CompOp.EQ else e.Not(equal)
 
     # -- ORDER BY after an alias that shadows a variable -----------------------------------

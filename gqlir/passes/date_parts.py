@@ -43,7 +43,7 @@ def lower_date_parts(root: Node, target: Dialect) -> Node:
     def rewrite(node: Node) -> Node:
         if type(node) is not e.FunctionCall:
             return node
-        call: e.FunctionCall = node  # type: ignore[assignment]
+        call: e.FunctionCall = node
         parts = _PARTS.get(call.name)
         if parts is None or call.name not in spelled or call.name in lacking:
             return call  # (a function the target lacks: the printer's refusal)

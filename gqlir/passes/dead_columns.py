@@ -36,7 +36,7 @@ def drop_dead_constants(query: ir.Statement) -> ir.Statement:
         left, right = drop_dead_constants(query.left), drop_dead_constants(query.right)
         if left is query.left and right is query.right:
             return query
-        return rebuilt(query, left=left, right=right)  # type: ignore[arg-type]
+        return rebuilt(query, left=left, right=right)
     return query
 
 

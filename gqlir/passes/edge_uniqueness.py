@@ -232,11 +232,12 @@ class _Lowering:
                 if not may_bind_extra:
                     raise refusal
                 node = replace(node, variable=self.fresh())
+            assert node.variable is not None  # (named above)
             names.append(e.Variable(node.variable))
             return node
 
         named = tuple(x.transform(name) for x in patterns)
-        different = pr.AllDifferent(tuple(names))  # type: ignore[arg-type]
+        different = pr.AllDifferent(tuple(names))
         where = different if step.where is None else e.And(different, step.where)
         return replace(step, patterns=named, mode=own, where=where)  # type: ignore[arg-type]
 

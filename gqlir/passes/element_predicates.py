@@ -50,9 +50,9 @@ def _lower(node: Node) -> Node:
             return _path_elements(node)  # type: ignore[arg-type]
         return node
     if cls is pr.Same:
-        return _pairwise(node, node.elements, e.CompOp.EQ)  # type: ignore[attr-defined, arg-type]
+        return _pairwise(node, node.elements, e.CompOp.EQ)  # type: ignore[attr-defined]
     if cls is pr.AllDifferent:
-        return _pairwise(node, node.elements, e.CompOp.NE)  # type: ignore[attr-defined, arg-type]
+        return _pairwise(node, node.elements, e.CompOp.NE)  # type: ignore[attr-defined]
     if cls is pr.IsDirected:
         if not isinstance(node.operand, e.Variable):  # type: ignore[attr-defined]
             return _refused(node, "IS DIRECTED")

@@ -163,7 +163,7 @@ class _Folder:
                 return node
         return literal.with_pos(node.pos)
 
-    def evaluate(self, expr: ir.Expr) -> Any:
+    def evaluate(self, expr: ir.Node) -> Any:
         if self.runtime is None:
             from ..eval.temporal import now_utc
 
@@ -430,12 +430,11 @@ def to_literal(value: Any) -> ir.Expr | None:
         return ir.String(value)
     if isinstance(value, list):
         items = [to_literal(v) for v in value]
-        return None if any(i is None for i in items) else ir.ListLiteral(tuple(items))
+        written = [i for i in items if i is not None]
+        return ir.ListLiteral(tuple(written)) if len(written) == len(items) else None
     if isinstance(value, dict):
-        entries = [(k, to_literal(v)) for k, v in value.items()]
-        if any(v is None for _, v in entries):
-            return None
-        return ir.MapLiteral(tuple(entries))
+        entries = [(k, lit) for k, v in value.items() if (lit := to_literal(v)) is not None]
+        return ir.MapLiteral(tuple(entries)) if len(entries) == len(value) else None
     kind = _temporal_kinds().get(type(value))
     if kind is None:
         return None

@@ -145,7 +145,7 @@ def lower_function_support(root: Node, target: Dialect) -> Node:
     # While the printer lowers a query: the steps after the first one holding a refusal are
     # never written (the printer raises it, or an earlier one, first), so they are left
     # unlowered as the scoped walks leave them (scoped.stopping_at_refusals).
-    steps = root.steps  # type: ignore[attr-defined]
+    steps = root.steps
     for i, step in enumerate(steps):
         new = _top_down(step, refusal)
         if new is step:

@@ -22,6 +22,7 @@ ZetaSQL's analyser, which Spanner runs, rejects three kinds of text whose meanin
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..dialect import Dialect
 from ..errors import UnsupportedError
@@ -31,7 +32,7 @@ from ..ir import query as q
 from ..ir.analysis import cannot_fail, names_in
 from ..ir.node import Node
 
-_BOOL_NULL = e.Cast(e.Null(), e.TypeRef("BOOLEAN"))
+_BOOL_NULL: e.Expr = e.Cast(e.Null(), e.TypeRef("BOOLEAN"))
 _NULL_FREE_ARITHMETIC = frozenset(set(e.ArithOp) - {e.ArithOp.ADD})  # Cypher's + appends to lists
 
 
@@ -183,7 +184,7 @@ def _transform_outside_repeats(pattern: p.PathPattern, fn, target: Dialect) -> p
             return x
         if isinstance(x, (p.NodePattern, p.RelPattern)):
             return fn(x)
-        children = {}
+        children: dict[str, Any] = {}
         for name, value in x.field_values():
             if isinstance(value, Node):
                 children[name] = visit(value)

@@ -267,7 +267,7 @@ class GqlProjections(ScopedRewrite):
         for item in step.items:
             x = item.expr
             if type(x) is e.Variable:
-                columns[item.alias or x.name] = incoming.get(x.name, ANY)  # type: ignore[attr-defined]
+                columns[item.alias or x.name] = incoming.get(x.name, ANY)
             else:
                 columns[item.alias] = Deferred(x, incoming)  # type: ignore[index]
         self.types.scope = columns
@@ -361,7 +361,7 @@ class GqlProjections(ScopedRewrite):
         )
         incoming = self.types.scope
         self.types.scope = {
-            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[attr-defined,misc]
+            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[misc]
             for x, a in cols
         }
         return out

@@ -90,7 +90,7 @@ class GqlSteps(ScopedRewrite):
     def projection(self, step: q.Projection) -> q.Projection:
         if self.nested:
             return super().projection(step)
-        self.scope = projection_scope(step, self.scope)  # type: ignore[arg-type,assignment]
+        self.scope = projection_scope(step, self.scope)  # type: ignore[assignment]
         return step
 
 
@@ -106,7 +106,7 @@ class LetSteps(GqlSteps):
     def _steps(self, steps: tuple[q.Step, ...]) -> tuple[q.Step, ...]:
         out: list[q.Step] | None = None
         for i, step in enumerate(steps):
-            written = let_steps.let_steps(step, self.scope) if type(step) is q.Let else None  # type: ignore[arg-type]
+            written = let_steps.let_steps(step, self.scope) if type(step) is q.Let else None
             news = [self.step(x) for x in written] if written is not None else [self.step(step)]
             if out is None and (len(news) != 1 or news[0] is not step):
                 out = list(steps[:i])
@@ -122,10 +122,10 @@ def _plainly_written(root: Node, kinds: frozenset[type], properties: Any) -> boo
     if type(root) is not q.LinearQuery or not kinds.isdisjoint(_SCOPED):
         return False
     types = None
-    for step in root.steps:  # type: ignore[attr-defined]
+    for step in root.steps:
         if type(step) is not q.Unwind:
             continue
-        source = step.source  # type: ignore[attr-defined]
+        source = step.source
         if type(source) is e.ListLiteral:
             continue
         if free_variables(source):

@@ -31,7 +31,7 @@ def lower_like_patterns(root: Node, target: Dialect) -> Node:
 def _rewrite(node: Node) -> Node:
     if type(node) is not e.Like:
         return node
-    like: e.Like = node  # type: ignore[assignment]
+    like: e.Like = node
     escape, pattern = like.escape, like.pattern
     if escape == "\\":
         return like

@@ -157,11 +157,11 @@ class _Merges(ScopedRewrite):
                 "runs before it created",
             )
         scope = self.scope
-        bound = {x.variable for x in chain.elements if x.variable in scope}  # type: ignore[union-attr]
+        bound = {x.variable for x in chain.elements if x.variable in scope}
         literal = _literal_variables(prior)
         for element in chain.elements:
             _check_element(element, bound, literal)
-        if all(x.variable in bound for x in chain.elements):  # type: ignore[union-attr]
+        if all(x.variable in bound for x in chain.elements):
             raise _Refusal("MERGE of bound variables only", "the pattern adds nothing")
         if _at_most_one_row(prior):
             if not bound <= _existing(prior):
@@ -193,9 +193,9 @@ def _check_element(element: Node, bound: set[str], literal: dict[str, tuple[e.Ex
             raise _Refusal("MERGE without one relationship type", "")
     elif not isinstance(element, p.NodePattern):
         raise _Refusal("MERGE of this pattern", "only a plain path can be merged")
-    if element.where is not None:  # type: ignore[union-attr]
+    if element.where is not None:
         raise _Refusal("WHERE in a MERGE pattern", "")
-    props = element.properties  # type: ignore[union-attr]
+    props = element.properties
     if element.variable in bound and (props is not None or element.labels is not None):  # type: ignore[union-attr]
         raise _Refusal("labels or properties on a bound node in MERGE", "Cypher rejects them too")
     if props is None:
@@ -266,7 +266,7 @@ def _rows_are_distinct_pairs(
     left, rel, right = elements
     if rel.direction not in (p.Direction.OUT, p.Direction.IN):  # type: ignore[union-attr]
         return False
-    if {left.variable, right.variable} != bound or scope != bound:  # type: ignore[union-attr]
+    if {left.variable, right.variable} != bound or scope != bound:
         return False
     for s in prior:
         if isinstance(s, q.UseGraph):
@@ -381,24 +381,22 @@ def _rewrite(
     first_made = ""
     kinds: dict[str, str] = {}
     for element in chain.elements:
-        if element.variable in bound:  # type: ignore[union-attr]
+        if element.variable in bound:
             match_elements.append(element)
             insert_elements.append(element)
             continue
         if element.variable in matched:  # a variable the pattern names twice: one element
-            m, c = matched[element.variable], made[element.variable]  # type: ignore[index]
+            m, c = matched[element.variable], made[element.variable]
         else:
             m, c = fresh.named("_m"), fresh.named("_c")
-        if element.variable is not None:  # type: ignore[union-attr]
-            matched[element.variable] = m  # type: ignore[union-attr]
-            made[element.variable] = c  # type: ignore[union-attr]
-            kinds[element.variable] = (  # type: ignore[union-attr]
-                "node" if isinstance(element, p.NodePattern) else "edge"
-            )
+        if element.variable is not None:
+            matched[element.variable] = m
+            made[element.variable] = c
+            kinds[element.variable] = "node" if isinstance(element, p.NodePattern) else "edge"
         if test is None:
             test, first_made = m, c
-        match_elements.append(replace(element, variable=m))  # type: ignore[type-var]
-        inserted = replace(element, variable=c)  # type: ignore[type-var]
+        match_elements.append(replace(element, variable=m))
+        inserted = replace(element, variable=c)
         if isinstance(inserted, p.RelPattern) and inserted.direction not in (
             p.Direction.OUT,
             p.Direction.IN,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import cast
 
 from ..dialect import Dialect
 from ..ir import expr as e
@@ -95,9 +96,10 @@ def spell_path_lists(steps: tuple[q.Step, ...], fresh: Callable[[], str]) -> tup
             patterns[k] = replace(pattern, path=chain)
             lists = {kind: _list(chain, kind, name, step.optional) for kind in read}
             for j in range(i + 1, last + 1):
-                out[j] = out[j].transform(_replacer(name, lists))  # type: ignore[assignment]
+                out[j] = cast(q.Step, out[j].transform(_replacer(name, lists)))
             if step.where is not None:
-                step = replace(step, where=step.where.transform(_replacer(name, lists)))
+                where = cast(e.Expr, step.where.transform(_replacer(name, lists)))
+                step = replace(step, where=where)
         out[i] = replace(step, patterns=tuple(patterns))
     return tuple(out)
 

@@ -78,7 +78,7 @@ def explicit_keys(steps: list[q.Step], mode: str) -> list[q.Step]:
         )
         if out is steps:
             out = list(steps)
-        out[i] = replace(step, group_by=(refused,))  # type: ignore[type-var,call-arg]
+        out[i] = replace(step, group_by=(refused,))  # type: ignore[call-arg]
     return out
 
 

@@ -37,11 +37,11 @@ def counted(steps: list[q.Step]) -> list[q.Step]:
     """``steps`` with each projection's SKIP or LIMIT that is not a count refused in place."""
     out = steps
     for i, step in enumerate(steps):
-        if type(step) is not q.Projection or counts(step):  # type: ignore[arg-type]
+        if type(step) is not q.Projection or counts(step):
             continue
         if out is steps:
             out = list(steps)
-        out[i] = rebuilt(step, skip=_refused(step.skip), limit=_refused(step.limit))  # type: ignore[attr-defined]
+        out[i] = rebuilt(step, skip=_refused(step.skip), limit=_refused(step.limit))
     return out
 
 

@@ -278,7 +278,7 @@ def swap_exprs(node: e.Expr, names: dict[e.Expr, str]) -> e.Expr:
                 changes[attr] = new
         elif isinstance(child, tuple) and child and all(isinstance(c, Node) for c in child):
             # (expressions, or a CASE's WHEN clauses)
-            items = tuple(swap_exprs(c, inner) for c in child)  # type: ignore[arg-type]
+            items = tuple(swap_exprs(c, inner) for c in child)
             if any(a is not b for a, b in zip(items, child)):
                 changes[attr] = items
         elif isinstance(child, tuple) and child and all(isinstance(c, tuple) for c in child):

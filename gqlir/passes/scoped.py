@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from ..analysis.scope import (
     Deferred,
@@ -217,7 +217,7 @@ class ScopedRewrite:
         incoming = self.scope
         cols = projection_columns(step, incoming)
         columns: dict[str, Any] = {
-            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[attr-defined]
+            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)
             for x, a in cols
             if a
         }
@@ -281,10 +281,10 @@ class ScopedRewrite:
             outer = self.scope
             self.scope = {**outer, **pattern_bindings((node.pattern,))}  # type: ignore[attr-defined]
             try:
-                return self._fields(node, "")
+                return cast(e.Expr, self._fields(node, ""))
             finally:
                 self.scope = outer
-        return self._fields(node, "")  # (a subquery's query() keeps the scope)
+        return cast(e.Expr, self._fields(node, ""))  # (a subquery's query() keeps the scope)
 
     def _iteration(self, node: e.ListComprehension | e.ListPredicate | e.Reduce) -> e.Expr:
         """A list walk: its source in the scope, the rest with the walk's variable bound to the
@@ -336,6 +336,7 @@ class ScopedRewrite:
             if cls in leaves or value is None or name == skip:
                 continue
             kind = kinds.get(cls) or _kind(cls)
+            new: Any
             if kind is _EXPR:
                 new = self.expr(value)
             elif kind is _TUPLE:
@@ -346,7 +347,7 @@ class ScopedRewrite:
                 if changes is None:
                     changes = {}
                 changes[name] = new
-        return rebuilt(node, **changes) if changes else node  # type: ignore[type-var]
+        return rebuilt(node, **changes) if changes else node
 
     def _value(self, value: Any, kind: str) -> Any:
         if kind is _EXPR:

@@ -32,13 +32,13 @@ def lower_search_filters(node: Node, target: Dialect) -> Node:
 
 
 def _refuse(node: Node) -> Node:
-    if type(node) is not q.Match or node.where is None:  # type: ignore[attr-defined]
+    if type(node) is not q.Match or node.where is None:
         return node
-    for pattern in node.patterns:  # type: ignore[attr-defined]
+    for pattern in node.patterns:
         if pattern.search is not None and pattern.search.kind is not p.SearchKind.ALL:
-            where = node.where  # type: ignore[attr-defined]
+            where = node.where
             return q.RefusedStep(
-                node,  # type: ignore[arg-type]
+                node,
                 where,
                 "path search with MATCH WHERE",
                 rewrite=_REWRITE,

@@ -88,4 +88,4 @@ def _target(item: q.SetItem) -> str:
     """The variable an item writes to."""
     if isinstance(item, (q.SetProperty, q.SetDynamicProperty)):
         return item.subject.name if isinstance(item.subject, e.Variable) else ""
-    return item.variable  # type: ignore[union-attr]
+    return item.variable

@@ -46,7 +46,7 @@ def set_operation_by_counting(op: ir.SetOperation) -> ir.LinearQuery | None:
     or None when a branch does not end in a plain projection whose columns can be named."""
     if op.op not in (ir.SetOp.INTERSECT, ir.SetOp.EXCEPT):
         return None
-    left = op.left
+    left: ir.Query | None = op.left
     if isinstance(left, ir.SetOperation):
         left = set_operation_by_counting(left)
     right = op.right

@@ -103,7 +103,7 @@ def rename(node: e.Expr, names: dict[str, str]) -> e.Expr:
         if isinstance(inner, e.Variable) and inner.name in names:
             return e.Variable(names[inner.name], pos=inner.pos)
         if isinstance(inner, (p.NodePattern, p.RelPattern)) and inner.variable in names:
-            return replace(inner, variable=names[inner.variable])  # type: ignore[index]
+            return replace(inner, variable=names[inner.variable])
         return inner
 
     result = node.transform(swap)

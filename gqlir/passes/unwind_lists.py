@@ -55,7 +55,7 @@ def _a_list(source: e.Expr, scope: dict[str, Any]) -> bool:
     """Whether ``source`` is a list literal or a variable bound to one (whose kind is known
     without inferring its elements' type)."""
     if type(source) is e.Variable:
-        bound = scope.get(source.name)  # type: ignore[attr-defined]
+        bound = scope.get(source.name)
         if type(bound) is not Deferred or bound.element or bound.found is not None:
             return False
         source = bound.expr
