@@ -292,6 +292,8 @@ REFUSED = {
     "MATCH p = shortestPath((a:A)-[*]->(b:B)) RETURN p": "ANY SHORTEST",
     "RETURN datetime('2024-01-01T00:00:00Z') AS d": "function datetime",
     "RETURN 1 AS `a``b`": "name with a quote character",
+    # FalkorDB's round() takes one argument (test_falkordb_round_takes_no_precision)
+    "MATCH (n) RETURN round(n.x, 2) AS r": "round() with a precision",
 }
 
 
@@ -505,3 +507,13 @@ def test_falkordb_round_of_an_unknown_type_is_refused_elsewhere(
     if of_a_float is not None:  # of a float literal: rounded away from zero
         float_round = gqlir.transpile("RETURN round(-2.5) AS r", "falkordb", target)
         assert float_round == f"RETURN {of_a_float} AS r"
+
+
+def test_falkordb_round_takes_no_precision(engines: dict[str, Any]) -> None:
+    """The fact behind refusing Cypher's round() with a precision for FalkorDB: its round()
+    takes one argument (FalkorDB text with two does not read either)."""
+    assert isinstance(
+        _run(engines["falkordb"], "RETURN round(2.25, 1) AS r", "falkordb"), EngineError
+    )
+    with pytest.raises(gqlir.GqlirError):
+        gqlir.parse("RETURN round(2.25, 1) AS r", "falkordb")

@@ -492,6 +492,14 @@ class _Lowering:
             # Cypher's round(x) is Java's Math.round: floor(x + 0.5), a float
             (x,) = args
             return e.FunctionCall("floor", (e.Arithmetic(e.ArithOp.ADD, x, e.Float(0.5)),))
+        if name == "round" and len(args) > 1 and not exact_round:
+            # (the target's round() is another function, of one argument: FalkorDB's)
+            raise self.refuse(
+                "round() with a precision",
+                node,
+                f"{self.dialect.name}'s round() takes one argument and rounds otherwise; a "
+                "precision or rounding mode has no counterpart there",
+            )
         if name == "tointeger" and len(args) == 1 and not caps.to_integer_truncates:
             return _truncating_to_integer(node)
         return node
