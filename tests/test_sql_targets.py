@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from gqlir import emit, parse
+from gqlir import emit, parse, transpile
 from gqlir.engines.postgres import _positional
 from gqlir.engines.reference import reference_graph
 from gqlir.errors import UnsupportedError
@@ -288,3 +288,12 @@ def test_duckdb_and_postgres_write_every_typical_query_they_can() -> None:
         for target in ("sql:duckdb", "sql:postgres")
     }
     assert refused == {"sql:duckdb": set(), "sql:postgres": {"t06-unwind-parameter"}}
+
+
+def test_a_gql_cast_is_refused_for_sql_with_its_reason() -> None:
+    """A CAST read from GQL is refused for a SQL target by name, saying why (the engines
+    convert values each in their own way), not as a node the printer cannot render."""
+    with pytest.raises(UnsupportedError) as refused:
+        transpile("MATCH (n:Person) RETURN CAST(n.age AS STRING) AS a", "iso-gql", "sql:duckdb")
+    assert refused.value.construct == "CAST" and refused.value.id == "cast"
+    assert "CAST to STRING" in refused.value.message and "own way" in refused.value.message

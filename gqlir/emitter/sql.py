@@ -1230,6 +1230,18 @@ class SqlGenerator(Generator):
     def sub(self, value: e.Expr) -> Any:
         return self.expr(value, self._frame)
 
+    @emits(e.Cast)
+    def cast(self, node: e.Cast) -> Any:
+        """A CAST read from GQL (``CAST(x AS STRING)``) is not written: its conversions are
+        GQL's, and the SQL engines convert each in their own way."""
+        raise self.unsupported(
+            "CAST",
+            node,
+            message=f"CAST to {node.type.name}: DuckDB, PostgreSQL and SQLite each convert "
+            "values their own way (a float's or a boolean's text, a string that is not a "
+            "number), so gqlir's SQL output writes no CAST",
+        )
+
     # -- atoms ---------------------------------------------------------------------------------
 
     @emits(e.Null)
