@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from ..analysis.scope import (
     Deferred,
@@ -281,10 +281,11 @@ class ScopedRewrite:
             outer = self.scope
             self.scope = {**outer, **pattern_bindings((node.pattern,))}  # type: ignore[attr-defined]
             try:
-                return cast(e.Expr, self._fields(node, ""))
+                return self._fields(node, "")  # type: ignore[return-value]
             finally:
                 self.scope = outer
-        return cast(e.Expr, self._fields(node, ""))  # (a subquery's query() keeps the scope)
+        # (a subquery's query() keeps the scope; no typing.cast: this runs on every node)
+        return self._fields(node, "")  # type: ignore[return-value]
 
     def _iteration(self, node: e.ListComprehension | e.ListPredicate | e.Reduce) -> e.Expr:
         """A list walk: its source in the scope, the rest with the walk's variable bound to the
