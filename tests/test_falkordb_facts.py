@@ -517,3 +517,32 @@ def test_falkordb_round_takes_no_precision(engines: dict[str, Any]) -> None:
     )
     with pytest.raises(gqlir.GqlirError):
         gqlir.parse("RETURN round(2.25, 1) AS r", "falkordb")
+
+
+def test_a_rebuild_on_a_server_that_hangs_moves_to_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new server that stops answering during the rebuild after a crash (seen once: FalkorDB
+    hung on the rebuild's first query) is killed by the replay's watchdog, and the graph is
+    rebuilt on another server, instead of the client waiting for ever."""
+    from gqlir.engines import falkordb
+
+    monkeypatch.setattr(falkordb, "_REPLAY_TIMEOUT", 1.0)
+    replay = falkordb.FalkorDBEngine._replay
+    calls: list[int] = []
+
+    def hanging_once(self: Any, journal: Any) -> None:
+        calls.append(self.server.process.pid)
+        if len(calls) == 1:
+            os.kill(self.server.process.pid, signal.SIGSTOP)  # the new server stops answering
+        replay(self, journal)
+
+    monkeypatch.setattr(falkordb.FalkorDBEngine, "_replay", hanging_once)
+    with open_engine("falkordb") as engine:
+        engine.run("UNWIND range(1, 5) AS i CREATE (:V {i: i})", dialect="falkordb")
+        os.kill(engine.server.process.pid, signal.SIGKILL)
+        engine.server.process.wait(10)
+        with pytest.raises(EngineError) as crashed:
+            engine.run("MATCH (v:V) RETURN count(v) AS c", dialect="falkordb", timeout=60)
+        assert crashed.value.code == "ENGINE_CRASHED"
+        assert len(calls) == 2 and calls[0] != calls[1]  # a second new server
+        rows = engine.run("MATCH (v:V) RETURN count(v) AS c", dialect="falkordb", timeout=60).rows
+        assert rows == [(5,)]

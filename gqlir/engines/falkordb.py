@@ -268,6 +268,10 @@ def _edge(e: Any) -> EdgeValue:
 
 _READ_ONLY_MESSAGE = "is to be executed only on read-only queries"
 _TIMEOUT_MESSAGE = "Query timed out"
+#: How many new servers a crash recovery tries before it gives up on rebuilding the graph.
+_REBUILD_ATTEMPTS = 3
+#: The most one statement of a rebuild may take (seconds; a load's statements are batches).
+_REPLAY_TIMEOUT = 300.0
 
 
 def _error_code(message: str) -> str:
@@ -311,6 +315,7 @@ class FalkorDBEngine(BaseEngine):
         self._expired = False
         # what rebuilds the graph on a new server after a crash: loads and writing queries
         self._journal: list[tuple[str, tuple[Any, ...]]] = []
+        self._replaying = False
         self._connect()
 
     def _connect(self) -> None:
@@ -383,24 +388,55 @@ class FalkorDBEngine(BaseEngine):
             with contextlib.suppress(Exception):
                 self.db.connection.connection_pool.disconnect()  # the next query reconnects
             return engine_error(self.name, f"connection lost: {exc}", type(exc).__name__)
-        with contextlib.suppress(Exception):
-            self.db.close()
-        self._stop_server()
-        self._connect()
-        journal, self._journal = self._journal, []
-        for kind, args in journal:
-            if kind == "load":
-                self._load(*args)  # (which journals itself)
-            else:
-                self._query(*args)
-                self._journal.append((kind, args))
+        journal, expired = self._journal, self._expired  # (a replay's watchdog may set it)
+        for attempt in range(1, _REBUILD_ATTEMPTS + 1):
+            with contextlib.suppress(Exception):
+                self.db.close()
+            self._stop_server()
+            self._connect()
+            self._journal = []
+            try:
+                self._replay(journal)
+                break
+            except (self._redis.ConnectionError, self._redis.TimeoutError, EngineError) as again:
+                # a new server that stops answering (observed once: FalkorDB 4.22.1 hung on the
+                # first query of a rebuild, in a busy test run) is killed by the replay's
+                # watchdog: the graph is rebuilt on another one
+                if attempt == _REBUILD_ATTEMPTS:
+                    self._journal, self._expired = journal, expired  # (a later crash retries)
+                    return engine_error(
+                        self.name,
+                        f"the graph could not be rebuilt on a new server "
+                        f"({_REBUILD_ATTEMPTS} attempts; last: {again})",
+                        type(again).__name__,
+                        code="ENGINE_CRASHED",
+                    )
+        self._expired = expired
         why = f"the server died (exit code {code})" if died else f"connection lost: {exc}"
         return engine_error(self.name, why, "server died" if died else type(exc).__name__,
                             code="ENGINE_CRASHED")  # fmt: skip
 
+    def _replay(self, journal: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """The loads and writes of ``journal`` run again on the new server (journalled again),
+        each statement bounded by :data:`_REPLAY_TIMEOUT`: a replay that hangs fails, so
+        :meth:`_crashed` can try a fresh server instead of waiting for ever."""
+        self._replaying = True
+        try:
+            for kind, args in journal:
+                if kind == "load":
+                    schema, directory = args
+                    self._load(schema, directory, _REPLAY_TIMEOUT)  # (which journals itself)
+                else:
+                    text, parameters, _, read_only = args
+                    self._query(text, parameters, _REPLAY_TIMEOUT, read_only)
+                    self._journal.append((kind, args))
+        finally:
+            self._replaying = False
+
     # -- loading ------------------------------------------------------------------------------
 
-    def _load(self, schema: Any, directory: str) -> dict[str, int]:
+    def _load(self, schema: Any, directory: str, timeout: float | None = None) -> dict[str, int]:
+        """``timeout``: each statement's (a replay's, see :meth:`_replay`), else none."""
         from ..schema.formats._ddl import quote_ident
         from .loading import LOAD_KEY, load_cypher
 
@@ -408,7 +444,7 @@ class FalkorDBEngine(BaseEngine):
         indexed: list[str] = []
 
         def execute(text: str, params: dict[str, Any]) -> None:
-            self._query(text, params, None, False)
+            self._query(text, params, timeout, False)
 
         def index(label: str) -> None:
             execute(f"CREATE INDEX FOR (n:{quote_ident(label, '`')}) ON (n.{key})", {})
@@ -419,6 +455,8 @@ class FalkorDBEngine(BaseEngine):
             for label in indexed:
                 execute(f"DROP INDEX FOR (n:{quote_ident(label, '`')}) ON (n.{key})", {})
         except self._redis.ConnectionError as exc:
+            if self._replaying:
+                raise  # (the rebuild in progress tries another server)
             raise self._crashed(exc) from None
         self._journal.append(("load", (schema, directory)))
         return counts
