@@ -16,7 +16,8 @@ target's float-returning functions: of an integer literal it is the literal; of 
 Cypher's ``ceil`` / ``floor``, or for ``falkordb.round`` ``sign(x) * round(abs(x))`` (half up
 on the absolute value is half away from zero); of any other value ``CASE WHEN x IS :: INTEGER
 THEN x ELSE … END`` where the target has type predicates and ``x`` gives one value however
-often it is evaluated. Elsewhere the function is refused.
+often it is evaluated. Elsewhere the function is refused, and so is FalkorDB's round of anything
+but an integer literal where the target has no ``round`` of Cypher's meaning (Kuzu, SQL).
 """
 
 from __future__ import annotations
@@ -46,6 +47,14 @@ def rewrite(node: e.FunctionCall, target: Dialect) -> e.Expr:
     (x,) = node.args
     if isinstance(x, e.Integer):
         return x
+    if node.name == "falkordb.round" and not _has_cypher_round(target):
+        raise UnsupportedError(
+            "round()",
+            target.name,
+            f"FalkorDB's round() rounds ties away from zero and keeps an integer an integer; "
+            f"{target.name} has no round() of Cypher's meaning to write it with",
+            offset=node.pos,
+        )
     if isinstance(x, e.Float):
         return _as_float(node, x)
     volatile = any(f.name in _VOLATILE for f in x.find_all(e.FunctionCall))
@@ -60,6 +69,14 @@ def rewrite(node: e.FunctionCall, target: Dialect) -> e.Expr:
         rewrite="CAST the argument to an integer or a float",
         offset=node.pos,
     )
+
+
+def _has_cypher_round(target: Dialect) -> bool:
+    """Whether ``target`` writes Cypher's ``round``, ``sign`` and ``abs`` (what FalkorDB's round
+    of a float is written with): a Cypher-family target that lacks none of them (Kuzu's round
+    is another function; the SQL printers write none of Cypher's)."""
+    lacking = target.capabilities.unsupported_functions
+    return target.family == "cypher" and not {"round", "sign", "abs"} & set(lacking)
 
 
 def _as_float(node: e.FunctionCall, x: e.Expr) -> e.Expr:
