@@ -103,3 +103,17 @@ def test_a_let_of_a_bound_variable_is_refused_after_the_bindings_before_it() -> 
     assert isinstance(refused, ir.RefusedStep)
     assert refused.construct == "LET of a bound variable"
     assert refused.node is query.steps[1].bindings[1]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "target, split", [("opencypher9", "n AS a WITH *, EXISTS"), ("iso-gql", "LET a = n LET b")]
+)
+def test_a_binding_that_names_an_earlier_one_in_a_pattern_starts_a_new_step(
+    target: str, split: str
+) -> None:
+    """A LET binding reads an earlier one also where a pattern names it (EXISTS { (a)-->() }):
+    written in one WITH or LET, the pattern's ``a`` would be a new variable, matching any node."""
+    text = gqlir.transpile(
+        "MATCH (n) LET a = n, b = EXISTS { (a)-->() } RETURN n.i AS i, b", "neo4j", target
+    )
+    assert split in text, text

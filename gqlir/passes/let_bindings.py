@@ -14,9 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..dialect import Dialect
-from ..ir import expr as e
 from ..ir import query as q
 from ..ir.node import Node, rewrite_each
+from .let_steps import groups
 
 __all__ = ["applies", "lower_let_bindings", "summarized"]
 
@@ -45,17 +45,10 @@ def _split_lets(query: q.LinearQuery) -> q.LinearQuery:
 
 
 def _split(step: q.Let) -> list[q.Let]:
-    groups: list[list[q.Binding]] = [[]]
-    bound: set[str] = set()
-    for binding in step.bindings:
-        if groups[-1] and not bound.isdisjoint(x.name for x in binding.value.find_all(e.Variable)):
-            groups.append([])
-            bound = set()
-        groups[-1].append(binding)
-        bound.add(binding.variable)
-    if len(groups) == 1:
+    parts = groups(step.bindings)  # (the grouping the GQL family's let-steps uses)
+    if len(parts) == 1:
         return [step]
-    return [replace(step, bindings=tuple(group)) for group in groups]
+    return [replace(step, bindings=group) for group in parts]
 
 
 def summarized(summary: Any) -> Any:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from ..ir import expr as e
 from ..ir import query as q
+from ..ir.analysis import names_in
 from ..ir.node import rebuilt
 
 __all__ = ["groups", "let_steps"]
@@ -51,12 +51,13 @@ def let_steps(step: q.Let, scope: Collection[str]) -> list[q.Step] | None:
 
 
 def groups(bindings: tuple[q.Binding, ...]) -> list[tuple[q.Binding, ...]]:
-    """``bindings`` in groups: a binding that reads one bound earlier in its group starts the
-    next."""
+    """``bindings`` in groups: a binding that names one bound earlier in its group starts the
+    next. Every name the value holds counts (``names_in``: a pattern's variables in an EXISTS
+    too), so a group may be split where it need not be, never kept where it must not."""
     out: list[list[q.Binding]] = [[]]
     bound: set[str] = set()
     for binding in bindings:
-        if out[-1] and not bound.isdisjoint(v.name for v in binding.value.find_all(e.Variable)):
+        if out[-1] and not bound.isdisjoint(names_in(binding.value)):
             out.append([])
             bound = set()
         out[-1].append(binding)
