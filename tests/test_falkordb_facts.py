@@ -547,3 +547,33 @@ def test_a_rebuild_on_a_server_that_hangs_moves_to_another(monkeypatch: pytest.M
         assert len(calls) == 2 and calls[0] != calls[1]  # a second new server
         rows = engine.run("MATCH (v:V) RETURN count(v) AS c", dialect="falkordb", timeout=60).rows
         assert rows == [(5,)]
+
+
+def test_a_rebuild_that_fails_leaves_no_partial_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When every new server fails the rebuild (here: one write replayed, then an error), the
+    crash is reported and no server is left with part of the graph: the next query rebuilds."""
+    from gqlir.engines import falkordb
+    from gqlir.engines.base import timeout_error
+
+    replay = falkordb.FalkorDBEngine._replay
+
+    def half(self: Any, journal: Any) -> None:
+        replay(self, journal[:1])
+        raise timeout_error("falkordb", 1.0, "replay")
+
+    with open_engine("falkordb") as engine:
+        engine.run("CREATE (:V)", dialect="falkordb")
+        engine.run("CREATE (:V)", dialect="falkordb")
+        monkeypatch.setattr(falkordb.FalkorDBEngine, "_replay", half)
+        os.kill(engine.server.process.pid, signal.SIGKILL)
+        engine.server.process.wait(10)
+        with pytest.raises(EngineError) as crashed:
+            engine.run("MATCH (v:V) RETURN count(v) AS c", dialect="falkordb", timeout=60)
+        assert crashed.value.code == "ENGINE_CRASHED" and "could not be rebuilt" in str(
+            crashed.value
+        )
+        monkeypatch.setattr(falkordb.FalkorDBEngine, "_replay", replay)
+        with pytest.raises(EngineError):  # (the next query finds no server: it rebuilds)
+            engine.run("MATCH (v:V) RETURN count(v) AS c", dialect="falkordb", timeout=60)
+        rows = engine.run("MATCH (v:V) RETURN count(v) AS c", dialect="falkordb", timeout=60).rows
+        assert rows == [(2,)]

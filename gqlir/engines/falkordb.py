@@ -403,7 +403,9 @@ class FalkorDBEngine(BaseEngine):
                 # first query of a rebuild, in a busy test run) is killed by the replay's
                 # watchdog: the graph is rebuilt on another one
                 if attempt == _REBUILD_ATTEMPTS:
-                    self._journal, self._expired = journal, expired  # (a later crash retries)
+                    # no server holds a partial graph: the next query finds none, and rebuilds
+                    self._stop_server()
+                    self._journal, self._expired = journal, expired
                     return engine_error(
                         self.name,
                         f"the graph could not be rebuilt on a new server "
