@@ -142,6 +142,23 @@ def test_a_shortest_search_between_nodes_that_may_be_one_is_marked_refused() -> 
     assert error.offset == query.steps[0].patterns[0].pos
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MATCH p = shortestPath((a)-[*1..5]->(b)) RETURN p",  # written shortestPath(...)
+        "MATCH p = ANY SHORTEST (a)-[*1..5]->(b) RETURN p",  # written with a search prefix
+    ],
+)
+def test_a_marked_shortest_search_is_refused_in_every_spelling(text: str) -> None:
+    """A target whose shortest paths may end where they start, writing them as Neo4j does:
+    the pass's mark is raised whichever way the printer would write the search."""
+    caps = replace(NEO4J.capabilities, shortest_same_endpoints=False)
+    target = replace(NEO4J, name="neo4j-same-ends", capabilities=caps)
+    with pytest.raises(UnsupportedError) as refused:
+        gqlir.transpile(text, "neo4j", target)  # type: ignore[arg-type]
+    assert refused.value.construct == "shortest path between nodes that may be one"
+
+
 def test_a_shortest_search_between_two_labels_is_kept() -> None:
     query = read("MATCH p = shortestPath((a:A)-[*1..5]->(b:B)) RETURN p")
     assert lower_shortest_ends(query, KUZU) is query

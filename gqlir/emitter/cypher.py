@@ -811,17 +811,21 @@ class CypherGenerator(GraphTextGenerator):
             raise self.unsupported(
                 construct, rel, message=f"{self.dialect.name}'s shortest paths start at length 1"
             )
-        if type(search) is p.RefusedSearch:  # (the pass shortest-ends marked it)
-            raise self._pass_refusal(
-                search.construct, search.message, search.rewrite, pattern.pos, pattern
-            )
+        self._check_search(search, pattern)
         return _QUANTIFIER_SEARCHES[search.kind]  # type: ignore[union-attr]
+
+    def _check_search(self, search: p.Search | None, at: Node) -> None:
+        """Raise the refusal a pass marked on ``search`` (shortest-ends), in whichever spelling
+        the search is written."""
+        if type(search) is p.RefusedSearch:
+            raise self._pass_refusal(search.construct, search.message, search.rewrite, at.pos, at)
 
     def shortest_function(self, pattern: p.PathPattern) -> str | None:
         """``shortestPath(...)`` / ``allShortestPaths(...)`` where the dialect has them and the
         pattern is what they accept: one variable-length relationship of minimum length 0 or 1
         between two nodes, with no element WHERE on it and no path mode."""
         search = pattern.search
+        self._check_search(search, pattern)
         name = _SHORTEST_FUNCTIONS.get(search.kind) if search is not None else None
         if name is None or not self.caps.shortest_function or pattern.mode is not None:
             return None
@@ -843,6 +847,7 @@ class CypherGenerator(GraphTextGenerator):
 
     @emits(p.Search)
     def search(self, search: p.Search) -> str:
+        self._check_search(search, search)
         kind = search.kind
         if kind is p.SearchKind.ALL:
             # Every path is also what no prefix means: only written where it can be.
