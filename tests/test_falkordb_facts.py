@@ -501,7 +501,7 @@ def test_falkordb_round_of_an_unknown_type_is_refused_elsewhere(
     """Where no form keeps FalkorDB's round(), the translation refuses it rather than write the
     target's round of another meaning."""
     with pytest.raises(UnsupportedError) as refused:
-        gqlir.transpile("MATCH (n) RETURN round(n.x) AS r", "falkordb", target)
+        gqlir.transpile("MATCH (n:A) RETURN round(n.x) AS r", "falkordb", target)
     assert refused.value.construct == construct
     if target in ("opencypher9", "kuzu"):  # of an integer literal: the integer itself
         assert gqlir.transpile("RETURN round(2) AS r", "falkordb", target) == "RETURN 2 AS r"

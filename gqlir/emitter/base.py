@@ -20,6 +20,8 @@ from typing import Any, ClassVar, TypeVar
 
 from ..dialect import Capabilities, Dialect
 from ..errors import UnsupportedError
+from ..ir import expr as e
+from ..ir import query as q
 from ..ir.node import Node
 
 F = TypeVar("F", bound=Callable[..., str])
@@ -177,6 +179,30 @@ class Generator:
             f"the {self.dialect.family} emitter has no rendering for "
             f"{type(node).__name__} (target {self.dialect.name})",
             offset=getattr(node, "pos", None),
+        )
+
+    # -- refusals a lowering pass left in the IR --------------------------------------------
+    @emits(q.RefusedStep)
+    def refused_step(self, step: q.RefusedStep) -> str:
+        """A lowering pass's refusal of a step, raised where the query writes it (every
+        printer: SQL's too)."""
+        raise self._pass_refusal(step.construct, step.message, step.rewrite, step.pos, step.node)
+
+    @emits(e.Untranslatable)
+    def untranslatable(self, node: e.Untranslatable) -> str:
+        """A lowering pass's refusal of an expression, raised where the query writes it."""
+        raise self._pass_refusal(node.construct, node.message, node.rewrite, node.pos, node.expr)
+
+    def _pass_refusal(
+        self, construct: str, message: str, rewrite: str, pos: int | None, at: object
+    ) -> UnsupportedError:
+        return UnsupportedError(
+            construct,
+            self.dialect.name,
+            message or None,
+            rewrite=rewrite or None,
+            offset=pos,
+            node=at,
         )
 
     # -- errors and capabilities -------------------------------------------------------------

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-from ..errors import UnsupportedError
 from ..ir import expr as e
 from ..ir import pattern as p
 from ..ir import query as q
@@ -24,29 +23,6 @@ _ASSOCIATIVE_SET_OPS = frozenset({q.SetOp.UNION, q.SetOp.INTERSECT, q.SetOp.OTHE
 
 class GraphTextGenerator(Generator):
     """The shared part of the graph-query text emitters (Cypher and GQL families)."""
-
-    # -- refusals a lowering pass left in the IR --------------------------------------------
-    @emits(q.RefusedStep)
-    def refused_step(self, step: q.RefusedStep) -> str:
-        """A lowering pass's refusal of a step, raised where the query writes it."""
-        raise self._pass_refusal(step.construct, step.message, step.rewrite, step.pos, step.node)
-
-    @emits(e.Untranslatable)
-    def untranslatable(self, node: e.Untranslatable) -> str:
-        """A lowering pass's refusal of an expression, raised where the query writes it."""
-        raise self._pass_refusal(node.construct, node.message, node.rewrite, node.pos, node.expr)
-
-    def _pass_refusal(
-        self, construct: str, message: str, rewrite: str, pos: int | None, at: object
-    ) -> UnsupportedError:
-        return UnsupportedError(
-            construct,
-            self.dialect.name,
-            message or None,
-            rewrite=rewrite or None,
-            offset=pos,
-            node=at,
-        )
 
     def count(self, value: object, node: Node) -> str:
         """A non-negative integer written into the syntax (bounds, k): checked, never trusted.

@@ -16,14 +16,15 @@ target's float-returning functions: of an integer literal it is the literal; of 
 Cypher's ``ceil`` / ``floor``, or for ``falkordb.round`` ``sign(x) * round(abs(x))`` (half up
 on the absolute value is half away from zero); of any other value ``CASE WHEN x IS :: INTEGER
 THEN x ELSE … END`` where the target has type predicates and ``x`` gives one value however
-often it is evaluated. Elsewhere the function is refused, and so is FalkorDB's round of anything
+often it is evaluated. Elsewhere the function is refused (left in the IR as a refusal the
+printer raises where it writes it, so a query's first refusal stays its first in writing
+order), and so is FalkorDB's round of anything
 but an integer literal where the target has no ``round`` of Cypher's meaning (Kuzu, SQL).
 """
 
 from __future__ import annotations
 
 from ..dialect import Dialect
-from ..errors import UnsupportedError
 from ..ir import expr as e
 
 __all__ = ["NAMES", "rewrite"]
@@ -48,12 +49,12 @@ def rewrite(node: e.FunctionCall, target: Dialect) -> e.Expr:
     if isinstance(x, e.Integer):
         return x
     if node.name == "falkordb.round" and not _has_cypher_round(target):
-        raise UnsupportedError(
+        return e.Untranslatable(
+            node,
             "round()",
-            target.name,
             f"FalkorDB's round() rounds ties away from zero and keeps an integer an integer; "
             f"{target.name} has no round() of Cypher's meaning to write it with",
-            offset=node.pos,
+            pos=node.pos,
         )
     if isinstance(x, e.Float):
         return _as_float(node, x)
@@ -62,12 +63,12 @@ def rewrite(node: e.FunctionCall, target: Dialect) -> e.Expr:
         is_integer = e.TypeTest(x, e.TypeRef("INTEGER"), pos=node.pos)
         return e.Case(None, (e.CaseWhen(is_integer, x),), _as_float(node, x), pos=node.pos)
     surface, whose = _SURFACE[node.name]
-    raise UnsupportedError(
+    return e.Untranslatable(
+        node,
         f"{surface} of a number of unknown type",
-        target.name,
         f"{whose} keeps an integer an integer; {target.name}'s returns a float",
-        rewrite="CAST the argument to an integer or a float",
-        offset=node.pos,
+        "CAST the argument to an integer or a float",
+        pos=node.pos,
     )
 
 
