@@ -487,15 +487,28 @@ def test_a_query_written_past_a_refusal_is_lowered_again_in_full(
 def test_uniqueness_matters_reads_the_path_structure_as_the_whole_walk_does() -> None:
     """The fast reading of a MATCH's relationships (its path structure, and the whole walk only
     where a part holds an expression) answers as counting every relationship pattern does."""
-    from gqlir.passes.edge_uniqueness import _kept_by_path, _walked, uniqueness_matters
+    from gqlir.passes.edge_uniqueness import _kept_by_path, uniqueness_matters
+
+    def counted(step: ir.Match) -> bool:
+        """The reference, written here: every relationship pattern in the MATCH's walk."""
+        rels = 0
+        for part in (x for pattern in step.patterns for x in pattern.walk()):
+            if isinstance(part, ir.ParenPath) and part.quantifier is not None:
+                return True
+            if isinstance(part, ir.RelPattern):
+                if part.quantifier is not None:
+                    return True
+                rels += 1
+        return rels > 1
 
     matches = 0
-    extra = [
-        ("MATCH (a)-[r]->(b WHERE EXISTS { MATCH (b)-->() }) RETURN a", "neo4j"),
-        ("MATCH (a {x: [(a)-->(c) | c.y]})-[r]->(b) RETURN a", "neo4j"),
-        ("MATCH ((a)-[r]->(b) WHERE a.x = 1)+ RETURN a", "neo4j"),
+    extra = [  # (parts holding expressions, some with patterns of their own)
+        ("MATCH (a)-[r]->(b WHERE EXISTS { MATCH (b)-->() }) RETURN a", "neo4j", True),
+        ("MATCH (a {x: [(a)-->(c) | c.y]})-[r]->(b) RETURN a", "neo4j", True),
+        ("MATCH (a {x: 1})-[r {y: 2}]->(b) RETURN a", "neo4j", False),
+        ("MATCH ((a)-[r]->(b) WHERE a.x = 1)+ RETURN a", "neo4j", True),
     ]
-    for text, read in [*_sample_queries(), *extra]:
+    for text, read, *known in [*((t, r) for t, r in _sample_queries()), *extra]:
         try:
             query = gqlir.parse(text, read)
         except gqlir.GqlirError:
@@ -503,8 +516,10 @@ def test_uniqueness_matters_reads_the_path_structure_as_the_whole_walk_does() ->
         for step in query.walk():
             if isinstance(step, ir.Match) and step.patterns:
                 matches += 1
-                whole = not _kept_by_path(step) and _walked(step)
+                whole = not _kept_by_path(step) and counted(step)
                 assert uniqueness_matters(step) == whole, text
+                if known and step is query.steps[0]:
+                    assert whole is known[0], text
     assert matches > 300
 
 
