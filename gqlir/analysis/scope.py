@@ -10,7 +10,7 @@ scope-typed lowering passes (:mod:`gqlir.passes.scoped`) both follow them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from ..ir import expr as e
 from ..ir import pattern as p
@@ -178,9 +178,17 @@ def projection_scope(
 ) -> dict[str, VType | Deferred]:
     """The scope after a projection: its named columns, each a variable's type or the type of
     its value in ``scope`` (inferred when asked)."""
+    return column_scope(projection_columns(step, scope), scope)  # type: ignore[arg-type]
+
+
+def column_scope(
+    columns: Iterable[tuple[e.Expr, str | None]], scope: Mapping[str, VType | Deferred]
+) -> dict[str, VType | Deferred]:
+    """The scope a projection of ``columns`` (expression, name) leaves: each named column a
+    variable's type in ``scope`` or its value's, inferred when asked."""
     return {
         a: scope.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, scope)
-        for x, a in projection_columns(step, scope)  # type: ignore[arg-type]
+        for x, a in columns
         if a
     }
 

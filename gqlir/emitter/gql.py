@@ -54,6 +54,7 @@ from ..analysis.scope import (
     Deferred,
     ScopeTypes,
     call_results,
+    column_scope,
     deferred_unwind_bindings,
     path_bindings,
     pattern_bindings,
@@ -395,10 +396,7 @@ class GqlGenerator(GraphTextGenerator):
                 parts.append(group)
         incoming = self.scope
         parts.extend(self._ordering_and_paging(step))
-        self.scope = {
-            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[attr-defined,misc]
-            for x, a in cols
-        }
+        self.scope = column_scope(cols, incoming)  # type: ignore[assignment]
         return [" ".join(parts)] if final else [" ".join(parts), "NEXT"]
 
     def _columns(self, step: q.Projection) -> list[tuple[e.Expr, str]]:

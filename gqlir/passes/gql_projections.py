@@ -47,6 +47,7 @@ from ..analysis.aggregates import aggregates
 from ..analysis.scope import (
     Deferred,
     call_results,
+    column_scope,
     deferred_unwind_bindings,
     pattern_bindings,
     projection_columns,
@@ -360,10 +361,7 @@ class GqlProjections(ScopedRewrite):
             )
         )
         incoming = self.types.scope
-        self.types.scope = {
-            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)  # type: ignore[misc]
-            for x, a in cols
-        }
+        self.types.scope = column_scope(cols, incoming)  # type: ignore[assignment]
         return out
 
     def let(self, bindings: tuple[q.Binding, ...], pos: int | None) -> list[q.Step]:

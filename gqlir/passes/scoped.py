@@ -21,7 +21,7 @@ from ..analysis.scope import (
     call_results,
     path_bindings,
     pattern_bindings,
-    projection_columns,
+    projection_scope,
     unwind_bindings,
 )
 from ..analysis.types import ANY, VType, unconst
@@ -215,12 +215,7 @@ class ScopedRewrite:
         """Items, keys and pages in the incoming scope; then the columns' scope (with, for a
         WHERE, the variables it reads that the projection drops)."""
         incoming = self.scope
-        cols = projection_columns(step, incoming)
-        columns: dict[str, Any] = {
-            a: incoming.get(x.name, ANY) if type(x) is e.Variable else Deferred(x, incoming)
-            for x, a in cols
-            if a
-        }
+        columns: dict[str, Any] = projection_scope(step, incoming)
         items = self._tuple(step.items)
         order_by = self._tuple(step.order_by)
         skip = None if step.skip is None else self.expr(step.skip)
