@@ -51,7 +51,6 @@ from ..ir.analysis import (
 )
 from ..ir.node import Node
 from ..passes.cypher_uniqueness import edges_may_repeat
-from ..passes.outermost import UPDATING_STEPS
 from . import precedence as prec
 from .base import emits, quote_identifier
 from .graph import GraphTextGenerator
@@ -468,7 +467,7 @@ class CypherGenerator(GraphTextGenerator):
         if not step.body:
             raise self.unsupported("empty FOREACH", step)
         for inner in step.body:
-            if not isinstance(inner, UPDATING_STEPS):
+            if not isinstance(inner, q.UPDATING_STEPS):
                 raise self.unsupported(
                     "non-updating clause in FOREACH",
                     inner,

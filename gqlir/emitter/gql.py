@@ -110,7 +110,6 @@ _MATCH_MODE_WORDS = {
     p.MatchMode.DIFFERENT_EDGES: "DIFFERENT EDGES",
     p.MatchMode.REPEATABLE_ELEMENTS: "REPEATABLE ELEMENTS",
 }
-_WRITES = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 _TYPE_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*)*")
 
 # =============================================================================================

@@ -187,10 +187,9 @@ def write_clause(node: Node) -> str | None:
 def writes_data(statement: Node) -> bool:
     """Whether ``statement`` can change nodes, relationships, labels or properties (a schema
     or transaction command alone cannot)."""
-    from .query import Create, Delete, Foreach, Merge, Remove, SetClause
+    from .query import UPDATING_STEPS
 
-    data = (Create, Merge, SetClause, Remove, Delete, Foreach)
-    return any(isinstance(node, data) for node in statement.walk())
+    return any(isinstance(node, UPDATING_STEPS) for node in statement.walk())
 
 
 def cannot_fail(expr: Expr, elements: set[str]) -> bool:

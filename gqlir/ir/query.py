@@ -329,3 +329,8 @@ class ConditionalQuery(Query):
 
     branches: tuple[ConditionalBranch, ...]
     otherwise: Query | None = None
+
+
+#: The steps that change data (nodes, relationships, labels, properties): what a FOREACH body
+#: holds, and what makes a query write.
+UPDATING_STEPS = (Create, Merge, SetClause, Remove, Delete, Foreach)

@@ -19,6 +19,7 @@ from ..dialect import Dialect
 from ..errors import ParseError, SemanticError, UnsupportedError
 from ..ir import functions
 from ..ir.analysis import reads_only
+from ..ir.query import UPDATING_STEPS
 from .aggregates import coalesced, null_below
 from .literals import (
     INT64_MAX,
@@ -712,10 +713,7 @@ class CypherBuilder:
         for clause in c[2:]:
             body.extend(clause if isinstance(clause, tuple) else (clause,))
         for step in body:
-            if not isinstance(
-                step,
-                (ir.Create, ir.Merge, ir.SetClause, ir.Remove, ir.Delete, ir.Foreach),
-            ):
+            if not isinstance(step, UPDATING_STEPS):
                 raise _err("FOREACH can only contain updating clauses", step.pos or pos)
         return ir.Foreach(c[0], c[1], tuple(body), pos=pos)
 

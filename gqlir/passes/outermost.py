@@ -15,10 +15,8 @@ from ..ir import expr as e
 from ..ir import query as q
 from ..ir.node import CHILD_GETTERS, Node, node_getter
 
-__all__ = ["UPDATING_STEPS", "refuse_outermost"]
+__all__ = ["refuse_outermost"]
 
-#: The steps a FOREACH body may hold (the Cypher printer refuses any other there).
-UPDATING_STEPS = (q.Create, q.Merge, q.SetClause, q.Remove, q.Delete, q.Foreach)
 
 #: What holds no node worth looking into.
 _LEAVES = frozenset(
@@ -48,7 +46,7 @@ def refuse_outermost(
             continue
         if cls is foreach:
             stack.append(node.source)
-            extend(x for x in node.body if isinstance(x, UPDATING_STEPS))
+            extend(x for x in node.body if isinstance(x, q.UPDATING_STEPS))
             continue
         if cls is prop:  # (the commonest node: a property of a variable)
             stack.append(node.subject)
