@@ -824,7 +824,6 @@ class CypherGenerator(GraphTextGenerator):
         pattern is what they accept: one variable-length relationship of minimum length 0 or 1
         between two nodes, with no element WHERE on it and no path mode."""
         search = pattern.search
-        self._check_search(search, pattern)
         name = _SHORTEST_FUNCTIONS.get(search.kind) if search is not None else None
         if name is None or not self.caps.shortest_function or pattern.mode is not None:
             return None
@@ -841,6 +840,7 @@ class CypherGenerator(GraphTextGenerator):
             and rel.where is None
         ):
             return None
+        self._check_search(search, pattern)  # (written as the function: its mark raised here)
         inner = self.gen(left) + self.rel_pattern(rel, force_star=True) + self.gen(right)
         return f"{name}({inner})"
 
