@@ -567,8 +567,7 @@ def _fused(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable[[list], A
         body.append(f"    result = [{', '.join(items)}]")
     elif mode == _APPEND:
         body.append(f"    result = s[{at[0]}]")
-        kept = [f"s[{at[i]}]" for i, k in enumerate(rule.keep) if i and k == KEEP]
-        body += [f"    result.append({v})" for v in kept]
+        body += [f"    result.append({v})" for v in _kept_appends(rule)]
     elif mode == _LIST:
         body.append(f"    result = s[{-3 * size + 1}::3]")
     elif mode == _CALL:
@@ -589,6 +588,12 @@ def _fused(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable[[list], A
 def _value_offsets(rule: RuleSpec) -> list[int]:
     """Where each of the rule's symbols has its value on the stack (every third item)."""
     return [-3 * rule.size + 1 + 3 * i for i in range(rule.size)]
+
+
+def _kept_appends(rule: RuleSpec) -> list[str]:
+    """The stack reads of the values an ``_APPEND`` rule appends to its first symbol's list."""
+    at = _value_offsets(rule)
+    return [f"s[{at[i]}]" for i, k in enumerate(rule.keep) if i and k == KEEP]
 
 
 def _kept_values(rule: RuleSpec) -> list[str]:
@@ -614,8 +619,9 @@ def _gather(mode: int, rule: RuleSpec, fn: Callable | None) -> Callable | None:
         return None
     at = _value_offsets(rule)
     if mode == _APPEND:
-        kept = [f"s[{at[i]}]" for i, k in enumerate(rule.keep) if i and k == KEEP]
-        body = f"    r = s[{at[0]}]\n" + "".join(f"    r.append({v})\n" for v in kept)
+        body = f"    r = s[{at[0]}]\n" + "".join(
+            f"    r.append({v})\n" for v in _kept_appends(rule)
+        )
         source = f"def gather(s):\n{body}    return r\n"
     else:
         items = _kept_values(rule)
