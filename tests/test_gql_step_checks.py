@@ -117,3 +117,20 @@ def test_a_binding_that_names_an_earlier_one_in_a_pattern_starts_a_new_step(
         "MATCH (n) LET a = n, b = EXISTS { (a)-->() } RETURN n.i AS i, b", "neo4j", target
     )
     assert split in text, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MATCH ()-[rs*]->() WITH rs MATCH (a) RETURN [(a)-[rs*]->(b) | b] AS x",
+        "MATCH ()-[rs*]->() WITH rs MATCH (a) WHERE size([(a)-[rs*]->(b) | b]) > 0 RETURN a",
+    ],
+)
+def test_a_bound_quantified_relationship_in_a_pattern_comprehension_is_refused(text: str) -> None:
+    """GQL writes a pattern comprehension as a VALUE { MATCH … } subquery, whose quantified
+    edge declares a new group variable: one bound earlier is refused there as in a MATCH."""
+    with pytest.raises(UnsupportedError) as refused:
+        gqlir.transpile(text, "neo4j", "iso-gql")
+    assert refused.value.construct == "variable-length relationship bound earlier"
+    fresh = "MATCH (a) RETURN [(a)-[rs*]->(b) | b] AS x"
+    assert "VALUE {" in gqlir.transpile(fresh, "neo4j", "iso-gql")

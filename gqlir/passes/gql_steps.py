@@ -54,7 +54,10 @@ def _walk(cls: type[GqlSteps], root: Node, target: Dialect, properties: Any) -> 
     if cls is GqlSteps and _plainly_written(root, kinds, properties):
         return root
     walk = cls(target, properties)
-    walk.nested = not kinds.isdisjoint(NESTED)
+    # (a pattern comprehension's pattern is read where it may quantify a bound relationship)
+    walk.nested = not kinds.isdisjoint(NESTED) or (
+        p.Quantifier in kinds and e.PatternComprehension in kinds
+    )
     walk.quantified = p.Quantifier in kinds
     return walk.run(root)
 
@@ -82,7 +85,13 @@ class GqlSteps(ScopedRewrite):
         return super().step(step)
 
     def expr(self, node: e.Expr) -> e.Expr:
-        return super().expr(node) if self.nested else node
+        if not self.nested:
+            return node
+        if self.quantified and type(node) is e.PatternComprehension:
+            refused = group_variables.in_comprehension(node, self.scope)  # type: ignore[arg-type]
+            if refused is not node:
+                return refused
+        return super().expr(node)
 
     def children(self, node: Any, skip: str = "") -> Any:
         return super().children(node, skip) if self.nested else node
