@@ -102,14 +102,7 @@ def needed(summary: Summary, target: Dialect, typed: bool) -> bool:
 
 def needed_without_schema(summary: Summary, target: Dialect, typed: bool) -> bool:
     """:func:`needed` where no schema is given (the pass's place before gql-forms)."""
-    if typed:
-        return False
-    written, aggregates, temporal = _written(target)
-    return not (
-        summary.functions <= written
-        and summary.aggregates <= aggregates
-        and (temporal or e.TemporalLiteral not in summary.kinds)
-    )
+    return not typed and needed(summary, target, typed)
 
 
 def lower_function_support(root: Node, target: Dialect) -> Node:
