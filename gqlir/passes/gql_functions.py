@@ -20,6 +20,8 @@ gql-expressions', :mod:`.typed_functions`):
   value: 0 if the number is 0, -1 for any negative number, and 1 for any positive number"),
   null for null. ``x`` is evaluated up to three times, so an ``x`` that calls ``rand()`` stays
   refused.
+* FalkorDB's ``round()`` (``falkordb.round``) of an integer literal is the literal; otherwise it
+  is refused in place under the name the query wrote (:mod:`.typed_rounding`: GQL has no ROUND).
 """
 
 from __future__ import annotations
@@ -30,12 +32,13 @@ from ..dialect import Dialect
 from ..ir import expr as e
 from ..ir.functions import WHITESPACE
 from ..ir.node import Node
+from . import typed_rounding
 
 __all__ = ["NAMES", "lower_gql_functions"]
 
 #: The functions this pass may rewrite.
 NAMES = frozenset({"e", "pi", "coalesce", "nodes", "relationships", "trim", "btrim"})
-NAMES |= {"ltrim", "rtrim", "sign"}
+NAMES |= {"ltrim", "rtrim", "sign", "falkordb.round"}
 
 #: functions whose value may differ between two calls with the same arguments
 _VOLATILE = frozenset({"rand", "randomuuid", "timestamp"})
@@ -48,6 +51,8 @@ def lower_gql_functions(root: Node, target: Dialect) -> Node:
     def rewrite(node: Node) -> Node:
         if lacks_sign and isinstance(node, e.FunctionCall) and node.name == "sign":
             return _sign(node)
+        if isinstance(node, e.FunctionCall) and node.name == "falkordb.round":
+            return typed_rounding.rewrite(node, target)
         return _rewrite(node)
 
     return root.transform(rewrite)
